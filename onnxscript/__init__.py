@@ -1,0 +1,98 @@
+"""onnxscript: write ONNX functions and models in Python.
+
+``@script()`` compiles a Python function to ONNX; calling it runs it eagerly; the opsets
+``opset1`` ... ``opsetN`` (every version the installed onnx defines) give the operators.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from onnxscript.converter.errors import ScriptError
+from onnxscript.converter.source import register_source
+from onnxscript.main import graph, script
+from onnxscript.onnx_types import (
+    BFLOAT16,
+    BOOL,
+    COMPLEX64,
+    COMPLEX128,
+    DOUBLE,
+    FLOAT,
+    FLOAT4E2M1,
+    FLOAT8E4M3FN,
+    FLOAT8E4M3FNUZ,
+    FLOAT8E5M2,
+    FLOAT8E5M2FNUZ,
+    FLOAT8E8M0,
+    FLOAT16,
+    INT4,
+    INT8,
+    INT16,
+    INT32,
+    INT64,
+    STRING,
+    UINT4,
+    UINT8,
+    UINT16,
+    UINT32,
+    UINT64,
+    TensorType,
+)
+from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset
+
+if TYPE_CHECKING:
+    pass
+
+__version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Opset:
+    from onnxscript.opsets import get_opset
+
+    opset = get_opset(name)
+    if opset is None:
+        raise AttributeError(f"module 'onnxscript' has no attribute {name!r}")
+    return opset
+
+
+def __dir__() -> list[str]:
+    from onnxscript.opsets import opset_names
+
+    return sorted([*globals(), *opset_names()])
+
+
+__all__ = [
+    "BFLOAT16",
+    "BOOL",
+    "COMPLEX64",
+    "COMPLEX128",
+    "DOUBLE",
+    "FLOAT",
+    "FLOAT4E2M1",
+    "FLOAT8E4M3FN",
+    "FLOAT8E4M3FNUZ",
+    "FLOAT8E5M2",
+    "FLOAT8E5M2FNUZ",
+    "FLOAT8E8M0",
+    "FLOAT16",
+    "INT4",
+    "INT8",
+    "INT16",
+    "INT32",
+    "INT64",
+    "STRING",
+    "UINT4",
+    "UINT8",
+    "UINT16",
+    "UINT32",
+    "UINT64",
+    "GraphFunction",
+    "OnnxFunction",
+    "Op",
+    "Opset",
+    "ScriptError",
+    "TensorType",
+    "graph",
+    "register_source",
+    "script",
+]

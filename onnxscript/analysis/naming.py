@@ -1,0 +1,72 @@
+"""SSA naming: give every IR value a unique, readable name.
+
+ONNX requires each name to be assigned once in a graph and its nested graphs. Values are
+named after their hints (usually the Python variable), with ``_1``, ``_2``, ... added on
+reuse. Names are assigned in a fixed walk order, so the result is deterministic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from onnxscript.ir.graph import Graph, Value
+
+_INVALID = re.compile(r"\W")
+
+
+class NameAllocator:
+    """Hands out unique names derived from hints."""
+
+    def __init__(self, reserved: Iterable[str] = ()) -> None:
+        self.used: set[str] = set(reserved)
+        self.counters: dict[str, int] = {}
+
+    def take(self, hint: str) -> str:
+        base = _INVALID.sub("_", hint) or "v"
+        if base not in self.used:
+            self.used.add(base)
+            return base
+        k = self.counters.get(base, 0)
+        while True:
+            k += 1
+            candidate = f"{base}_{k}"
+            if candidate not in self.used:
+                self.counters[base] = k
+                self.used.add(candidate)
+                return candidate
+
+
+def assign_names(graph: Graph, fixed: Iterable[Value] = ()) -> None:
+    """Name every value of ``graph`` and its nested graphs.
+
+    Values in ``fixed`` (and values that already have a name) keep their names; those
+    names must be unique.
+    """
+    allocator = NameAllocator()
+    for value in fixed:
+        if value.name is None:
+            value.name = value.hint
+        if value.name in allocator.used:
+            raise ValueError(f"duplicate fixed name {value.name!r}")
+        allocator.used.add(value.name)
+    _name_graph(graph, allocator)
+
+
+def _name_value(value: Value | None, allocator: NameAllocator) -> None:
+    if value is not None and value.name is None:
+        value.name = allocator.take(value.hint)
+
+
+def _name_graph(graph: Graph, allocator: NameAllocator) -> None:
+    for value in graph.inputs:
+        _name_value(value, allocator)
+    for value, _ in graph.initializers:
+        _name_value(value, allocator)
+    for node in graph.nodes:
+        for value in node.outputs:
+            _name_value(value, allocator)
+        for sub in node.subgraphs():
+            _name_graph(sub, allocator)
+    for value in graph.outputs:
+        _name_value(value, allocator)

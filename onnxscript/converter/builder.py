@@ -1,0 +1,175 @@
+"""Emitting IR nodes into a graph, with constants shared within a graph and its subgraphs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+import onnx
+
+from onnxscript.attributes import AT, infer_kind, python_to_array, tensor_from_value
+from onnxscript.converter import dtypes
+from onnxscript.ir.graph import Attr, Graph, Node, SourceLocation, Value
+from onnxscript.ir.types import TensorTypeSpec
+from onnxscript.signature import Signature, signature_for
+
+
+def _const_hint(array: np.ndarray) -> str:
+    if array.ndim == 0 and array.dtype.kind in "biuf":
+        item = array.item()
+        if isinstance(item, bool):
+            return "true" if item else "false"
+        text = repr(item).replace("-", "neg").replace(".", "_").replace("+", "")
+        if re.fullmatch(r"[0-9a-z_]{1,12}", text):
+            return f"c{text}" if text[0].isdigit() else f"c_{text}"
+    return "const"
+
+
+class OpsetUser(Protocol):
+    """What a builder needs from the function being compiled."""
+
+    def default_opset_version(self) -> int: ...
+
+
+class GraphBuilder:
+    """Appends nodes to one graph. ``parent`` is the builder of the enclosing graph.
+
+    Nodes the converter adds on its own (``Add`` for ``+``, ``Slice`` for ``x[1:]``, ...)
+    use the function's default ai.onnx opset, which ``ctx`` provides.
+    """
+
+    def __init__(self, graph: Graph, ctx: OpsetUser, parent: GraphBuilder | None = None) -> None:
+        self.graph = graph
+        self.ctx = ctx
+        self.parent = parent
+        self._constants: dict[tuple[Any, ...], Value] = {}
+        self._produced: set[int] = set()
+        self._inputs: set[int] = set()
+        self.location: SourceLocation | None = None
+
+    def add_input(self, value: Value) -> None:
+        """Make ``value`` an input of this graph."""
+        self.graph.inputs.append(value)
+        self._inputs.add(id(value))
+
+    def produces(self, value: Value) -> bool:
+        """Whether a node of this graph computes ``value``."""
+        return id(value) in self._produced
+
+    def sees(self, value: Value) -> bool:
+        """Whether ``value`` can be read in this graph (defined here or in an outer graph)."""
+        builder: GraphBuilder | None = self
+        while builder is not None:
+            if id(value) in builder._produced or id(value) in builder._inputs:
+                return True
+            builder = builder.parent
+        return False
+
+    def emit(
+        self,
+        op_type: str,
+        inputs: Sequence[Value | None],
+        attrs: Sequence[Attr] = (),
+        *,
+        domain: str = "",
+        n_outputs: int = 1,
+        hints: Sequence[str] = (),
+        sig: Signature | None = None,
+        attr_values: Mapping[str, Any] | None = None,
+    ) -> list[Value]:
+        """Add a node and return its output values (typed when the schema tells)."""
+        outputs = [
+            Value(hints[i] if i < len(hints) else (hints[-1] if hints else "tmp"))
+            for i in range(n_outputs)
+        ]
+        if attr_values is None:
+            attr_values = {a.name: a.value for a in attrs if a.ref is None}
+        inferred = dtypes.infer_output_types(
+            op_type, domain, sig, inputs, attr_values, n_outputs
+        )
+        for value, (dtype, partner) in zip(outputs, inferred):
+            if dtype is not None:
+                value.type = TensorTypeSpec(dtype, None)
+            elif partner is not None:
+                value.same_type_as = partner
+        self.graph.nodes.append(
+            Node(op_type, domain, list(inputs), outputs, list(attrs), location=self.location)
+        )
+        self._produced.update(id(v) for v in outputs)
+        return outputs
+
+    def emit1(self, op_type: str, *inputs: Value | None, hint: str = "tmp", **attrs: Any) -> Value:
+        """Add a standard-domain node with one output and plain attribute values."""
+        attr_list = []
+        for key, value in attrs.items():
+            kind = infer_kind(value)
+            if kind is None:
+                raise TypeError(f"cannot infer attribute kind of {key}={value!r}")
+            if kind == AT.TENSOR:
+                value = tensor_from_value(value)
+            attr_list.append(Attr(key, kind, value))
+        return self.emit(
+            op_type,
+            list(inputs),
+            attr_list,
+            hints=[hint],
+            sig=signature_for("", op_type, self.ctx.default_opset_version()),
+            attr_values=attrs,
+        )[0]
+
+    def _find_constant(self, key: tuple[Any, ...]) -> Value | None:
+        builder: GraphBuilder | None = self
+        while builder is not None:
+            found = builder._constants.get(key)
+            if found is not None:
+                return found
+            builder = builder.parent
+        return None
+
+    def constant(self, value: Any, dtype: int | None = None, hint: str | None = None) -> Value:
+        """A ``Constant`` node for a Python/numpy value, reused within the graph and its
+        subgraphs. ``dtype`` converts Python numbers to that element type."""
+        if isinstance(value, onnx.TensorProto):
+            array = onnx.numpy_helper.to_array(value)
+            dtype = value.data_type
+        else:
+            array = python_to_array(value)
+        if dtype is not None and dtypes.dtype_of_numpy(array.dtype) != dtype:
+            array = array.astype(dtypes.numpy_dtype(dtype))
+        code = dtype if dtype is not None else dtypes.dtype_of_numpy(array.dtype)
+        key = (
+            code,
+            array.shape,
+            array.tobytes() if array.dtype != object else repr(array.tolist()),
+            hint,
+        )
+        found = self._find_constant(key)
+        if found is not None:
+            return found
+        self.ctx.default_opset_version()
+        if isinstance(value, onnx.TensorProto) and dtype == value.data_type:
+            tensor = onnx.TensorProto()
+            tensor.CopyFrom(value)
+            tensor.name = ""
+        else:
+            tensor = onnx.helper.make_tensor(
+                "", code, array.shape, array.flatten().tolist()
+            ) if array.dtype == object else _tensor_of(array, code)
+        out = self.emit(
+            "Constant",
+            [],
+            [Attr("value", AT.TENSOR, tensor)],
+            hints=[hint or _const_hint(array)],
+            attr_values={"value": tensor},
+        )[0]
+        self._constants[key] = out
+        return out
+
+
+def _tensor_of(array: np.ndarray, code: int) -> onnx.TensorProto:
+    tensor = onnx.numpy_helper.from_array(array)
+    if tensor.data_type != code:
+        tensor = onnx.helper.make_tensor("", code, array.shape, array.flatten().tolist())
+    return tensor

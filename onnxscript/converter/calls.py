@@ -1,0 +1,311 @@
+"""Calls in scripts: ops (``op.Add(...)``), other script functions, compile-time Python."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from onnxscript.attributes import AT, AttributeValueError, coerce, infer_kind, kind_name
+from onnxscript.converter import dtypes
+from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
+from onnxscript.ir.graph import Attr, Value
+from onnxscript.ir.types import TensorTypeSpec
+from onnxscript.signature import BindingError, Signature, bind
+from onnxscript.values import GraphFunction, OnnxFunction, Op
+
+if TYPE_CHECKING:
+    from onnxscript.converter.expressions import ExpressionTranslator
+
+
+class _Arg:
+    """A call argument: its symbol and the AST node it came from (for errors)."""
+
+    __slots__ = ("node", "sym")
+
+    def __init__(self, sym: Sym, node: ast.AST) -> None:
+        self.sym = sym
+        self.node = node
+
+
+def _arguments(
+    t: ExpressionTranslator, call: ast.Call
+) -> tuple[list[_Arg | None], dict[str, _Arg | None]]:
+    args: list[_Arg | None] = []
+    for arg in call.args:
+        if isinstance(arg, ast.Starred):
+            sym = t.expr(arg.value)
+            if isinstance(sym, SymTuple):
+                args.extend(_Arg(s, arg) for s in sym.items)
+            elif isinstance(sym, Const) and isinstance(sym.value, (list, tuple)):
+                args.extend(_Arg(Const(v), arg) for v in sym.value)
+            else:
+                raise t.error(arg, "only tuples and lists can be unpacked with * in a call")
+            continue
+        sym = t.expr(arg)
+        args.append(None if isinstance(sym, Const) and sym.value is None else _Arg(sym, arg))
+    kwargs: dict[str, _Arg | None] = {}
+    for kw in call.keywords:
+        if kw.arg is None:
+            sym = t.expr(kw.value)
+            if isinstance(sym, Const) and isinstance(sym.value, dict):
+                for key, value in sym.value.items():
+                    kwargs[str(key)] = None if value is None else _Arg(Const(value), kw)
+                continue
+            raise t.error(kw, "only a constant dict can be unpacked with ** in a call")
+        sym = t.expr(kw.value)
+        kwargs[kw.arg] = None if isinstance(sym, Const) and sym.value is None else _Arg(sym, kw)
+    return args, kwargs
+
+
+def translate_call(
+    t: ExpressionTranslator, call: ast.Call, n_outputs: int | None, hints: Sequence[str]
+) -> Sym:
+    callee = t.expr(call.func)
+    kind = t.callee_kind(callee)
+    if kind == "op":
+        assert isinstance(callee, Const)
+        return op_call(t, call, callee.value, n_outputs, hints)
+    if kind == "function":
+        assert isinstance(callee, Const)
+        return function_call(t, call, callee.value, n_outputs, hints)
+    if kind == "graph":
+        raise t.error(
+            call,
+            f"{t.text(call.func)} is a graph function and cannot be called directly",
+            "pass it as a graph attribute, e.g. op.Scan(..., body=fn)",
+        )
+    if kind == "value":
+        raise t.error(call, f"{t.text(call.func)} is a tensor, not a function")
+    assert isinstance(callee, Const)
+    return python_call(t, call, callee.value)
+
+
+def python_call(t: ExpressionTranslator, call: ast.Call, fn: Any) -> Sym:
+    """A call to a plain Python callable, evaluated now when its arguments are constants."""
+    if fn is builtins.range:
+        raise t.error(call, "range() can only be used as the iterable of a `for` loop")
+    args, kwargs = _arguments(t, call)
+    values = []
+    for arg in args:
+        if arg is not None and not isinstance(arg.sym, Const):
+            raise _python_on_tensor(t, call, fn)
+        values.append(None if arg is None else arg.sym.value)  # type: ignore[union-attr]
+    kw_values = {}
+    for key, arg in kwargs.items():
+        if arg is not None and not isinstance(arg.sym, Const):
+            raise _python_on_tensor(t, call, fn)
+        kw_values[key] = None if arg is None else arg.sym.value  # type: ignore[union-attr]
+    if not callable(fn):
+        raise t.error(call, f"{t.text(call.func)} is not callable")
+    try:
+        return Const(fn(*values, **kw_values))
+    except Exception as exc:
+        raise t.error(
+            call, f"evaluating {t.text(call)} at compile time failed: {type(exc).__name__}: {exc}"
+        ) from None
+
+
+def _python_on_tensor(t: ExpressionTranslator, call: ast.Call, fn: Any) -> Exception:
+    name = getattr(fn, "__name__", t.text(call.func))
+    return t.error(
+        call,
+        f"the Python function {name}() cannot be applied to tensors in a script",
+        f"use an ONNX op instead, or decorate {name} with @script() to call it as a function",
+    )
+
+
+def _output_count(
+    t: ExpressionTranslator, call: ast.Call, sig: Signature, name: str, attrs: dict[str, Any],
+    n_outputs: int | None,
+) -> int:
+    most = sig.max_num_outputs()
+    if n_outputs is not None:
+        if most is not None and n_outputs > most:
+            raise t.error(
+                call,
+                f"{name} has at most {most} output(s), but {n_outputs} are unpacked",
+            )
+        return n_outputs
+    default = sig.default_num_outputs()
+    if default is None:
+        count = attrs.get("num_outputs")
+        if isinstance(count, int):
+            return count
+        raise t.error(
+            call,
+            f"{name} has a variable number of outputs",
+            f"unpack them, e.g. `a, b = {t.text(call.func)}(...)`, or pass num_outputs=",
+        )
+    return default
+
+
+def _input_value(
+    t: ExpressionTranslator,
+    sig: Signature,
+    slot: int,
+    arg: _Arg,
+    bound_inputs: Sequence[_Arg | None],
+) -> Value:
+    """A bound input as a tensor. Python numbers take the element type the schema implies:
+    a concrete type (``tensor(int64)``), or that of another input with the same type
+    variable."""
+    sym = arg.sym
+    if isinstance(sym, Value):
+        return sym
+    if sym is None:
+        raise AssertionError("omitted inputs are handled by the caller")
+    if not sig.free_form and sig.inputs:
+        type_var = sig.input_type_var(slot)
+        concrete = dtypes.dtype_of_type_string(type_var)
+        if concrete is None:
+            allowed = sig.type_constraints.get(type_var, ())
+            if len(allowed) == 1:
+                concrete = dtypes.dtype_of_type_string(allowed[0])
+        if concrete is not None:
+            return t.to_tensor(sym, arg.node, dtype=concrete)
+        for partner in sig.type_partners(slot):
+            if partner < len(bound_inputs):
+                other = bound_inputs[partner]
+                if other is not None and isinstance(other.sym, Value):
+                    return t.to_tensor(sym, arg.node, like=other.sym)
+    return t.to_tensor(sym, arg.node)
+
+
+def _attribute(
+    t: ExpressionTranslator, name: str, arg: _Arg, kind: int | None, op_name: str
+) -> tuple[Attr, Any]:
+    """An attribute from a call argument. ``kind`` is the schema's, or None (free-form)."""
+    sym = arg.sym
+    if isinstance(sym, AttrRef):
+        if kind is not None and kind != sym.param.kind:
+            raise t.error(
+                arg.node,
+                f"attribute {name!r} of {op_name} is {kind_name(kind)}, but parameter "
+                f"{sym.param.name!r} is {kind_name(sym.param.kind)}",
+                "declare the parameter with the type the op expects",
+            )
+        return Attr(name, sym.param.kind, ref=sym.param.name), None
+    if isinstance(sym, NestedGraph) or (
+        isinstance(sym, Const) and isinstance(sym.value, GraphFunction)
+    ):
+        if kind is not None and kind != AT.GRAPH:
+            raise t.error(arg.node, f"attribute {name!r} of {op_name} is not a graph")
+        from onnxscript.converter.control_flow import nested_graph
+
+        graph = nested_graph(t, sym, arg.node)
+        return Attr(name, AT.GRAPH, graph), graph
+    if isinstance(sym, Value) or isinstance(sym, SymTuple):
+        raise t.error(
+            arg.node,
+            f"attribute {name!r} of {op_name} must be known when the script is compiled, "
+            "but a tensor computed at run time is given",
+            "attributes take Python constants or attribute parameters; pass run-time "
+            "values as inputs",
+        )
+    assert isinstance(sym, Const)
+    value = sym.value
+    if kind is None:
+        kind = infer_kind(value)
+        if kind is None:
+            raise t.error(
+                arg.node,
+                f"cannot tell the attribute type of {name}={value!r}",
+                "give a non-empty list, a number, a string or a numpy array",
+            )
+    try:
+        coerced = coerce(value, kind)
+    except AttributeValueError as exc:
+        raise t.error(arg.node, f"attribute {name!r} of {op_name}: {exc}") from None
+    return Attr(name, kind, coerced), coerced
+
+
+def op_call(
+    t: ExpressionTranslator, call: ast.Call, op: Op, n_outputs: int | None, hints: Sequence[str]
+) -> Sym:
+    sig = op.op_signature
+    args, kwargs = _arguments(t, call)
+    try:
+        bound = bind(sig, args, kwargs)
+    except BindingError as exc:
+        raise t.error(call, str(exc), _binding_hint(sig)) from None
+    attrs: list[Attr] = []
+    attr_values: dict[str, Any] = {}
+    by_name = {p.name: p for p in sig.attributes}
+    for name, arg in bound.attributes.items():
+        kind = None if sig.free_form else by_name[name].attr_kind
+        attr, value = _attribute(t, name, arg, kind, op.name)
+        attrs.append(attr)
+        attr_values[name] = value
+    bound_inputs: list[_Arg | None] = bound.inputs
+    inputs: list[Value | None] = []
+    for slot, arg in enumerate(bound_inputs):
+        inputs.append(None if arg is None else _input_value(t, sig, slot, arg, bound_inputs))
+    count = _output_count(t, call, sig, op.name, attr_values, n_outputs)
+    t.ctx.use_opset(op.domain, op.version, call)
+    t.locate(call)
+    names = list(hints) or [op.name.lower()]
+    outputs = t.builder.emit(
+        op.name,
+        inputs,
+        attrs,
+        domain=op.domain,
+        n_outputs=count,
+        hints=names,
+        sig=None if sig.free_form else sig,
+        attr_values=attr_values,
+    )
+    return outputs[0] if count == 1 else SymTuple(tuple(outputs))
+
+
+def _binding_hint(sig: Signature) -> str:
+    if sig.free_form:
+        return ""
+    ins = ", ".join(p.name + ("?" if p.optional else "") for p in sig.inputs) or "none"
+    attrs = ", ".join(p.name for p in sig.attributes) or "none"
+    return f"{sig.name} takes inputs ({ins}) and attributes ({attrs}); ? marks optional inputs"
+
+
+def function_call(
+    t: ExpressionTranslator,
+    call: ast.Call,
+    fn: OnnxFunction,
+    n_outputs: int | None,
+    hints: Sequence[str],
+) -> Sym:
+    sig = fn.op_signature
+    args, kwargs = _arguments(t, call)
+    try:
+        bound = bind(sig, args, kwargs)
+    except BindingError as exc:
+        raise t.error(call, str(exc)) from None
+    attrs: list[Attr] = []
+    by_name = {p.name: p for p in sig.attributes}
+    for name, arg in bound.attributes.items():
+        attr, _ = _attribute(t, name, arg, by_name[name].attr_kind, fn.name)
+        attrs.append(attr)
+    graph = fn.function_ir.graph
+    inputs: list[Value | None] = []
+    for slot, arg in enumerate(bound.inputs):
+        if arg is None:
+            inputs.append(None)
+            continue
+        declared = graph.inputs[slot].declared_type if slot < len(graph.inputs) else None
+        dtype = declared.dtype if isinstance(declared, TensorTypeSpec) else None
+        inputs.append(t.to_tensor(arg.sym, arg.node, dtype=dtype))
+    count = len(graph.outputs)
+    if n_outputs is not None and n_outputs != count:
+        raise t.error(call, f"{fn.name} returns {count} value(s), but {n_outputs} are unpacked")
+    t.ctx.use_opset(fn.domain, fn.version, call)
+    t.ctx.add_callee(fn.function_ir)
+    t.locate(call)
+    outputs = t.builder.emit(
+        fn.name, inputs, attrs, domain=fn.domain, n_outputs=count,
+        hints=list(hints) or [v.hint for v in graph.outputs],
+    )
+    for out, formal in zip(outputs, graph.outputs):
+        declared = formal.declared_type
+        if isinstance(declared, TensorTypeSpec) and declared.dtype:
+            out.type = TensorTypeSpec(declared.dtype, None)
+    return outputs[0] if count == 1 else SymTuple(tuple(outputs))

@@ -1,0 +1,535 @@
+"""Control flow: ``if`` -> ``If``, ``for``/``while`` -> ``Loop``, nested functions -> graphs.
+
+Bodies arrive structured (see ``normalize``): no jumps except a ``for`` loop's final
+``if not c: break``, and ``while`` loops test a plain name. Which variables an ``If``
+outputs and a ``Loop`` carries comes from the liveness analysis.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from onnxscript.analysis.liveness import analyze, if_outputs, loop_carried
+from onnxscript.analysis.names import all_identifiers, parameter_names
+from onnxscript.attributes import AT
+from onnxscript.converter import dtypes
+from onnxscript.converter.builder import GraphBuilder
+from onnxscript.converter.normalize import FreshNames, has_jump, normalize
+from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
+from onnxscript.ir.graph import Attr, Graph, Value
+from onnxscript.ir.types import TensorTypeSpec
+from onnxscript.onnx_types import is_tensor_type
+from onnxscript.values import GraphFunction
+
+if TYPE_CHECKING:
+    from onnxscript.converter.expressions import ExpressionTranslator
+    from onnxscript.converter.statements import Translator
+
+_SCALAR_INT64 = TensorTypeSpec(dtypes.INT64, ())
+_SCALAR_BOOL = TensorTypeSpec(dtypes.BOOL, ())
+
+
+@contextmanager
+def _inside(t: ExpressionTranslator, builder: GraphBuilder, env: dict[str, Sym]) -> Iterator[None]:
+    saved = t.builder, t.env
+    t.builder, t.env = builder, env
+    try:
+        yield
+    finally:
+        t.builder, t.env = saved
+
+
+def _child(t: ExpressionTranslator, name: str) -> GraphBuilder:
+    return GraphBuilder(Graph(name), t.ctx, parent=t.builder)
+
+
+def _truth(t: ExpressionTranslator, value: Any, node: ast.AST) -> bool:
+    try:
+        return bool(value)
+    except Exception as exc:
+        raise t.error(node, f"cannot decide the condition {t.text(node)}: {exc}") from None
+
+
+def condition(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Value:
+    """A BOOL tensor for an ``if``/``while`` condition (non-BOOL tensors are cast, like
+    Python's truth test of a number)."""
+    if isinstance(sym, AttrRef):
+        value = t.to_tensor(sym, node)
+    else:
+        value = t.to_tensor(sym, node, dtype=dtypes.BOOL if isinstance(sym, Const) else None)
+    dt = dtypes.known_dtype(value)
+    if dt is not None and dt != dtypes.BOOL:
+        value = t.builder.emit1("Cast", value, hint="cond", to=dtypes.BOOL)
+    return value
+
+
+def _output(builder: GraphBuilder, value: Value, taken: set[int]) -> Value:
+    """``value`` as an output of ``builder``'s graph: an ``Identity`` when the value is not
+    computed by a node of this graph, or is already an output."""
+    if not builder.produces(value) or id(value) in taken:
+        value = builder.emit1("Identity", value, hint=value.hint)
+    taken.add(id(value))
+    return value
+
+
+def _unify(
+    t: ExpressionTranslator,
+    builders: Sequence[GraphBuilder],
+    syms: Sequence[Sym],
+    node: ast.AST,
+    name: str,
+) -> tuple[list[Value], int | None]:
+    """The values of one output in each branch, converted to one element type."""
+    dtype: int | None = None
+    like: Value | None = None
+    for sym in syms:
+        if isinstance(sym, Value):
+            dt = dtypes.known_dtype(sym)
+            if dt is not None and dtype is None:
+                dtype = dt
+            if like is None and t.builder.sees(sym):
+                like = sym
+    values = []
+    for builder, sym in zip(builders, syms):
+        if isinstance(sym, SymTuple):
+            raise t.error(
+                node,
+                f"'{name}' holds several values (a multi-output call) in a branch",
+                "unpack the call into separate variables, e.g. `a, b = op.TopK(...)`",
+            )
+        with _inside(t, builder, t.env):
+            value = t.to_tensor(sym, node, dtype=dtype if not isinstance(sym, Value) else None,
+                                like=like if dtype is None and not isinstance(sym, Value) else None)
+        dt = dtypes.known_dtype(value)
+        if dtype is not None and dt is not None and dt != dtype:
+            raise t.error(
+                node,
+                f"'{name}' is {dtypes.dtype_name(dtype)} on one path and "
+                f"{dtypes.dtype_name(dt)} on another",
+                "ONNX If branches must produce values of the same type; add a Cast",
+            )
+        values.append(value)
+    return values, dtype
+
+
+def _emit_if(
+    t: ExpressionTranslator,
+    cond: Value,
+    builders: Sequence[GraphBuilder],
+    branch_syms: Sequence[Sequence[Sym]],
+    names: Sequence[str],
+    node: ast.AST,
+) -> list[Value]:
+    per_branch: list[list[Value]] = [[] for _ in builders]
+    out_types: list[int | None] = []
+    for i, name in enumerate(names):
+        values, dtype = _unify(t, builders, [syms[i] for syms in branch_syms], node, name)
+        out_types.append(dtype)
+        for k, value in enumerate(values):
+            per_branch[k].append(value)
+    for builder, values in zip(builders, per_branch):
+        taken: set[int] = set()
+        builder.graph.outputs = [_output(builder, v, taken) for v in values]
+    t.locate(node)
+    outputs = t.builder.emit(
+        "If",
+        [cond],
+        [
+            Attr("then_branch", AT.GRAPH, builders[0].graph),
+            Attr("else_branch", AT.GRAPH, builders[1].graph),
+        ],
+        n_outputs=len(names),
+        hints=list(names),
+    )
+    t.ctx.default_opset_version()
+    for out, dt in zip(outputs, out_types):
+        if dt is not None:
+            out.type = TensorTypeSpec(dt, None)
+    return outputs
+
+
+def translate_if(t: Translator, stmt: ast.If) -> None:
+    test = t.expr(stmt.test)
+    if isinstance(test, Const):
+        t.block(stmt.body if _truth(t, test.value, stmt.test) else stmt.orelse)
+        return
+    cond = condition(t, test, stmt.test)
+    names = if_outputs(stmt, t.liveness)
+    builders = []
+    branch_syms = []
+    for label, body in (("then_branch", stmt.body), ("else_branch", stmt.orelse)):
+        builder = _child(t, label)
+        env = dict(t.env)
+        with _inside(t, builder, env):
+            t.block(body)
+        syms = []
+        for name in names:
+            sym = env.get(name)
+            if sym is None:
+                other = "if" if label == "else_branch" else "else"
+                raise t.error(
+                    stmt,
+                    f"'{name}' is assigned in the {other} branch but has no value in the "
+                    f"{'else' if label == 'else_branch' else 'if'} branch",
+                    f"give '{name}' a value before the if, or assign it in both branches",
+                )
+            syms.append(sym)
+        builders.append(builder)
+        branch_syms.append(syms)
+    if not names:
+        return  # nothing computed in the branches is used afterwards
+    outputs = _emit_if(t, cond, builders, branch_syms, names, stmt)
+    for name, value in zip(names, outputs):
+        t.env[name] = value
+
+
+def conditional_expression(t: ExpressionTranslator, node: ast.IfExp, test: Sym) -> Value:
+    """``a if c else b`` with a run-time condition: an ``If`` with one output."""
+    cond = condition(t, test, node.test)
+    builders = []
+    syms = []
+    for label, expr in (("then_branch", node.body), ("else_branch", node.orelse)):
+        builder = _child(t, label)
+        with _inside(t, builder, t.env):
+            syms.append([t.expr(expr)])
+        builders.append(builder)
+    return _emit_if(t, cond, builders, syms, ["cond_value"], node)[0]
+
+
+# -- loops --------------------------------------------------------------------------------
+
+
+def _is_terminal_break(stmt: ast.stmt) -> str | None:
+    """``if not NAME: break`` -> NAME."""
+    if (
+        isinstance(stmt, ast.If)
+        and not stmt.orelse
+        and len(stmt.body) == 1
+        and isinstance(stmt.body[0], ast.Break)
+        and isinstance(stmt.test, ast.UnaryOp)
+        and isinstance(stmt.test.op, ast.Not)
+        and isinstance(stmt.test.operand, ast.Name)
+    ):
+        return stmt.test.operand.id
+    return None
+
+
+def _range_args(t: Translator, stmt: ast.For) -> list[int | Value]:
+    it = stmt.iter
+    hint = "the loop must be `for i in range(n)`, `range(start, stop)` or `range(start, stop, step)`"
+    if not isinstance(it, ast.Call):
+        raise t.error(it, f"cannot loop over {t.text(it)}", hint)
+    callee = t.expr(it.func)
+    if not (isinstance(callee, Const) and callee.value is builtins.range):
+        raise t.error(it, f"cannot loop over {t.text(it)}", hint)
+    if it.keywords or not 1 <= len(it.args) <= 3:
+        raise t.error(it, "range() takes 1 to 3 positional arguments", hint)
+    args: list[int | Value] = []
+    for arg in it.args:
+        if isinstance(arg, ast.Starred):
+            raise t.error(arg, "range() arguments cannot be unpacked", hint)
+        sym = t.expr(arg)
+        if isinstance(sym, Const):
+            value = sym.value
+            if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+                args.append(int(value))
+                continue
+            raise t.error(arg, f"range() needs integers, got {type(value).__name__}", hint)
+        value_t = t.to_tensor(sym, arg)
+        if dtypes.known_dtype(value_t) != dtypes.INT64:
+            value_t = t.builder.emit1("Cast", value_t, hint="bound", to=dtypes.INT64)
+        args.append(value_t)
+    if len(args) == 1:
+        return [0, args[0], 1]
+    if len(args) == 2:
+        return [args[0], args[1], 1]
+    if isinstance(args[2], int) and args[2] == 0:
+        raise t.error(it.args[2], "range() step cannot be zero")
+    return args
+
+
+def _as_tensor(t: ExpressionTranslator, value: int | Value) -> Value:
+    if isinstance(value, int):
+        return t.builder.constant(np.array(value, dtype=np.int64))
+    return value
+
+
+def _trip_count(t: Translator, start: int | Value, stop: int | Value, step: int | Value) -> Value:
+    b = t.builder
+    if all(isinstance(x, int) for x in (start, stop, step)):
+        n = len(range(start, stop, step))  # type: ignore[arg-type]
+        return b.constant(np.array(n, dtype=np.int64))
+    if start == 0 and step == 1:
+        assert isinstance(stop, Value)
+        return stop
+    span = b.emit1("Sub", _as_tensor(t, stop), _as_tensor(t, start), hint="span")
+    if isinstance(step, int):
+        adjust: Value = b.constant(np.array(step - 1 if step > 0 else step + 1, dtype=np.int64))
+    else:
+        adjust = b.emit1("Sub", step, b.emit1("Sign", step, hint="sign"), hint="adjust")
+    numerator = b.emit1("Add", span, adjust, hint="span")
+    count = b.emit1("Div", numerator, _as_tensor(t, step), hint="count")
+    zero = b.constant(np.array(0, dtype=np.int64))
+    return b.emit1("Max", count, zero, hint="trip_count")
+
+
+def _check_no_jumps(t: Translator, body: Sequence[ast.stmt]) -> None:
+    for stmt in body:
+        if has_jump(stmt):
+            raise t.error(stmt, "internal: a jump survived normalization")
+
+
+def translate_for(t: Translator, stmt: ast.For) -> None:
+    if not isinstance(stmt.target, ast.Name):
+        raise t.error(
+            stmt.target,
+            f"the loop variable must be a plain name, not {t.text(stmt.target)}",
+            "write `for i in range(n):`",
+        )
+    start, stop, step = _range_args(t, stmt)
+    body = list(stmt.body)
+    cond_var = _is_terminal_break(body[-1]) if body else None
+    if cond_var is not None:
+        body = body[:-1]
+    _check_no_jumps(t, body)
+    cond_init = None
+    if cond_var is not None:
+        cond_sym = t.env.get(cond_var)
+        if cond_sym is None:
+            raise t.error(stmt, f"'{cond_var}' has no value before the loop")
+        cond_init = condition(t, cond_sym, stmt)
+    trip = _trip_count(t, start, stop, step)
+    carried = loop_carried(stmt, t.liveness)
+    _loop(t, stmt, trip, cond_init, cond_var, carried, body, (stmt.target.id, start, step))
+
+
+def translate_while(t: Translator, stmt: ast.While) -> None:
+    if not isinstance(stmt.test, ast.Name):
+        raise t.error(stmt.test, "internal: while condition was not normalized")
+    _check_no_jumps(t, stmt.body)
+    cond_var = stmt.test.id
+    cond_sym = t.lookup(cond_var, stmt.test)
+    if isinstance(cond_sym, Const) and not _truth(t, cond_sym.value, stmt.test):
+        return  # the loop never runs
+    cond_init = condition(t, cond_sym, stmt.test)
+    after = t.liveness.live_out(stmt)
+    carried = [v for v in loop_carried(stmt, t.liveness) if v != cond_var or v in after]
+    _loop(t, stmt, None, cond_init, cond_var, carried, list(stmt.body), None)
+
+
+def _loop(
+    t: Translator,
+    stmt: ast.For | ast.While,
+    trip: Value | None,
+    cond_init: Value | None,
+    cond_var: str | None,
+    carried: list[str],
+    body_stmts: list[ast.stmt],
+    index: tuple[str, int | Value, int | Value] | None,
+) -> None:
+    outer_env = t.env
+    builder = _child(t, "loop_body")
+    simple_index = index is not None and index[1] == 0 and index[2] == 1
+    iter_in = Value(index[0] if simple_index and index else "iter_num", _SCALAR_INT64)
+    cond_in = Value(cond_var or "cond_in", _SCALAR_BOOL)
+    builder.add_input(iter_in)
+    builder.add_input(cond_in)
+    initial: dict[str, Sym | None] = {}
+    inputs: dict[str, Value] = {}
+    for name in carried:
+        init = outer_env.get(name)
+        if init is None and name in t.ctx.attr_params:
+            init = t.ctx.attr_params[name]
+        initial[name] = init
+        inp = Value(name)
+        if isinstance(init, Value):
+            inp.type = TensorTypeSpec(init.dtype, None) if init.dtype is not None else init.type
+            if inp.type is None:
+                inp.same_type_as = init
+        inputs[name] = inp
+        builder.add_input(inp)
+
+    env = dict(outer_env)
+    env.update(inputs)
+    with _inside(t, builder, env):
+        if cond_var is not None:
+            env[cond_var] = cond_in if cond_var not in inputs else inputs[cond_var]
+        if index is not None:
+            target, start, step = index
+            if simple_index:
+                env[target] = iter_in
+            else:
+                value = iter_in
+                if step != 1:
+                    value = builder.emit1("Mul", value, _as_tensor(t, step), hint=target)
+                if start != 0:
+                    value = builder.emit1("Add", value, _as_tensor(t, start), hint=target)
+                env[target] = value
+        t.block(body_stmts)
+        taken: set[int] = set()
+        if cond_var is not None:
+            cond_out = _output(builder, condition(t, env[cond_var], stmt), taken)
+        else:
+            cond_out = _output(builder, cond_in, taken)
+        outs = []
+        for name in carried:
+            sym = env.get(name)
+            if sym is None:
+                raise t.error(stmt, f"'{name}' is deleted in the loop but used after it")
+            init = initial[name]
+            dtype = None
+            like = None
+            if isinstance(init, Value):
+                dtype = dtypes.known_dtype(init)
+                like = init if dtype is None else None
+            value = t.to_tensor(sym, stmt, dtype=None if isinstance(sym, Value) else dtype,
+                                like=None if isinstance(sym, Value) else like or inputs[name])
+            outs.append(value)
+        builder.graph.outputs = [cond_out] + [_output(builder, v, taken) for v in outs]
+
+    inits: list[Value] = []
+    for name, out in zip(carried, outs):
+        inits.append(_initial_value(t, name, initial[name], out, stmt))
+    for name, init_value in zip(carried, inits):
+        inp = inputs[name]
+        if inp.type is None and init_value.dtype is not None:
+            inp.type = TensorTypeSpec(init_value.dtype, None)
+    if not carried:
+        return  # nothing the loop computes is used afterwards
+    t.locate(stmt)
+    results = t.builder.emit(
+        "Loop",
+        [trip, cond_init, *inits],
+        [Attr("body", AT.GRAPH, builder.graph)],
+        n_outputs=len(carried),
+        hints=carried,
+    )
+    t.ctx.default_opset_version()
+    for name, value, init_value, out in zip(carried, results, inits, outs):
+        dt = init_value.dtype or dtypes.known_dtype(out)
+        if dt is not None:
+            value.type = TensorTypeSpec(dt, None)
+        t.env[name] = value
+
+
+def _initial_value(t: Translator, name: str, init: Sym | None, out: Value, stmt: ast.stmt) -> Value:
+    """The value a carried variable enters the loop with.
+
+    A variable first assigned inside the loop gets a placeholder of the right element type
+    (zero); it is only observable if the loop runs zero times, where Python would raise
+    UnboundLocalError.
+    """
+    out_dtype = dtypes.known_dtype(out)
+    if isinstance(init, Value):
+        init_dtype = dtypes.known_dtype(init)
+        if init_dtype is not None and out_dtype is not None and init_dtype != out_dtype:
+            raise t.error(
+                stmt,
+                f"loop variable '{name}' is {dtypes.dtype_name(init_dtype)} before the loop "
+                f"and {dtypes.dtype_name(out_dtype)} after an iteration",
+                "a loop-carried value keeps one element type; add a Cast",
+            )
+        return init
+    if init is not None:
+        like = _visible_partner(t, out)
+        return t.to_tensor(init, stmt, dtype=out_dtype, like=like if out_dtype is None else None)
+    dtype = out_dtype or t.declared_returns.get(name)
+    if dtype is not None:
+        zero: Any = "" if dtype == dtypes.STRING else 0
+        return t.builder.constant(np.array(zero, dtype=dtypes.numpy_dtype(dtype)), dtype)
+    partner = _visible_partner(t, out)
+    if partner is not None:
+        zero_value = t.builder.constant(np.array(0, dtype=np.int64))
+        return t.builder.emit1("CastLike", zero_value, partner, hint=name)
+    raise t.error(
+        stmt,
+        f"'{name}' is first assigned inside this loop and used after it (or in a later "
+        "iteration), and its element type cannot be determined",
+        f"give '{name}' a value before the loop, or annotate the function's inputs and "
+        "return type",
+    )
+
+
+def _visible_partner(t: ExpressionTranslator, value: Value) -> Value | None:
+    current: Value | None = value
+    for _ in range(64):
+        if current is None:
+            return None
+        if t.builder.sees(current):
+            return current
+        current = current.same_type_as
+    return None
+
+
+# -- nested graph functions -------------------------------------------------------------
+
+
+def nested_graph(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Graph:
+    """Compile a function defined inside the script into a graph attribute.
+
+    It is compiled where it is used, so it reads the enclosing variables' current values.
+    """
+    if isinstance(sym, Const) and isinstance(sym.value, GraphFunction):
+        raise t.error(
+            node,
+            f"{sym.value.__name__} is defined outside this script",
+            "define graph functions (such as a Scan body) inside the script that uses them",
+        )
+    assert isinstance(sym, NestedGraph)
+    from onnxscript.converter.statements import Translator
+
+    assert isinstance(t, Translator)
+    fdef = sym.node
+    body = list(fdef.body)
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    fresh = FreshNames(all_identifiers(fdef) | set(t.env) | set(t.ctx.local_names))
+    body = normalize(body, t.ctx.source, fresh)
+    builder = _child(t, fdef.name)
+    env = dict(t.env)
+    annotations = {a.arg: a.annotation for a in fdef.args.args}
+    for pname in parameter_names(fdef):
+        value = Value(pname)
+        ann = annotations.get(pname)
+        if ann is not None:
+            ann_sym = t.expr(ann)
+            if isinstance(ann_sym, Const) and is_tensor_type(ann_sym.value):
+                value.type = ann_sym.value.type_spec()
+                value.declared_type = value.type
+            else:
+                raise t.error(ann, "graph function parameters can only have tensor types")
+        builder.add_input(value)
+        env[pname] = value
+    saved = (t.liveness, t.returned, t.return_node)
+    t.liveness = analyze(body)
+    t.returned = None
+    try:
+        with _inside(t, builder, env):
+            t.block(body)
+            if t.returned is None:
+                raise t.error(fdef, f"graph function {fdef.name} must return its outputs")
+            taken: set[int] = set()
+            outputs = []
+            for out_sym, out_node in t.returned:
+                value = t.to_tensor(out_sym, out_node)
+                outputs.append(_output(builder, value, taken))
+            builder.graph.outputs = outputs
+    finally:
+        t.liveness, t.returned, t.return_node = saved
+    return builder.graph
+
+
+__all__ = [
+    "conditional_expression",
+    "nested_graph",
+    "translate_for",
+    "translate_if",
+    "translate_while",
+]

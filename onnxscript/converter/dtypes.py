@@ -1,0 +1,154 @@
+"""Static element-type inference for the converter, from op schemas' type constraints.
+
+Knowing element types lets the converter give Python literals the right type directly
+(instead of ``CastLike``), pick the right op for ``//``, ``~`` or ``&``, and create initial
+values for variables first assigned inside a loop. When the type is not known, an output
+may still be known to have *the same* type as one of the inputs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import onnx
+
+from onnxscript.ir.graph import Value
+from onnxscript.signature import Signature
+
+_TYPE_STRINGS: dict[str, int] = {
+    f"tensor({name.lower()})": code
+    for name, code in onnx.TensorProto.DataType.items()
+    if code != 0
+}
+
+FLOAT_TYPES = frozenset(
+    code
+    for name, code in onnx.TensorProto.DataType.items()
+    if name.startswith(("FLOAT", "BFLOAT")) or name == "DOUBLE"
+)
+INT_TYPES = frozenset(
+    code for name, code in onnx.TensorProto.DataType.items() if "INT" in name
+)
+BOOL = onnx.TensorProto.BOOL
+INT64 = onnx.TensorProto.INT64
+FLOAT = onnx.TensorProto.FLOAT
+STRING = onnx.TensorProto.STRING
+
+
+def dtype_of_type_string(type_str: str) -> int | None:
+    """``"tensor(int64)"`` -> INT64; anything else -> None."""
+    return _TYPE_STRINGS.get(type_str)
+
+
+def dtype_name(dtype: int | None) -> str:
+    if dtype is None:
+        return "unknown"
+    return onnx.TensorProto.DataType.Name(dtype)
+
+
+def numpy_dtype(dtype: int) -> np.dtype[Any]:
+    return onnx.helper.tensor_dtype_to_np_dtype(dtype)
+
+
+def dtype_of_numpy(dtype: np.dtype[Any]) -> int:
+    return onnx.helper.np_dtype_to_tensor_dtype(dtype)
+
+
+_ATTR_DTYPE_OPS = {
+    "Cast": "to",
+    "EyeLike": "dtype",
+    "RandomNormal": "dtype",
+    "RandomUniform": "dtype",
+    "RandomNormalLike": "dtype",
+    "RandomUniformLike": "dtype",
+    "Bernoulli": "dtype",
+    "Multinomial": "dtype",
+}
+
+
+def _constant_dtype(attrs: Mapping[str, Any]) -> int | None:
+    for key, value in attrs.items():
+        if key in ("value", "sparse_value") and isinstance(value, onnx.TensorProto):
+            return value.data_type
+        if key in ("value_float", "value_floats"):
+            return FLOAT
+        if key in ("value_int", "value_ints"):
+            return INT64
+        if key in ("value_string", "value_strings"):
+            return STRING
+    return None
+
+
+def infer_output_types(
+    op_type: str,
+    domain: str,
+    sig: Signature | None,
+    inputs: Sequence[Value | None],
+    attrs: Mapping[str, Any],
+    n_outputs: int,
+) -> list[tuple[int | None, Value | None]]:
+    """For each output: (known element type, or an input value of the same type)."""
+    unknown: list[tuple[int | None, Value | None]] = [(None, None)] * n_outputs
+    if domain in ("", "ai.onnx"):
+        if op_type == "Constant":
+            return [(_constant_dtype(attrs), None)] * n_outputs
+        if op_type == "ConstantOfShape":
+            value = attrs.get("value")
+            dt = value.data_type if isinstance(value, onnx.TensorProto) else FLOAT
+            return [(dt, None)] * n_outputs
+        attr_name = _ATTR_DTYPE_OPS.get(op_type)
+        if attr_name is not None:
+            value = attrs.get(attr_name)
+            if isinstance(value, int):
+                return [(value, None)] * n_outputs
+            if op_type in ("RandomNormal", "RandomUniform") and value is None:
+                return [(FLOAT, None)] * n_outputs
+            if op_type == "Cast":
+                return unknown
+    if sig is None or sig.free_form or not sig.outputs:
+        return unknown
+    results: list[tuple[int | None, Value | None]] = []
+    for j in range(n_outputs):
+        formal = sig.outputs[min(j, len(sig.outputs) - 1)]
+        results.append(_infer_one(formal.type_var, sig, inputs))
+    return results
+
+
+def _infer_one(
+    type_var: str, sig: Signature, inputs: Sequence[Value | None]
+) -> tuple[int | None, Value | None]:
+    direct = dtype_of_type_string(type_var)
+    if direct is not None:
+        return direct, None
+    allowed = sig.type_constraints.get(type_var, ())
+    if len(allowed) == 1:
+        only = dtype_of_type_string(allowed[0])
+        if only is not None:
+            return only, None
+    partner: Value | None = None
+    formal_inputs = sig.inputs
+    for i, value in enumerate(inputs):
+        if value is None or not formal_inputs:
+            continue
+        formal = formal_inputs[min(i, len(formal_inputs) - 1)]
+        if formal.type_var != type_var:
+            continue
+        if value.dtype is not None:
+            return value.dtype, None
+        if partner is None:
+            partner = value
+    return None, partner
+
+
+def known_dtype(value: Value) -> int | None:
+    """The element type of ``value``, following same-type links."""
+    seen = 0
+    current: Value | None = value
+    while current is not None and seen < 64:
+        if current.dtype is not None:
+            return current.dtype
+        current = current.same_type_as
+        seen += 1
+    return None

@@ -1,0 +1,478 @@
+"""Translation of Python expressions to IR values (or compile-time symbols)."""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import onnx
+
+from onnxscript.attributes import AT
+from onnxscript.converter import dtypes, indexing, operators
+from onnxscript.converter.builder import GraphBuilder
+from onnxscript.converter.context import FunctionContext
+from onnxscript.converter.errors import ScriptError
+from onnxscript.converter.scope import MISSING
+from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
+from onnxscript.ir.graph import Attr, SourceLocation, Value
+from onnxscript.ir.types import TensorTypeSpec
+from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset
+
+_PY_BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.Div: operator.truediv,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+    ast.Pow: operator.pow,
+    ast.MatMult: operator.matmul,
+    ast.BitAnd: operator.and_,
+    ast.BitOr: operator.or_,
+    ast.BitXor: operator.xor,
+    ast.LShift: operator.lshift,
+    ast.RShift: operator.rshift,
+}
+
+_PY_CMPS: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+}
+
+_TENSOR_LIKE = (int, float, bool, np.ndarray, np.generic, onnx.TensorProto)
+
+
+def _is_tensor_data(value: Any) -> bool:
+    if isinstance(value, _TENSOR_LIKE):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_is_tensor_data(v) or isinstance(v, str) for v in value)
+    return isinstance(value, str)
+
+
+class ExpressionTranslator:
+    """Translates expressions in the current graph (``builder``) and environment (``env``)."""
+
+    def __init__(self, ctx: FunctionContext, builder: GraphBuilder) -> None:
+        self.ctx = ctx
+        self.builder = builder
+        self.env: dict[str, Sym] = {}
+        # Cache of attribute parameters promoted to tensors, per graph builder.
+        self._attr_tensors: dict[tuple[int, str], Value] = {}
+
+    # -- errors and locations -------------------------------------------------------------
+
+    def error(self, node: ast.AST | None, message: str, hint: str = "") -> ScriptError:
+        return self.ctx.source.error(node, message, hint)
+
+    def locate(self, node: ast.AST) -> None:
+        line = getattr(node, "lineno", None)
+        if line is not None:
+            self.builder.location = SourceLocation(
+                self.ctx.source.filename,
+                line + self.ctx.source.line_offset,
+                getattr(node, "col_offset", 0),
+            )
+
+    def text(self, node: ast.AST) -> str:
+        return self.ctx.source.segment(node)
+
+    # -- names ----------------------------------------------------------------------------
+
+    def lookup(self, name: str, node: ast.AST) -> Sym:
+        found = self.env.get(name)
+        if found is not None:
+            return found
+        if name in self.ctx.attr_params:
+            return self.ctx.attr_params[name]
+        if name in self.ctx.local_names:
+            raise self.error(
+                node,
+                f"Unbound name: {name}",
+                f"'{name}' is assigned in this function but has no value here; "
+                "assign it before this line (on every path that reaches it)",
+            )
+        value = self.ctx.scope.lookup(name)
+        if value is MISSING:
+            raise self.error(
+                node,
+                f"Unbound name: {name}",
+                f"'{name}' is not a variable of the function, a global or a closure "
+                "variable; check the spelling or define it before use",
+            )
+        return Const(value)
+
+    # -- entry points ---------------------------------------------------------------------
+
+    def expr(self, node: ast.expr, n_outputs: int | None = None, hints: Sequence[str] = ()) -> Sym:
+        """Translate ``node``. ``n_outputs``/``hints`` apply when it is a call."""
+        self.locate(node)
+        if isinstance(node, ast.Call):
+            from onnxscript.converter.calls import translate_call
+
+            return translate_call(self, node, n_outputs, hints)
+        method = getattr(self, "expr_" + type(node).__name__, None)
+        if method is None:
+            raise self.unsupported(node)
+        result: Sym = method(node)
+        return result
+
+    def unsupported(self, node: ast.AST) -> ScriptError:
+        kind = type(node).__name__
+        hints = {
+            "Lambda": "define a nested function with `def` and pass it as a graph attribute",
+            "ListComp": "write the loop explicitly with `for i in range(n)`",
+            "GeneratorExp": "write the loop explicitly with `for i in range(n)`",
+            "DictComp": "dictionaries are not tensors; compute values with ops",
+            "SetComp": "sets are not tensors; compute values with ops",
+            "Dict": "dictionaries are not tensors; pass attributes as keyword arguments",
+            "Set": "sets are not tensors; use a list of constants",
+            "JoinedStr": "build strings outside the script and use them as constants",
+            "Await": "scripts are not asynchronous",
+            "Yield": "scripts cannot be generators",
+            "NamedExpr": "assign the value in a separate statement",
+            "Starred": "unpacking with * is only allowed in call arguments",
+        }
+        return self.error(
+            node,
+            f"unsupported Python expression ({kind}): {self.text(node)}",
+            hints.get(kind, "see docs/language.md for the supported subset"),
+        )
+
+    def tensor(self, node: ast.expr, like: Value | None = None, dtype: int | None = None) -> Value:
+        """Translate ``node`` and make it a tensor value."""
+        return self.to_tensor(self.expr(node), node, like=like, dtype=dtype)
+
+    # -- promotion ------------------------------------------------------------------------
+
+    def to_tensor(
+        self, sym: Sym, node: ast.AST, like: Value | None = None, dtype: int | None = None
+    ) -> Value:
+        """Make ``sym`` a tensor value.
+
+        Python numbers take the element type ``dtype`` if given, else that of ``like`` (with
+        a ``CastLike`` when it is only known at run time), else their default (int -> INT64,
+        float -> FLOAT, bool -> BOOL, str -> STRING).
+        """
+        if isinstance(sym, Value):
+            return sym
+        if isinstance(sym, Const):
+            return self.const_tensor(sym.value, node, like=like, dtype=dtype)
+        if isinstance(sym, AttrRef):
+            return self.attr_tensor(sym, node, like=like, dtype=dtype)
+        if isinstance(sym, SymTuple):
+            return self.tuple_tensor(sym, node, like=like, dtype=dtype)
+        raise self.error(
+            node,
+            f"a nested function cannot be used as a tensor: {self.text(node)}",
+            "pass it as a graph attribute, e.g. op.Scan(..., body=fn)",
+        )
+
+    def const_tensor(
+        self, value: Any, node: ast.AST, like: Value | None = None, dtype: int | None = None
+    ) -> Value:
+        if value is None:
+            raise self.error(
+                node,
+                "None cannot be used as a tensor here",
+                "None only stands for an omitted optional input of an op call",
+            )
+        if not _is_tensor_data(value):
+            raise self.error(
+                node,
+                f"{self.text(node)} is a {type(value).__name__}, not a tensor",
+                "only numbers, strings, lists of them, numpy arrays and tensors can be "
+                "used as tensor values",
+            )
+        is_python = not isinstance(value, (np.ndarray, np.generic, onnx.TensorProto))
+        if is_python and dtype is None and like is not None:
+            dtype = dtypes.known_dtype(like)
+            if dtype is None:
+                raw = self.builder.constant(value)
+                return self.builder.emit1("CastLike", raw, like, hint=raw.hint)
+        if is_python and dtype is not None:
+            self.check_literal_fits(value, dtype, node)
+            return self.builder.constant(value, dtype)
+        hint = None
+        if isinstance(node, ast.Name) and isinstance(value, (np.ndarray, onnx.TensorProto)):
+            hint = node.id
+        return self.builder.constant(value, None, hint=hint)
+
+    def check_literal_fits(self, value: Any, dtype: int, node: ast.AST) -> None:
+        """A non-integral float literal next to an integer tensor would be truncated."""
+        values = value if isinstance(value, (list, tuple)) else [value]
+        if dtype in dtypes.INT_TYPES or dtype == dtypes.BOOL:
+            for v in values:
+                if isinstance(v, float) and not (math.isfinite(v) and v.is_integer()):
+                    raise self.error(
+                        node,
+                        f"the float {v!r} is combined with a {dtypes.dtype_name(dtype)} "
+                        "tensor and would be truncated",
+                        "ONNX ops need operands of one type: cast the tensor first, e.g. "
+                        "op.Cast(x, to=FLOAT)",
+                    )
+        if dtype == dtypes.STRING and any(not isinstance(v, str) for v in values):
+            raise self.error(node, "a number is combined with a STRING tensor")
+        if dtype != dtypes.STRING and any(isinstance(v, str) for v in values):
+            raise self.error(
+                node, f"a string is combined with a {dtypes.dtype_name(dtype)} tensor"
+            )
+
+    def attr_tensor(
+        self, ref: AttrRef, node: ast.AST, like: Value | None = None, dtype: int | None = None
+    ) -> Value:
+        """An attribute parameter as a tensor: ``Constant(value_float=@alpha)`` etc."""
+        key = (id(self.builder), ref.param.name)
+        base = self._find_attr_tensor(ref.param.name)
+        if base is None:
+            py = ref.python_type
+            if ref.is_list:
+                field = {int: "value_ints", bool: "value_ints", float: "value_floats",
+                         str: "value_strings"}[py]
+                kind = {int: AT.INTS, bool: AT.INTS, float: AT.FLOATS, str: AT.STRINGS}[py]
+            else:
+                field = {int: "value_int", bool: "value_int", float: "value_float",
+                         str: "value_string"}[py]
+                kind = {int: AT.INT, bool: AT.INT, float: AT.FLOAT, str: AT.STRING}[py]
+            base = self.builder.emit(
+                "Constant",
+                [],
+                [Attr(field, kind, ref=ref.param.name)],
+                hints=[ref.param.name],
+                attr_values={field: None},
+            )[0]
+            self.ctx.default_opset_version()
+            base.type = TensorTypeSpec(
+                {int: dtypes.INT64, bool: dtypes.INT64, float: dtypes.FLOAT,
+                 str: dtypes.STRING}[py],
+                None,
+            )
+            if py is bool:
+                base = self.builder.emit1("Cast", base, hint=ref.param.name, to=dtypes.BOOL)
+            self._attr_tensors[key] = base
+        target = dtype if dtype is not None else (dtypes.known_dtype(like) if like else None)
+        if target is not None:
+            if base.dtype == target:
+                return base
+            return self.builder.emit1("Cast", base, hint=ref.param.name, to=target)
+        if like is not None:
+            return self.builder.emit1("CastLike", base, like, hint=ref.param.name)
+        return base
+
+    def _find_attr_tensor(self, name: str) -> Value | None:
+        builder: GraphBuilder | None = self.builder
+        while builder is not None:
+            found = self._attr_tensors.get((id(builder), name))
+            if found is not None:
+                return found
+            builder = builder.parent
+        return None
+
+    def tuple_tensor(
+        self, sym: SymTuple, node: ast.AST, like: Value | None = None, dtype: int | None = None
+    ) -> Value:
+        """``[n, -1]`` with tensor ``n``: a 1-D tensor concatenating the items."""
+        if all(isinstance(s, Const) for s in sym.items):
+            return self.const_tensor([s.value for s in sym.items], node, like=like, dtype=dtype)  # type: ignore[union-attr]
+        anchor = next((s for s in sym.items if isinstance(s, Value)), None)
+        parts = []
+        minus_one = self.builder.constant([-1])
+        for item in sym.items:
+            if isinstance(item, SymTuple):
+                raise self.error(node, "nested tuples cannot be used as tensors")
+            value = self.to_tensor(item, node, like=anchor if dtype is None else None, dtype=dtype)
+            parts.append(self.builder.emit1("Reshape", value, minus_one, hint="item"))
+        return self.builder.emit1("Concat", *parts, hint="concat", axis=0)
+
+    # -- simple expressions ---------------------------------------------------------------
+
+    def expr_Constant(self, node: ast.Constant) -> Sym:
+        if node.value is Ellipsis:
+            return Const(Ellipsis)
+        if isinstance(node.value, (bytes, complex)):
+            raise self.error(
+                node,
+                f"{type(node.value).__name__} literals are not supported",
+                "use numpy arrays for complex values",
+            )
+        return Const(node.value)
+
+    def expr_Name(self, node: ast.Name) -> Sym:
+        return self.lookup(node.id, node)
+
+    def expr_Attribute(self, node: ast.Attribute) -> Sym:
+        base = self.expr(node.value)
+        if isinstance(base, Const):
+            obj = base.value
+            if isinstance(obj, Opset):
+                op = obj.lookup(node.attr)
+                if op is None:
+                    close = obj.suggestions(node.attr)
+                    raise self.error(
+                        node,
+                        f"{self.text(node)}: opset {obj.domain or 'ai.onnx'} version "
+                        f"{obj.version} has no op {node.attr!r}",
+                        f"did you mean {' or '.join(close)}?" if close
+                        else "check the op name in the ONNX operator list",
+                    )
+                return Const(op)
+            try:
+                return Const(getattr(obj, node.attr))
+            except AttributeError:
+                raise self.error(
+                    node,
+                    f"{self.text(node.value)} has no attribute {node.attr!r}",
+                ) from None
+        if isinstance(base, Value):
+            hints = {
+                "shape": "use op.Shape(x)",
+                "dtype": "element types are static; annotate the input",
+                "T": "use op.Transpose(x)",
+                "ndim": "use op.Size(op.Shape(x))",
+            }
+            raise self.error(
+                node,
+                f"tensors have no attribute {node.attr!r} in scripts",
+                hints.get(node.attr, "call an op instead"),
+            )
+        raise self.error(node, f"{self.text(node)}: attribute access is not supported here")
+
+    def expr_Tuple(self, node: ast.Tuple) -> Sym:
+        return self._sequence(node.elts)
+
+    def expr_List(self, node: ast.List) -> Sym:
+        sym = self._sequence(node.elts)
+        if isinstance(sym, Const):
+            return Const(list(sym.value))
+        return sym
+
+    def _sequence(self, elts: list[ast.expr]) -> Sym:
+        items = []
+        for elt in elts:
+            if isinstance(elt, ast.Starred):
+                expanded = self.expr(elt.value)
+                if isinstance(expanded, SymTuple):
+                    items.extend(expanded.items)
+                elif isinstance(expanded, Const) and isinstance(expanded.value, (list, tuple)):
+                    items.extend(Const(v) for v in expanded.value)
+                else:
+                    raise self.error(elt, "only tuples and lists can be unpacked with *")
+            else:
+                items.append(self.expr(elt))
+        if all(isinstance(i, Const) for i in items):
+            return Const(tuple(i.value for i in items))  # type: ignore[union-attr]
+        return SymTuple(tuple(items))
+
+    def expr_Subscript(self, node: ast.Subscript) -> Sym:
+        base = self.expr(node.value)
+        if isinstance(base, SymTuple):
+            index = self.expr(node.slice)
+            if isinstance(index, Const) and isinstance(index.value, (int, slice)):
+                picked = base.items[index.value]
+                return SymTuple(tuple(picked)) if isinstance(picked, tuple) else picked
+            raise self.error(node, "a tuple of tensors can only be indexed by a constant")
+        if isinstance(base, Const) and not isinstance(
+            base.value, (np.ndarray, onnx.TensorProto)
+        ):
+            index = self.expr(node.slice)
+            if isinstance(index, Const):
+                try:
+                    return Const(base.value[index.value])
+                except Exception as exc:
+                    raise self.error(node, f"cannot evaluate {self.text(node)}: {exc}") from None
+        return indexing.translate_subscript(self, node, base)
+
+    def expr_IfExp(self, node: ast.IfExp) -> Sym:
+        test = self.expr(node.test)
+        if isinstance(test, Const):
+            return self.expr(node.body if test.value else node.orelse)
+        from onnxscript.converter.control_flow import conditional_expression
+
+        return conditional_expression(self, node, test)
+
+    # -- operators ------------------------------------------------------------------------
+
+    def expr_BinOp(self, node: ast.BinOp) -> Sym:
+        left = self.expr(node.left)
+        right = self.expr(node.right)
+        if isinstance(left, Const) and isinstance(right, Const):
+            fn = _PY_BINOPS.get(type(node.op))
+            if fn is not None and not isinstance(left.value, Opset):
+                try:
+                    return Const(fn(left.value, right.value))
+                except Exception as exc:
+                    raise self.error(node, f"cannot evaluate {self.text(node)}: {exc}") from None
+        return operators.binary(self, node, node.op, left, right)
+
+    def expr_UnaryOp(self, node: ast.UnaryOp) -> Sym:
+        operand = self.expr(node.operand)
+        if isinstance(operand, Const):
+            try:
+                if isinstance(node.op, ast.Not):
+                    return Const(not operand.value)
+                if isinstance(node.op, ast.USub):
+                    return Const(-operand.value)
+                if isinstance(node.op, ast.UAdd):
+                    return Const(+operand.value)
+                if isinstance(node.op, ast.Invert):
+                    return Const(~operand.value)
+            except Exception as exc:
+                raise self.error(node, f"cannot evaluate {self.text(node)}: {exc}") from None
+        return operators.unary(self, node, operand)
+
+    def expr_BoolOp(self, node: ast.BoolOp) -> Sym:
+        values = [self.expr(v) for v in node.values]
+        if all(isinstance(v, Const) for v in values):
+            result: Any = values[0].value  # type: ignore[union-attr]
+            for v in values[1:]:
+                if isinstance(node.op, ast.And):
+                    result = result and v.value  # type: ignore[union-attr]
+                else:
+                    result = result or v.value  # type: ignore[union-attr]
+            return Const(result)
+        return operators.boolean(self, node, values)
+
+    def expr_Compare(self, node: ast.Compare) -> Sym:
+        left = self.expr(node.left)
+        results: list[Sym] = []
+        for op, comparator in zip(node.ops, node.comparators):
+            right = self.expr(comparator)
+            if isinstance(left, Const) and isinstance(right, Const):
+                try:
+                    results.append(Const(_PY_CMPS[type(op)](left.value, right.value)))
+                except Exception as exc:
+                    raise self.error(node, f"cannot evaluate {self.text(node)}: {exc}") from None
+            else:
+                results.append(operators.compare(self, node, op, left, right))
+            left = right
+        if len(results) == 1:
+            return results[0]
+        return operators.boolean(self, node, results, is_and=True)
+
+    # -- helpers for calls ----------------------------------------------------------------
+
+    def callee_kind(self, sym: Sym) -> str:
+        if isinstance(sym, Const):
+            obj = sym.value
+            if isinstance(obj, Op):
+                return "op"
+            if isinstance(obj, OnnxFunction):
+                return "function"
+            if isinstance(obj, GraphFunction):
+                return "graph"
+            return "python"
+        if isinstance(sym, NestedGraph):
+            return "graph"
+        return "value"

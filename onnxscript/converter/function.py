@@ -1,0 +1,257 @@
+"""Compile one Python function to an IR function: the converter's entry point.
+
+Pipeline: source -> AST -> normalized AST (structured control flow) -> liveness ->
+statement-by-statement translation into IR -> SSA naming.
+"""
+
+from __future__ import annotations
+
+import ast
+import collections.abc
+import inspect
+import types
+import typing
+from collections.abc import Callable
+from typing import Any
+
+from onnxscript.analysis.liveness import analyze
+from onnxscript.analysis.names import all_identifiers, assigned_names
+from onnxscript.analysis.naming import assign_names
+from onnxscript.attributes import AT, AttributeValueError, coerce
+from onnxscript.converter.builder import GraphBuilder
+from onnxscript.converter.context import FunctionContext
+from onnxscript.converter.control_flow import _output
+from onnxscript.converter.errors import ScriptError, SourceText
+from onnxscript.converter.normalize import FreshNames, normalize
+from onnxscript.converter.scope import PythonScope
+from onnxscript.converter.source import parse_function
+from onnxscript.converter.statements import Translator
+from onnxscript.converter.symbols import AttrRef
+from onnxscript.defaults import default_opset_version
+from onnxscript.ir.graph import AttrParam, Function, Graph, Value
+from onnxscript.ir.types import SequenceTypeSpec, TypeSpec
+from onnxscript.onnx_types import is_tensor_type
+from onnxscript.signature import Param, Signature
+from onnxscript.values import Op, Opset
+
+_ATTR_KINDS = {int: AT.INT, bool: AT.INT, float: AT.FLOAT, str: AT.STRING}
+_LIST_KINDS = {int: AT.INTS, bool: AT.INTS, float: AT.FLOATS, str: AT.STRINGS}
+_LIST_ORIGINS = (list, tuple, collections.abc.Sequence, collections.abc.MutableSequence)
+
+
+def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
+    origin = typing.get_origin(annotation)
+    if origin is typing.Union or origin is types.UnionType:
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1 and len(typing.get_args(annotation)) == 2:
+            return args[0], True
+    return annotation, False
+
+
+def _attribute_type(annotation: Any) -> tuple[type, bool] | None:
+    """(base type, is list) if ``annotation`` declares an attribute parameter."""
+    annotation, _ = _unwrap_optional(annotation)
+    if annotation in _ATTR_KINDS:
+        return annotation, False
+    origin = typing.get_origin(annotation)
+    if origin in _LIST_ORIGINS:
+        args = [a for a in typing.get_args(annotation) if a is not Ellipsis]
+        if len(args) == 1 and args[0] in _ATTR_KINDS:
+            return args[0], True
+    return None
+
+
+def _input_type(annotation: Any) -> tuple[TypeSpec | None, bool]:
+    """(type, recognized) for a tensor (or sequence-of-tensor) input annotation."""
+    if annotation is inspect.Parameter.empty:
+        return None, True
+    annotation, _ = _unwrap_optional(annotation)
+    if is_tensor_type(annotation):
+        return annotation.type_spec(), True
+    origin = typing.get_origin(annotation)
+    if origin is typing.Union or origin is types.UnionType:
+        if all(is_tensor_type(a) for a in typing.get_args(annotation)):
+            return None, True
+    if origin in _LIST_ORIGINS:
+        args = typing.get_args(annotation)
+        if len(args) == 1 and is_tensor_type(args[0]):
+            return SequenceTypeSpec(args[0].type_spec()), True
+    if isinstance(annotation, type) and annotation.__name__ == "TensorType":
+        return None, True
+    return None, False
+
+
+def _output_types(annotation: Any) -> list[TypeSpec | None] | None:
+    if annotation is inspect.Signature.empty or annotation is None:
+        return None
+    items: tuple[Any, ...]
+    if isinstance(annotation, tuple):
+        items = annotation
+    elif typing.get_origin(annotation) is tuple:
+        items = tuple(a for a in typing.get_args(annotation) if a is not Ellipsis)
+    else:
+        items = (annotation,)
+    result: list[TypeSpec | None] = []
+    for item in items:
+        spec, ok = _input_type(item)
+        result.append(spec if ok else None)
+    return result
+
+
+def _param_error(source: SourceText, fdef: ast.FunctionDef, name: str, msg: str, hint: str = "") -> ScriptError:
+    for arg in [*fdef.args.posonlyargs, *fdef.args.args, *fdef.args.kwonlyargs]:
+        if arg.arg == name:
+            return source.error(arg, msg, hint)
+    return source.error(fdef, msg, hint)
+
+
+def _default_version(
+    fdef: ast.FunctionDef, scope: PythonScope, explicit: Opset | None
+) -> tuple[int, str]:
+    if explicit is not None:
+        return explicit.version, "default_opset"
+    for node in ast.walk(fdef):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            obj = scope.lookup(node.value.id)
+            if isinstance(obj, Opset) and obj.domain == "":
+                return obj.version, f"{node.value.id} used in the function"
+        elif isinstance(node, ast.Name):
+            obj = scope.lookup(node.id)
+            if isinstance(obj, Op) and obj.domain == "":
+                return obj.version, f"{node.id} used in the function"
+    versions = sorted(
+        {v.version for v in scope.values() if isinstance(v, Opset) and v.domain == ""}
+    )
+    if versions:
+        return versions[-1], "an opset imported in the module"
+    return default_opset_version(), "the newest opset onnxruntime supports"
+
+
+def compile_function(
+    fn: Callable[..., Any],
+    opset: Opset,
+    default_opset: Opset | None = None,
+) -> tuple[Function, Signature, str]:
+    """Compile ``fn``: its IR function, calling convention and source text."""
+    fdef, source = parse_function(fn)
+    scope = PythonScope(fn)
+    try:
+        annotations = inspect.get_annotations(fn, eval_str=True)
+    except Exception as exc:
+        raise source.error(fdef, f"cannot evaluate the annotations of {fn.__name__}: {exc}") from None
+    py_sig = inspect.signature(fn)
+
+    body = list(fdef.body)
+    doc = ""
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        doc = inspect.cleandoc(body[0].value.value)
+        body = body[1:]
+
+    version, origin = _default_version(fdef, scope, default_opset)
+    attr_refs: dict[str, AttrRef] = {}
+    params: list[Param] = []
+    inputs: list[Value] = []
+    attr_params: list[AttrParam] = []
+    for name, p in py_sig.parameters.items():
+        if p.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+            raise _param_error(source, fdef, name, f"*{name} parameters are not supported",
+                               "list the inputs one by one")
+        ann = annotations.get(name, inspect.Parameter.empty)
+        attr_type = _attribute_type(ann) if ann is not inspect.Parameter.empty else None
+        if attr_type is not None:
+            base, is_list = attr_type
+            kind = (_LIST_KINDS if is_list else _ATTR_KINDS)[base]
+            has_default = p.default is not inspect.Parameter.empty and p.default is not None
+            default = None
+            if has_default:
+                try:
+                    default = coerce(p.default, kind)
+                except AttributeValueError as exc:
+                    raise _param_error(source, fdef, name, f"default of {name!r}: {exc}") from None
+            param = AttrParam(name, kind, default, has_default)
+            attr_params.append(param)
+            attr_refs[name] = AttrRef(param, base, is_list)
+            params.append(Param(name, is_input=False, optional=p.default is not inspect.Parameter.empty,
+                                attr_kind=kind, default=default if has_default else p.default,
+                                keyword_only=p.kind == inspect.Parameter.KEYWORD_ONLY))
+            continue
+        spec, ok = _input_type(ann)
+        if not ok:
+            raise _param_error(
+                source, fdef, name,
+                f"parameter {name!r} has an unsupported annotation {ann!r}",
+                "annotate inputs with tensor types (FLOAT, INT64[...], ...) and attributes "
+                "with int, float, str, bool or list[int]/list[float]/list[str]",
+            )
+        if p.default is not inspect.Parameter.empty:
+            raise _param_error(
+                source, fdef, name,
+                f"input {name!r} cannot have a default value",
+                "only attribute parameters (int, float, str, bool, lists) take defaults",
+            )
+        value = Value(name, spec, name=name, declared_type=spec)
+        inputs.append(value)
+        params.append(Param(name, is_input=True))
+
+    taken = all_identifiers(fdef) | set(py_sig.parameters)
+    fresh = FreshNames(taken)
+    structured = normalize(body, source, fresh)
+    liveness = analyze(structured)
+    local_names = frozenset(assigned_names(structured)) | frozenset(py_sig.parameters)
+    ctx = FunctionContext(
+        source=source,
+        scope=scope,
+        attr_params=attr_refs,
+        default_version=version,
+        default_version_source=origin,
+        local_names=local_names,
+    )
+    graph = Graph(fn.__name__, doc_string="")
+    builder = GraphBuilder(graph, ctx)
+    translator = Translator(ctx, builder, liveness)
+    out_types = _output_types(annotations.get("return", inspect.Signature.empty))
+    for value in inputs:
+        builder.add_input(value)
+        translator.env[value.hint] = value
+    ret_names = [n for n in fresh.taken - taken if n.startswith("return_val")]
+    if out_types:
+        for i, rname in enumerate(sorted(ret_names, key=lambda n: (len(n), n))):
+            spec = out_types[min(i, len(out_types) - 1)]
+            dtype = getattr(spec, "dtype", None)
+            if dtype:
+                translator.declared_returns[rname] = dtype
+    translator.block(structured)
+    if translator.returned is None:
+        raise source.error(
+            fdef, f"{fn.__name__} does not return anything",
+            "a script function must return one or more tensors",
+        )
+    taken_outputs: set[int] = set()
+    outputs = []
+    for sym, node in translator.returned:
+        value = translator.to_tensor(sym, node)
+        outputs.append(_output(builder, value, taken_outputs))
+    if out_types is not None:
+        if len(out_types) != len(outputs):
+            raise source.error(
+                translator.return_node,
+                f"the return annotation declares {len(out_types)} output(s) but the "
+                f"function returns {len(outputs)}",
+            )
+        for value, spec in zip(outputs, out_types):
+            if spec is not None:
+                value.declared_type = spec
+    graph.outputs = outputs
+    assign_names(graph, fixed=inputs)
+    function = Function(
+        name=fn.__name__,
+        domain=opset.domain,
+        graph=graph,
+        attr_params=attr_params,
+        opset_imports=dict(ctx.opset_imports),
+        doc_string=doc,
+        callees=list(ctx.callees),
+    )
+    signature = Signature(fn.__name__, tuple(params))
+    return function, signature, "".join(source.lines)

@@ -1,0 +1,391 @@
+"""Rewrite ``return``, ``break`` and ``continue`` anywhere into structured control flow.
+
+ONNX has no jumps: an ``If`` runs one branch to its end and a ``Loop`` body runs to its end
+and then says whether to go on. This pass turns a function body into an equivalent Python
+body (it still runs as Python, which is how it is tested) in which:
+
+* the function has one ``return``, as its last statement;
+* a ``for`` loop body has no jumps, except that its last statement may be
+  ``if not <name>: break`` (the loop condition ONNX ``Loop`` carries);
+* a ``while`` loop tests a plain name that its body reassigns;
+* loops have no ``else`` clauses.
+
+The code following an ``if`` that jumps on some paths moves into the paths that fall
+through (it is copied when both branches may fall through). Jumps out of loops set flags
+that the code after the loop tests. Generated statements carry the location of the user
+statement they come from, so errors still point at the user's code.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Callable, Sequence
+
+from onnxscript.converter.errors import SourceText
+
+_JUMPS = (ast.Break, ast.Continue, ast.Return)
+
+
+class FreshNames:
+    """Makes variable names that no identifier in the function uses."""
+
+    def __init__(self, taken: set[str]) -> None:
+        self.taken = set(taken)
+
+    def __call__(self, base: str) -> str:
+        name = base
+        k = 0
+        while name in self.taken:
+            k += 1
+            name = f"{base}_{k}"
+        self.taken.add(name)
+        return name
+
+
+def has_jump(node: ast.AST) -> bool:
+    """Whether ``node`` contains break/continue/return outside nested functions."""
+    if isinstance(node, _JUMPS):
+        return True
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        return False
+    if isinstance(node, ast.expr):
+        return False
+    return any(has_jump(child) for child in ast.iter_child_nodes(node))
+
+
+def _has(node: ast.AST, kind: type[ast.stmt]) -> bool:
+    if isinstance(node, kind):
+        return True
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        return False
+    if isinstance(node, (ast.For, ast.While)) and kind in (ast.Break, ast.Continue):
+        # Jumps of a nested loop belong to it (its body is still inspected for return).
+        return False
+    if isinstance(node, ast.expr):
+        return False
+    return any(_has(child, kind) for child in ast.iter_child_nodes(node))
+
+
+def _stops(stmt: ast.stmt) -> bool:
+    """Whether no path through ``stmt`` reaches the next statement."""
+    if isinstance(stmt, _JUMPS):
+        return True
+    if isinstance(stmt, ast.If):
+        return not falls_through(stmt.body) and not falls_through(stmt.orelse)
+    return False
+
+
+def falls_through(stmts: Sequence[ast.stmt]) -> bool:
+    """Whether some path through ``stmts`` reaches its end."""
+    return not any(_stops(s) for s in stmts)
+
+
+def restructure(stmts: Sequence[ast.stmt]) -> list[ast.stmt]:
+    """Move the code after each jumping ``if`` into its fall-through paths.
+
+    Afterwards every jump is the last statement of its path. Statements after an
+    unconditional jump are unreachable and dropped.
+    """
+    out: list[ast.stmt] = []
+    for i, stmt in enumerate(stmts):
+        if isinstance(stmt, _JUMPS):
+            out.append(stmt)
+            return out
+        if isinstance(stmt, ast.If) and has_jump(stmt):
+            rest = list(stmts[i + 1 :])
+            body = list(stmt.body)
+            orelse = list(stmt.orelse)
+            used = False
+            if rest and falls_through(body):
+                body += rest
+                used = True
+            if rest and falls_through(orelse):
+                orelse += copy.deepcopy(rest) if used else rest
+            new_if = ast.If(test=stmt.test, body=restructure(body), orelse=restructure(orelse))
+            out.append(ast.copy_location(new_if, stmt))
+            return out
+        out.append(stmt)
+    return out
+
+
+JumpHandler = Callable[[ast.stmt], list[ast.stmt]]
+FallHandler = Callable[[ast.stmt | None], list[ast.stmt]]
+
+
+def rewrite_ends(stmts: list[ast.stmt], on_jump: JumpHandler, on_fall: FallHandler,
+                 anchor: ast.stmt) -> list[ast.stmt]:
+    """Replace the jump ending each path of a restructured block, or extend its end."""
+    if not stmts:
+        return on_fall(anchor) or [_at(ast.Pass(), anchor)]  # type: ignore[list-item]
+    last = stmts[-1]
+    if isinstance(last, _JUMPS):
+        return stmts[:-1] + on_jump(last) or [_at(ast.Pass(), last)]  # type: ignore[list-item]
+    if isinstance(last, ast.If) and has_jump(last):
+        new_if = ast.If(
+            test=last.test,
+            body=rewrite_ends(list(last.body), on_jump, on_fall, last),
+            orelse=rewrite_ends(list(last.orelse), on_jump, on_fall, last),
+        )
+        return [*stmts[:-1], ast.copy_location(new_if, last)]
+    return stmts + on_fall(last)
+
+
+def _at(node: ast.AST, anchor: ast.AST | None) -> ast.AST:
+    """Give the generated nodes in ``node`` that have no location the anchor's location."""
+    if anchor is None:
+        return node
+    for n in ast.walk(node):
+        if "lineno" in n._attributes and getattr(n, "lineno", None) is None:
+            for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+                setattr(n, attr, getattr(anchor, attr, None))
+    return node
+
+
+def _assign(name: str, value: ast.expr, anchor: ast.AST | None) -> ast.stmt:
+    stmt = ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=value)
+    return _at(stmt, anchor)  # type: ignore[return-value]
+
+
+def _const(value: bool) -> ast.expr:
+    return ast.Constant(value=value)
+
+
+def _load(name: str) -> ast.expr:
+    return ast.Name(id=name, ctx=ast.Load())
+
+
+def _not(expr: ast.expr) -> ast.expr:
+    return ast.UnaryOp(op=ast.Not(), operand=expr)
+
+
+class Normalizer:
+    """Rewrites one function body; see the module docstring."""
+
+    def __init__(self, source: SourceText, fresh: FreshNames, n_returns: int) -> None:
+        self.source = source
+        self.fresh = fresh
+        self.arity = n_returns
+        self._ret_names: list[str] | None = None
+        self._ret_flag: str | None = None
+
+    def ret_names(self) -> list[str]:
+        if self._ret_names is None:
+            if self.arity == 1:
+                self._ret_names = [self.fresh("return_val")]
+            else:
+                self._ret_names = [self.fresh(f"return_val_{i}") for i in range(self.arity)]
+        return self._ret_names
+
+    def ret_flag(self) -> str:
+        if self._ret_flag is None:
+            self._ret_flag = self.fresh("returned")
+        return self._ret_flag
+
+    def store_return(self, stmt: ast.stmt) -> list[ast.stmt]:
+        """``return e`` as assignments of the return variables."""
+        assert isinstance(stmt, ast.Return)
+        names = self.ret_names()
+        if stmt.value is None:
+            raise self.source.error(
+                stmt, "`return` without a value", "a script function must return tensors"
+            )
+        if len(names) == 1:
+            if isinstance(stmt.value, ast.Name) and stmt.value.id == names[0]:
+                return []
+            return [_assign(names[0], stmt.value, stmt)]
+        target = ast.Tuple(elts=[ast.Name(id=n, ctx=ast.Store()) for n in names], ctx=ast.Store())
+        value = stmt.value
+        if isinstance(value, ast.Tuple) and len(value.elts) != len(names):
+            raise self.source.error(
+                stmt,
+                f"this return gives {len(value.elts)} values but another gives {len(names)}",
+                "every return of a script function must give the same number of values",
+            )
+        assign = ast.Assign(targets=[target], value=value)
+        return [_at(assign, stmt)]  # type: ignore[list-item]
+
+    def function_body(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        body = self.loops(body)
+        body = restructure(body)
+        returns = [n for s in body for n in ast.walk(s) if isinstance(n, ast.Return)]
+        if not returns:
+            return body
+        if len(returns) == 1 and body and body[-1] is returns[0]:
+            return body
+        names = self.ret_names()
+
+        def on_fall(anchor: ast.stmt | None) -> list[ast.stmt]:
+            raise self.source.error(
+                anchor,
+                "some path through the function ends without `return`",
+                "every path of a script function must return a value",
+            )
+
+        body = rewrite_ends(body, self.store_return, on_fall, body[-1])
+        value: ast.expr
+        if len(names) == 1:
+            value = _load(names[0])
+        else:
+            value = ast.Tuple(elts=[_load(n) for n in names], ctx=ast.Load())
+        final = _at(ast.Return(value=value), body[-1] if body else None)
+        return [*body, final]  # type: ignore[list-item]
+
+    def loops(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
+        """Rewrite every loop in ``stmts`` (innermost first)."""
+        out: list[ast.stmt] = []
+        for stmt in stmts:
+            if isinstance(stmt, ast.If):
+                new_if = ast.If(test=stmt.test, body=self.loops(stmt.body),
+                                orelse=self.loops(stmt.orelse))
+                out.append(ast.copy_location(new_if, stmt))
+            elif isinstance(stmt, (ast.For, ast.While)):
+                out.extend(self.loop(stmt))
+            else:
+                out.append(stmt)
+        return out
+
+    def loop(self, stmt: ast.For | ast.While) -> list[ast.stmt]:
+        body = self.loops(list(stmt.body))
+        breaks = _has_in(body, ast.Break)
+        conts = _has_in(body, ast.Continue)
+        rets = any(_has(s, ast.Return) for s in body)
+        pre: list[ast.stmt] = []
+        post: list[ast.stmt] = []
+        is_while = isinstance(stmt, ast.While)
+
+        if not (breaks or conts or rets):
+            if stmt.orelse:
+                post.extend(self.loops(list(stmt.orelse)))
+            if is_while and not isinstance(stmt.test, ast.Name):
+                cond = self.fresh("cond")
+                pre.append(_assign(cond, stmt.test, stmt))
+                body = [*body, _assign(cond, copy.deepcopy(stmt.test), stmt)]
+                new = ast.While(test=_at(_load(cond), stmt.test), body=body, orelse=[])
+                return [*pre, ast.copy_location(new, stmt), *post]
+            new_loop = copy.copy(stmt)
+            new_loop.body = body
+            new_loop.orelse = []
+            return [new_loop, *post]
+
+        compact = self._compact_for(stmt, body) if not is_while and not stmt.orelse else None
+        if compact is not None:
+            return compact
+
+        cond = self.fresh("cond")
+        flag = self.ret_flag() if rets else None
+        broke = self.fresh("broke") if (is_while and stmt.orelse and breaks) else None
+        if is_while:
+            pre.append(_assign(cond, stmt.test, stmt))
+        elif breaks or rets:
+            pre.append(_assign(cond, _const(True), stmt))
+        if flag is not None:
+            pre.append(_assign(flag, _const(False), stmt))
+        if broke is not None:
+            pre.append(_assign(broke, _const(False), stmt))
+
+        def again(anchor: ast.stmt | None) -> list[ast.stmt]:
+            if is_while:
+                test = copy.deepcopy(stmt.test)  # type: ignore[union-attr]
+                return [_assign(cond, test, anchor or stmt)]
+            return []
+
+        def on_jump(jump: ast.stmt) -> list[ast.stmt]:
+            if isinstance(jump, ast.Continue):
+                return again(jump)
+            stop = [_assign(cond, _const(False), jump)]
+            if isinstance(jump, ast.Break):
+                if broke is not None:
+                    stop.append(_assign(broke, _const(True), jump))
+                return stop
+            assert flag is not None
+            return [*self.store_return(jump), _assign(flag, _const(True), jump), *stop]
+
+        new_body = rewrite_ends(restructure(body), on_jump, again, stmt)
+        if is_while:
+            new: ast.stmt = ast.While(test=_at(_load(cond), stmt), body=new_body, orelse=[])
+        else:
+            if breaks or rets:
+                stop = ast.If(test=_not(_load(cond)), body=[ast.Break()], orelse=[])
+                new_body.append(_at(stop, stmt))  # type: ignore[arg-type]
+            new = ast.For(target=stmt.target, iter=stmt.iter, body=new_body, orelse=[],
+                          type_comment=None)
+        ast.copy_location(new, stmt)
+        if flag is not None:
+            names = self.ret_names()
+            value: ast.expr = (
+                _load(names[0]) if len(names) == 1
+                else ast.Tuple(elts=[_load(n) for n in names], ctx=ast.Load())
+            )
+            ret = _at(ast.Return(value=value), stmt)
+            post.append(_at(ast.If(test=_load(flag), body=[ret], orelse=[]), stmt))  # type: ignore[arg-type]
+        if stmt.orelse:
+            orelse = self.loops(list(stmt.orelse))
+            if not breaks:
+                post.extend(orelse)
+            else:
+                test = _not(_load(broke)) if broke is not None else _load(cond)
+                post.append(_at(ast.If(test=test, body=orelse, orelse=[]), stmt))  # type: ignore[arg-type]
+        return [*pre, new, *post]
+
+    def _compact_for(self, stmt: ast.For | ast.While, body: list[ast.stmt]) -> list[ast.stmt] | None:
+        """``for ...: ...; if t: break`` becomes ``cond = not t`` as the loop condition."""
+        if not body:
+            return None
+        last = body[-1]
+        if not (
+            isinstance(last, ast.If)
+            and not last.orelse
+            and len(last.body) == 1
+            and isinstance(last.body[0], ast.Break)
+        ):
+            return None
+        if any(has_jump(s) for s in body[:-1]) or has_jump(last.test):
+            return None
+        cond = self.fresh("cond")
+        pre = _assign(cond, _const(True), stmt)
+        update = _assign(cond, _at(_not(last.test), last.test), last)
+        stop = _at(ast.If(test=_not(_load(cond)), body=[ast.Break()], orelse=[]), last)
+        new = ast.For(target=stmt.target, iter=stmt.iter, body=[*body[:-1], update, stop],  # type: ignore[union-attr]
+                      orelse=[], type_comment=None)
+        return [pre, ast.copy_location(new, stmt)]
+
+
+def _has_in(body: Sequence[ast.stmt], kind: type[ast.stmt]) -> bool:
+    return any(_has(s, kind) for s in body)
+
+
+def return_arity(body: Sequence[ast.stmt]) -> int:
+    """How many values the function returns, from its ``return`` statements."""
+    arity = 1
+    for stmt in body:
+        for node in _walk_no_defs(stmt):
+            if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple):
+                arity = max(arity, len(node.value.elts))
+    return arity
+
+
+def _walk_no_defs(node: ast.AST) -> list[ast.AST]:
+    found: list[ast.AST] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        found.append(n)
+        for child in ast.iter_child_nodes(n):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                stack.append(child)
+    return found
+
+
+def normalize(body: list[ast.stmt], source: SourceText, fresh: FreshNames) -> list[ast.stmt]:
+    """The structured equivalent of a function body (see the module docstring)."""
+    last = body[-1] if body else None
+    for stmt in body:
+        for n in _walk_no_defs(stmt):
+            if (
+                isinstance(n, (ast.Break, ast.Continue, ast.While))
+                or (isinstance(n, ast.For) and n.orelse)
+                or (isinstance(n, ast.Return) and n is not last)
+            ):
+                return Normalizer(source, fresh, return_arity(body)).function_body(body)
+    return body

@@ -1,0 +1,53 @@
+"""What a Python expression in a script denotes at compile time.
+
+A translated expression is one of:
+
+* an ``ir.Value`` - a tensor (or sequence) computed at run time;
+* :class:`Const` - a Python value known when the decorator runs (numbers, lists, numpy
+  arrays, opsets, modules, ...);
+* :class:`AttrRef` - an attribute parameter of the function being compiled;
+* :class:`SymTuple` - a tuple of the above (multi-output calls, ``a, b`` expressions);
+* :class:`NestedGraph` - a nested function to be compiled as a graph attribute.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Any, Union
+
+from onnxscript.ir.graph import AttrParam, Value
+
+
+@dataclass(frozen=True)
+class Const:
+    """A Python value known at compile time."""
+
+    value: Any
+
+
+@dataclass(frozen=True)
+class AttrRef:
+    """A reference to an attribute parameter; ``python_type`` is the annotation's base
+    (``int``, ``float``, ``str``, ``bool``) and ``is_list`` tells list parameters apart."""
+
+    param: AttrParam
+    python_type: type
+    is_list: bool = False
+
+
+@dataclass(frozen=True)
+class SymTuple:
+    """A tuple of symbols."""
+
+    items: tuple[Sym, ...]
+
+
+@dataclass(frozen=True)
+class NestedGraph:
+    """A function defined inside a script, compiled where it is used as a graph attribute."""
+
+    node: ast.FunctionDef
+
+
+Sym = Union[Value, Const, AttrRef, SymTuple, NestedGraph]

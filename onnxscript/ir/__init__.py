@@ -1,0 +1,25 @@
+"""The small IR between the converter and onnx protos, and its lowering."""
+
+from onnxscript.ir.graph import Attr, AttrParam, Function, Graph, Node, SourceLocation, Value
+from onnxscript.ir.types import (
+    Dim,
+    OptionalTypeSpec,
+    SequenceTypeSpec,
+    TensorTypeSpec,
+    TypeSpec,
+)
+
+__all__ = [
+    "Attr",
+    "AttrParam",
+    "Dim",
+    "Function",
+    "Graph",
+    "Node",
+    "OptionalTypeSpec",
+    "SequenceTypeSpec",
+    "SourceLocation",
+    "TensorTypeSpec",
+    "TypeSpec",
+    "Value",
+]

@@ -1,0 +1,66 @@
+"""The decorators: ``@script()`` compiles a function, ``@graph()`` marks a nested graph."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from onnxscript.values import GraphFunction, OnnxFunction, Opset
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_DEFAULT_DOMAIN = Opset("this", 1)
+
+
+def script(
+    opset: Opset | None = None,
+    default_opset: Opset | None = None,
+    **kwargs: Any,
+) -> Callable[[Callable[..., Any]], OnnxFunction]:
+    """Compile the decorated Python function to ONNX when the decorator runs.
+
+    ``opset`` is the function's own domain and version (default ``Opset("this", 1)``);
+    ``default_opset`` is the ai.onnx opset for Python operators when the function calls no
+    op (default: the opset the function uses, else one imported in its module, else the
+    newest that onnxruntime supports). Other keywords are defaults for
+    :meth:`OnnxFunction.to_model_proto`.
+
+    Errors in the function's body raise :class:`onnxscript.ScriptError` pointing at the
+    offending line.
+    """
+    if opset is not None and not isinstance(opset, Opset):
+        if callable(opset):
+            raise TypeError(
+                "@script must be called: write @script() (with parentheses) above the function"
+            )
+        raise TypeError(
+            f"@script() opset must be an Opset such as Opset('my.domain', 1), got {opset!r}"
+        )
+    if default_opset is not None and not isinstance(default_opset, Opset):
+        raise TypeError(f"default_opset must be an Opset such as opset18, got {default_opset!r}")
+
+    def transform(fn: Callable[..., Any]) -> OnnxFunction:
+        if not inspect.isfunction(fn):
+            raise TypeError(
+                f"@script() can only decorate a Python function, not {type(fn).__name__}"
+            )
+        from onnxscript.converter.function import compile_function
+
+        own = opset or _DEFAULT_DOMAIN
+        ir_function, call_signature, source = compile_function(fn, own, default_opset)
+        return OnnxFunction(fn, own, ir_function, call_signature, kwargs, source)
+
+    return transform
+
+
+def graph() -> Callable[[Callable[..., Any]], GraphFunction]:
+    """Mark a function defined inside a script as a graph attribute (a ``Scan`` or ``Loop``
+    body, for example). It is compiled where it is used and may read enclosing variables."""
+
+    def transform(fn: Callable[..., Any]) -> GraphFunction:
+        if not inspect.isfunction(fn):
+            raise TypeError(f"@graph() can only decorate a function, not {type(fn).__name__}")
+        return GraphFunction(fn)
+
+    return transform

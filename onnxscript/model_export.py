@@ -1,0 +1,148 @@
+"""``to_model_proto`` options: IR version, opset imports, types, attribute values, fields."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import onnx
+import onnx.helper
+import onnx.shape_inference
+
+from onnxscript.defaults import default_ir_version
+from onnxscript.ir.graph import Function
+from onnxscript.ir.lowering import (
+    bind_attributes,
+    function_to_model_proto,
+    model_opset_imports,
+    type_from_proto,
+)
+from onnxscript.ir.types import TensorTypeSpec, TypeSpec
+from onnxscript.onnx_types import is_tensor_type
+
+_OPTIONS = {"ir_version", "opset_imports", "input_types", "output_types", "io_types", "value_infos"}
+_MODEL_FIELDS = {f.name for f in onnx.ModelProto.DESCRIPTOR.fields}
+
+
+def _type(value: Any, what: str) -> TypeSpec | None:
+    if value is None:
+        return None
+    if is_tensor_type(value):
+        spec: TypeSpec = value.type_spec()
+        return spec
+    if isinstance(value, onnx.TypeProto):
+        return type_from_proto(value)
+    if isinstance(value, (TensorTypeSpec,)):
+        return value
+    raise TypeError(f"{what}: expected a tensor type such as FLOAT[\"N\"], got {value!r}")
+
+
+def _imports(value: Any) -> dict[str, int]:
+    if isinstance(value, Mapping):
+        return {str(k): int(v) for k, v in value.items()}
+    result = {}
+    for item in value:
+        if isinstance(item, onnx.OperatorSetIdProto):
+            result[item.domain] = item.version
+        else:
+            domain, version = item
+            result[domain] = int(version)
+    return result
+
+
+def _complete(t: TypeSpec | None) -> bool:
+    return isinstance(t, TensorTypeSpec) and bool(t.dtype) and t.shape is not None
+
+
+def to_model_proto(fn: Function, options: Mapping[str, Any]) -> onnx.ModelProto:
+    """Lower ``fn`` to a model; see ``OnnxFunction.to_model_proto`` for the options."""
+    attr_names = {p.name for p in fn.attr_params}
+    attr_values = {k: v for k, v in options.items() if k in attr_names}
+    fields = {}
+    for key, value in options.items():
+        if key in _OPTIONS or key in attr_names:
+            continue
+        if key not in _MODEL_FIELDS:
+            raise TypeError(
+                f"to_model_proto() got an unexpected keyword {key!r}; it takes "
+                f"{', '.join(sorted(_OPTIONS))}, values for attribute parameters "
+                f"({', '.join(sorted(attr_names)) or 'none'}) and ModelProto fields"
+            )
+        fields[key] = value
+    bindings = bind_attributes(fn, attr_values)
+
+    graph = fn.graph
+    io_type = _type(options.get("io_types"), "io_types")
+    in_given: Sequence[Any] = options.get("input_types") or [None] * len(graph.inputs)
+    out_given: Sequence[Any] = options.get("output_types") or [None] * len(graph.outputs)
+    if len(in_given) != len(graph.inputs):
+        raise ValueError(f"input_types has {len(in_given)} types for {len(graph.inputs)} inputs")
+    if len(out_given) != len(graph.outputs):
+        raise ValueError(f"output_types has {len(out_given)} types for {len(graph.outputs)} outputs")
+    in_types = [
+        _type(g, "input_types") or v.declared_type or v.type or io_type
+        for g, v in zip(in_given, graph.inputs)
+    ]
+    out_types = [
+        _type(g, "output_types") or v.declared_type or io_type
+        for g, v in zip(out_given, graph.outputs)
+    ]
+    extra = [
+        (name, t)
+        for name, value in (options.get("value_infos") or {}).items()
+        if (t := _type(value, f"value_infos[{name!r}]")) is not None
+    ]
+    imports = (
+        _imports(options["opset_imports"])
+        if options.get("opset_imports") is not None
+        else model_opset_imports(fn)
+    )
+    ir_version = options.get("ir_version")
+    if ir_version is None:
+        ids = [onnx.helper.make_opsetid(d, v) for d, v in imports.items()]
+        try:
+            needed = onnx.helper.find_min_ir_version_for(ids, ignore_unknown=True)
+        except Exception:
+            needed = 3
+        ir_version = max(default_ir_version(), needed)
+    fields.setdefault("producer_name", "onnxscript")
+    model = function_to_model_proto(
+        fn,
+        ir_version=ir_version,
+        opset_imports=imports,
+        bindings=bindings,
+        input_types=in_types,
+        output_types=[t if _complete(t) else None for t in out_types],
+        extra_value_infos=extra,
+        model_fields=fields,
+    )
+    _fill_output_types(model, out_types, [v.type for v in graph.outputs])
+    return model
+
+
+def _fill_output_types(
+    model: onnx.ModelProto,
+    given: Sequence[TypeSpec | None],
+    known: Sequence[TypeSpec | None],
+) -> None:
+    """Outputs without a complete declared type get the type shape inference finds."""
+    missing = [i for i, t in enumerate(given) if not _complete(t)]
+    if not missing:
+        return
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model, strict_mode=False)
+        by_name = {vi.name: vi for vi in inferred.graph.value_info}
+        by_name.update({vi.name: vi for vi in inferred.graph.output})
+    except Exception:
+        by_name = {}
+    from onnxscript.ir.lowering import type_to_proto
+
+    for i in missing:
+        out = model.graph.output[i]
+        found = by_name.get(out.name)
+        if found is not None and found.type.WhichOneof("value") is not None:
+            out.type.CopyFrom(found.type)
+        elif given[i] is not None:
+            out.type.CopyFrom(type_to_proto(given[i]))  # type: ignore[arg-type]
+        elif known[i] is not None:
+            out.type.CopyFrom(type_to_proto(known[i]))  # type: ignore[arg-type]

@@ -1,0 +1,241 @@
+"""Tensor type annotations: ``FLOAT``, ``INT64[10, "N"]``, ``BOOL[...]`` and friends.
+
+Each element type is a class; subscripting it with a shape gives a (cached) subclass, so that
+annotations can be used with ``|``, ``Optional[...]`` and ``isinstance``-free introspection.
+A bare ``FLOAT`` is a rank-0 tensor, ``FLOAT[None]`` is rank 1 with an unknown dimension and
+``FLOAT[...]`` has an unknown rank. The classes cannot be instantiated: they only describe.
+
+Static type checkers see ``FLOAT[64, "N"]`` as a plain ``FLOAT`` when the mypy plugin
+``onnxscript.mypy_plugin`` is enabled.
+"""
+
+from __future__ import annotations
+
+from types import EllipsisType
+from typing import Any, ClassVar, Union
+
+from onnxscript.ir.types import Dim, TensorTypeSpec
+
+ShapeSpec = Union[tuple[Dim, ...], EllipsisType, None]
+
+
+class TensorType:
+    """Base class of all tensor type annotations. Use a subclass such as ``FLOAT``."""
+
+    dtype: ClassVar[int] = 0
+    shape: ClassVar[ShapeSpec] = None
+    _base: ClassVar[type[TensorType] | None] = None
+    _shaped: ClassVar[dict[Any, type[TensorType]]]
+
+    def __init_subclass__(cls, dtype: int | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if dtype is not None:
+            cls.dtype = dtype
+            cls._shaped = {}
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> TensorType:
+        raise NotImplementedError(
+            f"{cls.__name__} describes a tensor type and cannot be instantiated; "
+            "use it in annotations, e.g. `x: FLOAT[\"N\"]`"
+        )
+
+    def __class_getitem__(cls, shape: Any) -> type[TensorType]:
+        if cls.dtype == 0:
+            raise TypeError("TensorType cannot be subscripted; use an element type such as FLOAT")
+        if cls._base is not None:
+            raise ValueError(f"{cls.__name__} already has a shape and cannot be subscripted again")
+        key = _normalize_shape(shape)
+        cached = cls._shaped.get(key)
+        if cached is None:
+            name = f"{cls.__name__}[{_shape_text(key)}]"
+            cached = type(name, (cls,), {"shape": key, "_base": cls})
+            cls._shaped[key] = cached
+        return cached
+
+    @classmethod
+    def type_spec(cls) -> TensorTypeSpec:
+        """The IR type this annotation denotes."""
+        if cls.shape is None:
+            return TensorTypeSpec(cls.dtype, ())
+        if cls.shape is Ellipsis:
+            return TensorTypeSpec(cls.dtype, None)
+        return TensorTypeSpec(cls.dtype, cls.shape)  # type: ignore[arg-type]
+
+    @classmethod
+    def to_type_proto(cls) -> Any:
+        """The annotation as an ``onnx.TypeProto``."""
+        import onnx.helper
+
+        spec = cls.type_spec()
+        return onnx.helper.make_tensor_type_proto(spec.dtype or 0, spec.shape)
+
+    @classmethod
+    def element_type(cls) -> type[TensorType]:
+        """The unshaped class (``FLOAT`` for ``FLOAT[3]``)."""
+        return cls._base or cls
+
+
+def _normalize_shape(shape: Any) -> ShapeSpec:
+    if shape is Ellipsis:
+        return Ellipsis
+    dims = shape if isinstance(shape, tuple) else (shape,)
+    for dim in dims:
+        if dim is not None and not isinstance(dim, (int, str)) or isinstance(dim, bool):
+            raise TypeError(
+                f"invalid dimension {dim!r}: use an int (static size), a str (symbolic size) "
+                "or None (unknown size)"
+            )
+    return tuple(dims)
+
+
+def _shape_text(shape: ShapeSpec) -> str:
+    if shape is Ellipsis:
+        return "..."
+    assert isinstance(shape, tuple)
+    if not shape:
+        return "()"
+    return ", ".join(repr(d) for d in shape)
+
+
+# Element type codes follow onnx.TensorProto.DataType; they are fixed by the ONNX standard.
+class FLOAT(TensorType, dtype=1):
+    """32-bit float tensor."""
+
+
+class UINT8(TensorType, dtype=2):
+    """8-bit unsigned integer tensor."""
+
+
+class INT8(TensorType, dtype=3):
+    """8-bit signed integer tensor."""
+
+
+class UINT16(TensorType, dtype=4):
+    """16-bit unsigned integer tensor."""
+
+
+class INT16(TensorType, dtype=5):
+    """16-bit signed integer tensor."""
+
+
+class INT32(TensorType, dtype=6):
+    """32-bit signed integer tensor."""
+
+
+class INT64(TensorType, dtype=7):
+    """64-bit signed integer tensor."""
+
+
+class STRING(TensorType, dtype=8):
+    """String tensor."""
+
+
+class BOOL(TensorType, dtype=9):
+    """Boolean tensor."""
+
+
+class FLOAT16(TensorType, dtype=10):
+    """IEEE 16-bit float tensor."""
+
+
+class DOUBLE(TensorType, dtype=11):
+    """64-bit float tensor."""
+
+
+class UINT32(TensorType, dtype=12):
+    """32-bit unsigned integer tensor."""
+
+
+class UINT64(TensorType, dtype=13):
+    """64-bit unsigned integer tensor."""
+
+
+class COMPLEX64(TensorType, dtype=14):
+    """Complex tensor of two 32-bit floats."""
+
+
+class COMPLEX128(TensorType, dtype=15):
+    """Complex tensor of two 64-bit floats."""
+
+
+class BFLOAT16(TensorType, dtype=16):
+    """bfloat16 tensor."""
+
+
+class FLOAT8E4M3FN(TensorType, dtype=17):
+    """8-bit float, 4 exponent bits, 3 mantissa bits, finite only."""
+
+
+class FLOAT8E4M3FNUZ(TensorType, dtype=18):
+    """8-bit float, 4 exponent bits, 3 mantissa bits, finite, no negative zero."""
+
+
+class FLOAT8E5M2(TensorType, dtype=19):
+    """8-bit float, 5 exponent bits, 2 mantissa bits."""
+
+
+class FLOAT8E5M2FNUZ(TensorType, dtype=20):
+    """8-bit float, 5 exponent bits, 2 mantissa bits, finite, no negative zero."""
+
+
+class UINT4(TensorType, dtype=21):
+    """4-bit unsigned integer tensor."""
+
+
+class INT4(TensorType, dtype=22):
+    """4-bit signed integer tensor."""
+
+
+class FLOAT4E2M1(TensorType, dtype=23):
+    """4-bit float, 2 exponent bits, 1 mantissa bit."""
+
+
+class FLOAT8E8M0(TensorType, dtype=24):
+    """8-bit exponent-only float (scale type)."""
+
+
+class UINT2(TensorType, dtype=25):
+    """2-bit unsigned integer tensor."""
+
+
+class INT2(TensorType, dtype=26):
+    """2-bit signed integer tensor."""
+
+
+class FLOAT6E2M3(TensorType, dtype=27):
+    """6-bit float, 2 exponent bits, 3 mantissa bits."""
+
+
+class FLOAT6E3M2(TensorType, dtype=28):
+    """6-bit float, 3 exponent bits, 2 mantissa bits."""
+
+
+_ALL_TYPES: tuple[type[TensorType], ...] = (
+    FLOAT, UINT8, INT8, UINT16, INT16, INT32, INT64, STRING, BOOL, FLOAT16, DOUBLE, UINT32,
+    UINT64, COMPLEX64, COMPLEX128, BFLOAT16, FLOAT8E4M3FN, FLOAT8E4M3FNUZ, FLOAT8E5M2,
+    FLOAT8E5M2FNUZ, UINT4, INT4, FLOAT4E2M1, FLOAT8E8M0, UINT2, INT2, FLOAT6E2M3, FLOAT6E3M2,
+)  # fmt: skip
+
+
+def _known_to_onnx() -> dict[int, type[TensorType]]:
+    import onnx
+
+    known = set(onnx.TensorProto.DataType.values())
+    return {t.dtype: t for t in _ALL_TYPES if t.dtype in known}
+
+
+TYPES_BY_DTYPE: dict[int, type[TensorType]] = _known_to_onnx()
+"""Every tensor type class whose element type the installed onnx defines, by dtype code."""
+
+
+def tensor_type(dtype: int) -> type[TensorType]:
+    """The annotation class for an onnx element type code."""
+    try:
+        return TYPES_BY_DTYPE[dtype]
+    except KeyError:
+        raise ValueError(f"unknown onnx element type {dtype}") from None
+
+
+def is_tensor_type(obj: Any) -> bool:
+    """Whether ``obj`` is one of the tensor annotation classes (shaped or not)."""
+    return isinstance(obj, type) and issubclass(obj, TensorType) and obj.dtype != 0

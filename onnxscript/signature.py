@@ -1,0 +1,292 @@
+"""Calling conventions: how call arguments map onto an op's inputs and attributes.
+
+One implementation serves both the converter (arguments are compile-time descriptions) and
+eager evaluation (arguments are arrays), so that compiled and eager code cannot disagree on
+which argument is an input, which slot an optional input lands in, or how many outputs a
+call produces.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import onnx.defs
+
+from onnxscript.attributes import default_value
+from onnxscript.opsets import schemas
+
+_OPTION = onnx.defs.OpSchema.FormalParameterOption
+
+_NO_DEFAULT: Any = inspect.Parameter.empty
+
+
+@dataclass(frozen=True)
+class Param:
+    """One formal parameter: a tensor input or an attribute.
+
+    For inputs, ``type_var`` is the schema's type string (a constraint name such as ``"T"``
+    or a concrete ``"tensor(int64)"``). For attributes, ``attr_kind`` is the
+    ``onnx.AttributeProto.AttributeType`` and ``default`` the default value, if any.
+    """
+
+    name: str
+    is_input: bool
+    optional: bool = False
+    variadic: bool = False
+    type_var: str = ""
+    attr_kind: int = 0
+    default: Any = _NO_DEFAULT
+    keyword_only: bool = False
+    min_arity: int = 1
+
+    @property
+    def has_default(self) -> bool:
+        return self.default is not _NO_DEFAULT
+
+
+@dataclass(frozen=True)
+class OutputParam:
+    """One formal output."""
+
+    name: str
+    optional: bool = False
+    variadic: bool = False
+    type_var: str = ""
+
+
+@dataclass(frozen=True)
+class Signature:
+    """The calling convention of an op or a script function.
+
+    ``free_form`` signatures (ops without a schema) take every positional argument as an
+    input and every keyword argument as an attribute.
+    """
+
+    name: str
+    params: tuple[Param, ...]
+    outputs: tuple[OutputParam, ...] = ()
+    type_constraints: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    free_form: bool = False
+
+    @property
+    def inputs(self) -> tuple[Param, ...]:
+        return tuple(p for p in self.params if p.is_input)
+
+    @property
+    def attributes(self) -> tuple[Param, ...]:
+        return tuple(p for p in self.params if not p.is_input)
+
+    def default_num_outputs(self) -> int | None:
+        """How many outputs a call produces when the caller does not say.
+
+        Every output up to the last required one; ``None`` when a variadic output makes the
+        count depend on the call.
+        """
+        if self.free_form:
+            return 1
+        count = 0
+        for i, out in enumerate(self.outputs):
+            if out.variadic:
+                return None
+            if not out.optional:
+                count = i + 1
+        return max(count, 1) if self.outputs else 0
+
+    def max_num_outputs(self) -> int | None:
+        """The largest number of outputs a call may produce (``None``: unbounded)."""
+        if self.free_form or any(o.variadic for o in self.outputs):
+            return None
+        return len(self.outputs)
+
+    def type_partners(self, input_index: int) -> list[int]:
+        """Indices of the other inputs that share input ``input_index``'s type variable."""
+        inputs = self.inputs
+        if input_index >= len(inputs):
+            input_index = len(inputs) - 1
+        if input_index < 0:
+            return []
+        tv = inputs[input_index].type_var
+        if not tv or tv.startswith(("tensor(", "seq(", "optional(")):
+            return []
+        return [i for i, p in enumerate(inputs) if p.type_var == tv and i != input_index]
+
+    def input_type_var(self, input_index: int) -> str:
+        inputs = self.inputs
+        if not inputs:
+            return ""
+        return inputs[min(input_index, len(inputs) - 1)].type_var
+
+
+class BindingError(TypeError):
+    """Call arguments that do not fit a signature. The message says what was expected."""
+
+
+@dataclass
+class BoundArguments:
+    """Arguments sorted into input slots and attributes.
+
+    ``inputs`` has one entry per input slot (variadic inputs expanded), with ``None`` for an
+    omitted optional input; trailing omitted inputs are dropped. ``attributes`` keeps the
+    signature's order, then the call's order for attributes of free-form signatures.
+    """
+
+    inputs: list[Any]
+    attributes: dict[str, Any]
+
+
+def from_schema(schema: onnx.defs.OpSchema) -> Signature:
+    """The signature of an op, from its onnx schema. Attributes are keyword-only."""
+    params: list[Param] = []
+    for formal in schema.inputs:
+        params.append(
+            Param(
+                formal.name,
+                is_input=True,
+                optional=formal.option == _OPTION.Optional,
+                variadic=formal.option == _OPTION.Variadic,
+                type_var=formal.type_str,
+                min_arity=formal.min_arity if formal.option == _OPTION.Variadic else 1,
+            )
+        )
+    for attr in schema.attributes.values():
+        default = default_value(attr.default_value) if attr.default_value.name else _NO_DEFAULT
+        params.append(
+            Param(
+                attr.name,
+                is_input=False,
+                optional=not attr.required,
+                attr_kind=int(attr.type),
+                default=default,
+                keyword_only=True,
+            )
+        )
+    outputs = tuple(
+        OutputParam(
+            o.name,
+            optional=o.option == _OPTION.Optional,
+            variadic=o.option == _OPTION.Variadic,
+            type_var=o.type_str,
+        )
+        for o in schema.outputs
+    )
+    constraints = {
+        c.type_param_str: tuple(c.allowed_type_strs) for c in schema.type_constraints
+    }
+    return Signature(schema.name, tuple(params), outputs, constraints)
+
+
+@functools.lru_cache(maxsize=2048)
+def signature_for(domain: str, name: str, version: int) -> Signature | None:
+    """The signature of a standard op at an opset version (``None`` if undefined)."""
+    schema = schemas.get_schema(domain, name, version)
+    return from_schema(schema) if schema is not None else None
+
+
+def free_form(name: str) -> Signature:
+    """The signature of an op without a schema."""
+    return Signature(name, (), (), {}, free_form=True)
+
+
+def _is_omitted(value: Any) -> bool:
+    return value is None
+
+
+def bind(sig: Signature, args: Sequence[Any], kwargs: Mapping[str, Any]) -> BoundArguments:
+    """Sort ``args``/``kwargs`` into input slots and attributes, or raise BindingError.
+
+    ``None`` for an input means the optional input is omitted; ``None`` for an attribute
+    means it is left out.
+    """
+    if sig.free_form:
+        inputs = list(args)
+        while inputs and _is_omitted(inputs[-1]):
+            inputs.pop()
+        attrs = {k: v for k, v in kwargs.items() if v is not None}
+        return BoundArguments(inputs, attrs)
+
+    by_name = {p.name: p for p in sig.params}
+    slots: dict[str, Any] = {}
+    variadic_values: list[Any] = []
+    positional = [p for p in sig.params if not p.keyword_only]
+
+    index = 0
+    for arg in args:
+        if index >= len(positional):
+            n_inputs = sum(1 for p in positional if p.is_input)
+            raise BindingError(
+                f"{sig.name}() takes at most {len(positional)} positional argument(s) "
+                f"({n_inputs} input(s)), but {len(args)} were given"
+                + (
+                    "; pass attributes by keyword"
+                    if any(p.keyword_only for p in sig.params)
+                    else ""
+                )
+            )
+        param = positional[index]
+        if param.variadic:
+            variadic_values.append(arg)
+            slots[param.name] = variadic_values
+            continue
+        slots[param.name] = arg
+        index += 1
+
+    for key, value in kwargs.items():
+        param_or_none = by_name.get(key)
+        if param_or_none is None:
+            raise BindingError(
+                f"{sig.name}() got an unexpected keyword argument {key!r}; "
+                f"it accepts {_describe_params(sig)}"
+            )
+        if key in slots:
+            raise BindingError(f"{sig.name}() got multiple values for argument {key!r}")
+        if param_or_none.variadic:
+            value = list(value) if isinstance(value, (list, tuple)) else [value]
+        slots[key] = value
+
+    inputs: list[Any] = []
+    attributes: dict[str, Any] = {}
+    for param in sig.params:
+        present = param.name in slots
+        value = slots.get(param.name)
+        if param.is_input:
+            if param.variadic:
+                values = list(value) if present else []
+                if len(values) < param.min_arity and not param.optional:
+                    raise BindingError(
+                        f"{sig.name}() needs at least {param.min_arity} value(s) for variadic "
+                        f"input {param.name!r}, got {len(values)}"
+                    )
+                inputs.extend(values)
+            elif not present or _is_omitted(value):
+                if not param.optional:
+                    raise BindingError(
+                        f"{sig.name}() missing required input {param.name!r}"
+                    )
+                inputs.append(None)
+            else:
+                inputs.append(value)
+        else:
+            if present and value is not None:
+                attributes[param.name] = value
+            elif not param.optional and not param.has_default:
+                raise BindingError(
+                    f"{sig.name}() missing required attribute {param.name!r}"
+                )
+    while inputs and inputs[-1] is None:
+        inputs.pop()
+    return BoundArguments(inputs, attributes)
+
+
+def _describe_params(sig: Signature) -> str:
+    ins = [p.name for p in sig.params if p.is_input]
+    attrs = [p.name for p in sig.params if not p.is_input]
+    parts = []
+    if ins:
+        parts.append("inputs " + ", ".join(ins))
+    if attrs:
+        parts.append("attributes " + ", ".join(attrs))
+    return "; ".join(parts) or "no arguments"

@@ -1,0 +1,270 @@
+"""What users hold: opsets, ops and script functions.
+
+Calling an :class:`Op` or an :class:`OnnxFunction` on arrays evaluates it eagerly with the
+current evaluator (see ``onnxscript.evaluator``); inside a ``@script`` function the same
+calls are compiled instead.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import onnx
+
+from onnxscript import signature as sig_mod
+from onnxscript.opsets import schemas
+
+if TYPE_CHECKING:
+    from onnxscript.ir.graph import Function
+
+
+class Opset:
+    """A versioned operator domain: ``Opset("", 18).Add`` is the ``Add`` op of opset 18.
+
+    Ops of domains that onnx defines are checked against onnx's schemas; ops of custom
+    domains are accepted as written (positional arguments are inputs, keyword arguments
+    attributes).
+    """
+
+    def __init__(self, domain: str, version: int) -> None:
+        if not isinstance(domain, str):
+            raise TypeError(f"Opset domain must be a str, got {type(domain).__name__}")
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            raise TypeError(f"Opset version must be a positive int, got {version!r}")
+        self.domain = schemas.canonical_domain(domain)
+        self.version = version
+
+    def __repr__(self) -> str:
+        return f"Opset({self.domain!r}, {self.version})"
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Opset)
+            and self.domain == other.domain
+            and self.version == other.version
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.domain, self.version))
+
+    @property
+    def has_schemas(self) -> bool:
+        """Whether onnx defines the ops of this domain (so op names are checked)."""
+        return schemas.has_schemas(self.domain)
+
+    def lookup(self, name: str) -> Op | None:
+        """The op called ``name``, or ``None`` if this (standard) domain has no such op."""
+        cached = self.__dict__.get(name)
+        if isinstance(cached, Op):
+            return cached
+        if self.has_schemas:
+            schema = schemas.get_schema(self.domain, name, self.version)
+            if schema is None:
+                return None
+        else:
+            schema = None
+        op = Op(self, name, schema)
+        self.__dict__[name] = op
+        return op
+
+    def suggestions(self, name: str) -> list[str]:
+        """Op names of this opset close to ``name``."""
+        if not self.has_schemas:
+            return []
+        return schemas.suggest(self.domain, name, self.version)
+
+    def __getattr__(self, name: str) -> Op:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        op = self.lookup(name)
+        if op is None:
+            close = self.suggestions(name)
+            hint = f"; did you mean {' or '.join(close)}?" if close else ""
+            raise AttributeError(
+                f"opset {self.domain or 'ai.onnx'} version {self.version} has no op {name!r}{hint}"
+            )
+        return op
+
+    def __getitem__(self, name: str) -> Op:
+        return self.__getattr__(name)
+
+    def __dir__(self) -> list[str]:
+        names = list(super().__dir__())
+        if self.has_schemas:
+            names.extend(schemas.op_names(self.domain, self.version))
+        return names
+
+
+class Op:
+    """One operator of an opset. ``schema`` is ``None`` for custom-domain ops."""
+
+    def __init__(self, opset: Opset, name: str, schema: onnx.defs.OpSchema | None) -> None:
+        self.opset = opset
+        self.name = name
+        self.schema = schema
+        self._signature: sig_mod.Signature | None = None
+        if schema is not None:
+            self.__doc__ = schema.doc
+
+    @property
+    def domain(self) -> str:
+        return self.opset.domain
+
+    @property
+    def version(self) -> int:
+        return self.opset.version
+
+    @property
+    def op_signature(self) -> sig_mod.Signature:
+        """The calling convention of this op (inputs positional, attributes by keyword)."""
+        if self._signature is None:
+            if self.schema is None:
+                self._signature = sig_mod.free_form(self.name)
+            else:
+                self._signature = sig_mod.from_schema(self.schema)
+        return self._signature
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        return to_inspect_signature(self.op_signature)
+
+    def __repr__(self) -> str:
+        return f"{self.opset!r}.{self.name}"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from onnxscript.evaluator import eager
+
+        return eager.call_op(self, args, kwargs)
+
+
+def to_inspect_signature(sig: sig_mod.Signature) -> inspect.Signature:
+    """An ``inspect.Signature`` describing a call signature, for help() and IDEs."""
+    if sig.free_form:
+        return inspect.Signature(
+            [
+                inspect.Parameter("inputs", inspect.Parameter.VAR_POSITIONAL),
+                inspect.Parameter("attributes", inspect.Parameter.VAR_KEYWORD),
+            ]
+        )
+    params = []
+    seen_optional = False
+    for p in sig.params:
+        if p.variadic:
+            params.append(inspect.Parameter(p.name, inspect.Parameter.VAR_POSITIONAL))
+            continue
+        kind = (
+            inspect.Parameter.KEYWORD_ONLY
+            if p.keyword_only
+            else inspect.Parameter.POSITIONAL_OR_KEYWORD
+        )
+        if p.is_input and (p.optional or seen_optional) and not p.keyword_only:
+            seen_optional = True
+            default: Any = None
+        elif p.has_default:
+            default = p.default
+        elif p.optional:
+            default = None
+        else:
+            default = inspect.Parameter.empty
+        if kind == inspect.Parameter.POSITIONAL_OR_KEYWORD and default is inspect.Parameter.empty:
+            if seen_optional:
+                default = None
+        params.append(inspect.Parameter(p.name, kind, default=default))
+    # Keyword-only parameters must come after *args in an inspect.Signature.
+    positional = [p for p in params if p.kind != inspect.Parameter.KEYWORD_ONLY]
+    keyword = [p for p in params if p.kind == inspect.Parameter.KEYWORD_ONLY]
+    return inspect.Signature(positional + keyword)
+
+
+class OnnxFunction:
+    """A Python function compiled by ``@script()``.
+
+    ``to_function_proto()`` and ``to_model_proto()`` give protos; calling the object runs
+    the function eagerly.
+    """
+
+    def __init__(
+        self,
+        function: Callable[..., Any],
+        opset: Opset,
+        ir_function: Function,
+        call_signature: sig_mod.Signature,
+        model_kwargs: Mapping[str, Any],
+        source: str = "",
+    ) -> None:
+        self.function = function
+        self.opset = opset
+        self.function_ir = ir_function
+        self.op_signature = call_signature
+        self.model_kwargs = dict(model_kwargs)
+        self.source = source
+        self.name = function.__name__
+        self.__name__ = function.__name__
+        self.__qualname__ = function.__qualname__
+        self.__module__ = function.__module__
+        self.__doc__ = function.__doc__
+        self.__wrapped__ = function
+        self.__annotations__ = getattr(function, "__annotations__", {})
+        self.__signature__ = inspect.signature(function)
+
+    @property
+    def domain(self) -> str:
+        return self.opset.domain
+
+    @property
+    def version(self) -> int:
+        return self.opset.version
+
+    def __repr__(self) -> str:
+        return f"<OnnxFunction {self.opset.domain}::{self.name}>"
+
+    def to_function_proto(self) -> onnx.FunctionProto:
+        """The function as an ``onnx.FunctionProto`` (attribute parameters kept)."""
+        from onnxscript.ir.lowering import function_to_proto
+
+        return function_to_proto(self.function_ir)
+
+    def to_model_proto(self, **kwargs: Any) -> onnx.ModelProto:
+        """The function as the main graph of an ``onnx.ModelProto``.
+
+        Keywords: ``ir_version``, ``opset_imports`` (dict or list of OperatorSetIdProto),
+        ``input_types``/``output_types`` (one type per input/output, ``None`` to keep),
+        ``io_types`` (a type for every untyped input and output), ``value_infos``
+        (``{name: TYPE}``), values for attribute parameters by name, and any other
+        ``ModelProto`` field (``producer_name``, ``doc_string``, ...). Keywords given to
+        ``@script()`` are defaults for these.
+        """
+        from onnxscript.model_export import to_model_proto
+
+        merged = {**self.model_kwargs, **kwargs}
+        return to_model_proto(self.function_ir, merged)
+
+    def to_graph_proto(self, **kwargs: Any) -> onnx.GraphProto:
+        """The main graph of :meth:`to_model_proto`."""
+        return self.to_model_proto(**kwargs).graph
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        from onnxscript.evaluator import eager
+
+        return eager.call_function(self, args, kwargs)
+
+
+class GraphFunction:
+    """A nested function marked with ``@graph()``: a graph-valued attribute, such as a
+    ``Scan`` or ``Loop`` body. It is compiled where it is used inside a script."""
+
+    def __init__(self, function: Callable[..., Any]) -> None:
+        self.function = function
+        self.__name__ = function.__name__
+        self.__qualname__ = function.__qualname__
+        self.__doc__ = function.__doc__
+        self.__wrapped__ = function
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.function(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<GraphFunction {self.__qualname__}>"
+
