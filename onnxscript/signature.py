@@ -121,6 +121,26 @@ class Signature:
         return inputs[min(input_index, len(inputs) - 1)].type_var
 
 
+def literal_input_type(sig: Signature, slot: int) -> tuple[int | None, list[int]]:
+    """Where a Python number passed as input ``slot`` gets its element type from.
+
+    Returns (the element type the schema fixes, or None; the other input slots that share
+    the input's type variable, whose element type the number must take). Without either,
+    the number keeps its default type (int -> INT64, float -> FLOAT, bool -> BOOL).
+    """
+    if sig.free_form or not sig.inputs:
+        return None, []
+    type_var = sig.input_type_var(slot)
+    concrete = schemas.dtype_of_type_string(type_var)
+    if concrete is None:
+        allowed = sig.type_constraints.get(type_var, ())
+        if len(allowed) == 1:
+            concrete = schemas.dtype_of_type_string(allowed[0])
+    if concrete is not None:
+        return concrete, []
+    return None, sig.type_partners(slot)
+
+
 class BindingError(TypeError):
     """Call arguments that do not fit a signature. The message says what was expected."""
 

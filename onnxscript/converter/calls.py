@@ -12,7 +12,7 @@ from onnxscript.converter import dtypes
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
 from onnxscript.ir.graph import Attr, Value
 from onnxscript.ir.types import TensorTypeSpec
-from onnxscript.signature import BindingError, Signature, bind
+from onnxscript.signature import BindingError, Signature, bind, literal_input_type
 from onnxscript.values import GraphFunction, OnnxFunction, Op
 
 if TYPE_CHECKING:
@@ -148,28 +148,19 @@ def _input_value(
     arg: _Arg,
     bound_inputs: Sequence[_Arg | None],
 ) -> Value:
-    """A bound input as a tensor. Python numbers take the element type the schema implies:
-    a concrete type (``tensor(int64)``), or that of another input with the same type
-    variable."""
+    """A bound input as a tensor; Python numbers get their element type by the rule shared
+    with eager mode (``signature.literal_input_type``)."""
     sym = arg.sym
     if isinstance(sym, Value):
         return sym
-    if sym is None:
-        raise AssertionError("omitted inputs are handled by the caller")
-    if not sig.free_form and sig.inputs:
-        type_var = sig.input_type_var(slot)
-        concrete = dtypes.dtype_of_type_string(type_var)
-        if concrete is None:
-            allowed = sig.type_constraints.get(type_var, ())
-            if len(allowed) == 1:
-                concrete = dtypes.dtype_of_type_string(allowed[0])
-        if concrete is not None:
-            return t.to_tensor(sym, arg.node, dtype=concrete)
-        for partner in sig.type_partners(slot):
-            if partner < len(bound_inputs):
-                other = bound_inputs[partner]
-                if other is not None and isinstance(other.sym, Value):
-                    return t.to_tensor(sym, arg.node, like=other.sym)
+    concrete, partners = literal_input_type(sig, slot)
+    if concrete is not None:
+        return t.to_tensor(sym, arg.node, dtype=concrete)
+    for partner in partners:
+        if partner < len(bound_inputs):
+            other = bound_inputs[partner]
+            if other is not None and isinstance(other.sym, Value):
+                return t.to_tensor(sym, arg.node, like=other.sym)
     return t.to_tensor(sym, arg.node)
 
 

@@ -15,13 +15,8 @@ import numpy as np
 import onnx
 
 from onnxscript.ir.graph import Value
+from onnxscript.opsets.schemas import dtype_of_type_string
 from onnxscript.signature import Signature
-
-_TYPE_STRINGS: dict[str, int] = {
-    f"tensor({name.lower()})": code
-    for name, code in onnx.TensorProto.DataType.items()
-    if code != 0
-}
 
 FLOAT_TYPES = frozenset(
     code
@@ -35,11 +30,6 @@ BOOL = onnx.TensorProto.BOOL
 INT64 = onnx.TensorProto.INT64
 FLOAT = onnx.TensorProto.FLOAT
 STRING = onnx.TensorProto.STRING
-
-
-def dtype_of_type_string(type_str: str) -> int | None:
-    """``"tensor(int64)"`` -> INT64; anything else -> None."""
-    return _TYPE_STRINGS.get(type_str)
 
 
 def dtype_name(dtype: int | None) -> str:

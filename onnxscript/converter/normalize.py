@@ -208,7 +208,7 @@ class Normalizer:
     def function_body(self, body: list[ast.stmt]) -> list[ast.stmt]:
         body = self.loops(body)
         body = restructure(body)
-        returns = [n for s in body for n in ast.walk(s) if isinstance(n, ast.Return)]
+        returns = [n for s in body for n in _walk_no_defs(s) if isinstance(n, ast.Return)]
         if not returns:
             return body
         if len(returns) == 1 and body and body[-1] is returns[0]:
@@ -366,7 +366,10 @@ def return_arity(body: Sequence[ast.stmt]) -> int:
 
 
 def _walk_no_defs(node: ast.AST) -> list[ast.AST]:
+    """``ast.walk`` that does not enter nested function definitions."""
     found: list[ast.AST] = []
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        return [node]
     stack = [node]
     while stack:
         n = stack.pop()

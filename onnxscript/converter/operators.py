@@ -1,16 +1,13 @@
-"""Python operators on tensors: ``+ - * / // % ** @``, bitwise, unary, comparisons, and/or.
-
-Which op a Python operator becomes can depend on the element type (``//`` is ``Floor(Div)``
-on floats but a floor-corrected ``Div`` on integers; ``&`` is ``And`` on booleans and
-``BitwiseAnd`` on integers), so the static element type is consulted.
-"""
+"""Python operators in scripts, lowered with the rules shared with eager mode
+(``onnxscript.operator_rules``): the converter supplies operands and a node emitter."""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from onnxscript import operator_rules as rules
 from onnxscript.converter import dtypes
 from onnxscript.converter.symbols import AttrRef, Const, Sym
 from onnxscript.ir.graph import Value
@@ -18,45 +15,36 @@ from onnxscript.ir.graph import Value
 if TYPE_CHECKING:
     from onnxscript.converter.expressions import ExpressionTranslator
 
-_SIMPLE = {
-    ast.Add: "Add",
-    ast.Sub: "Sub",
-    ast.Mult: "Mul",
-    ast.Div: "Div",
-    ast.Pow: "Pow",
-    ast.MatMult: "MatMul",
-}
-
-_COMPARE = {
-    ast.Eq: "Equal",
-    ast.Lt: "Less",
-    ast.LtE: "LessOrEqual",
-    ast.Gt: "Greater",
-    ast.GtE: "GreaterOrEqual",
-}
-
-_SYMBOLS = {
+BINARY_SYMBOLS: dict[type[ast.operator], str] = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
     ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|",
     ast.BitXor: "^", ast.LShift: "<<", ast.RShift: ">>",
 }  # fmt: skip
 
+UNARY_SYMBOLS: dict[type[ast.unaryop], str] = {
+    ast.UAdd: "+", ast.USub: "-", ast.Not: "not", ast.Invert: "~",
+}  # fmt: skip
 
-def operands(
-    t: ExpressionTranslator, node: ast.AST, left: Sym, right: Sym, *, pow_exponent: bool = False
-) -> tuple[Value, Value]:
+COMPARE_SYMBOLS: dict[type[ast.cmpop], str] = {
+    ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
+    ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in",
+}  # fmt: skip
+
+
+def _emitter(t: ExpressionTranslator) -> Any:
+    def emit(op_type: str, *inputs: Value, **attrs: Any) -> Value:
+        return t.builder.emit1(op_type, *inputs, hint=op_type.lower(), **attrs)
+
+    return emit
+
+
+def operands(t: ExpressionTranslator, node: ast.AST, left: Sym, right: Sym) -> tuple[Value, Value]:
     """Both operands as tensors; Python numbers take the other operand's element type."""
     if isinstance(left, Value):
-        lv = left
-        rv = t.to_tensor(right, node, like=None if pow_exponent and isinstance(right, Value) else lv)
-        return lv, rv
+        return left, t.to_tensor(right, node, like=left)
     if isinstance(right, Value):
-        rv = right
-        return t.to_tensor(left, node, like=rv), rv
-    if isinstance(left, AttrRef):
-        lv = t.to_tensor(left, node)
-        return lv, t.to_tensor(right, node, like=lv)
-    if isinstance(right, AttrRef):
+        return t.to_tensor(left, node, like=right), right
+    if isinstance(right, AttrRef) and not isinstance(left, AttrRef):
         rv = t.to_tensor(right, node)
         return t.to_tensor(left, node, like=rv), rv
     lv = t.to_tensor(left, node)
@@ -71,86 +59,39 @@ def _dtype(*values: Value) -> int | None:
     return None
 
 
-def binary(
-    t: ExpressionTranslator, node: ast.AST, op: ast.operator, left: Sym, right: Sym
-) -> Value:
-    kind = type(op)
-    a, b = operands(t, node, left, right, pow_exponent=kind is ast.Pow)
-    b_ = t.builder
-    simple = _SIMPLE.get(kind)
-    if simple is not None:
-        return b_.emit1(simple, a, b, hint=simple.lower())
-    dt = _dtype(a, b)
-    if kind is ast.FloorDiv:
-        if dt in dtypes.FLOAT_TYPES:
-            return b_.emit1("Floor", b_.emit1("Div", a, b, hint="div"), hint="floordiv")
-        if dt in dtypes.INT_TYPES:
-            # Python floors; ONNX Div truncates. (a - a mod b) is a multiple of b.
-            rem = b_.emit1("Mod", a, b, hint="mod", fmod=0)
-            return b_.emit1("Div", b_.emit1("Sub", a, rem, hint="sub"), b, hint="floordiv")
-        raise t.error(
-            node,
-            "`//` needs to know whether the operands are integers or floats",
-            "annotate the inputs with their tensor types (e.g. x: INT64), or write "
-            "op.Floor(op.Div(a, b)) for floats",
-        )
-    if kind is ast.Mod:
-        fmod = 1 if dt in dtypes.FLOAT_TYPES else 0
-        return b_.emit1("Mod", a, b, hint="mod", fmod=fmod)
-    if kind in (ast.BitAnd, ast.BitOr, ast.BitXor):
-        name = {ast.BitAnd: "And", ast.BitOr: "Or", ast.BitXor: "Xor"}[kind]
-        if dt in dtypes.INT_TYPES:
-            return b_.emit1("Bitwise" + name, a, b, hint=name.lower())
-        return b_.emit1(name, a, b, hint=name.lower())
-    if kind in (ast.LShift, ast.RShift):
-        direction = "LEFT" if kind is ast.LShift else "RIGHT"
-        return b_.emit1("BitShift", a, b, hint="shift", direction=direction)
-    raise t.error(node, f"unsupported operator {_SYMBOLS.get(kind, kind.__name__)}")
+def binary(t: ExpressionTranslator, node: ast.AST, op: ast.operator, left: Sym, right: Sym) -> Value:
+    symbol = BINARY_SYMBOLS[type(op)]
+    a, b = operands(t, node, left, right)
+    try:
+        result: Value = rules.binary(symbol, a, b, _dtype(a, b), _emitter(t))
+    except rules.OperatorTypeError as exc:
+        raise t.error(node, exc.message, exc.hint) from None
+    return result
 
 
 def unary(t: ExpressionTranslator, node: ast.UnaryOp, operand: Sym) -> Sym:
-    if isinstance(node.op, ast.UAdd):
+    symbol = UNARY_SYMBOLS[type(node.op)]
+    if symbol == "+":
         return operand
     value = t.to_tensor(operand, node)
-    if isinstance(node.op, ast.USub):
-        return t.builder.emit1("Neg", value, hint="neg")
-    if isinstance(node.op, ast.Not):
-        _require_bool(t, node, value, "not")
-        return t.builder.emit1("Not", value, hint="not")
-    if isinstance(node.op, ast.Invert):
-        if dtypes.known_dtype(value) in dtypes.INT_TYPES:
-            return t.builder.emit1("BitwiseNot", value, hint="invert")
-        return t.builder.emit1("Not", value, hint="not")
-    raise t.error(node, f"unsupported unary operator {type(node.op).__name__}")
+    try:
+        result: Value = rules.unary(symbol, value, _dtype(value), _emitter(t))
+    except rules.OperatorTypeError as exc:
+        raise t.error(node, exc.message, exc.hint) from None
+    return result
 
 
-def _require_bool(t: ExpressionTranslator, node: ast.AST, value: Value, what: str) -> None:
-    dt = dtypes.known_dtype(value)
-    if dt is not None and dt != dtypes.BOOL:
+def compare(t: ExpressionTranslator, node: ast.AST, op: ast.cmpop, left: Sym, right: Sym) -> Value:
+    symbol = COMPARE_SYMBOLS[type(op)]
+    if symbol in ("is", "is not", "in", "not in"):
         raise t.error(
             node,
-            f"`{what}` needs BOOL tensors, but this operand is {dtypes.dtype_name(dt)}",
-            "compare first, e.g. `x > 0`, or cast with op.Cast(x, to=BOOL)",
-        )
-
-
-def compare(
-    t: ExpressionTranslator, node: ast.AST, op: ast.cmpop, left: Sym, right: Sym
-) -> Value:
-    kind = type(op)
-    if kind in (ast.Is, ast.IsNot, ast.In, ast.NotIn):
-        word = {ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in"}[kind]
-        raise t.error(
-            node,
-            f"`{word}` cannot be used with tensors",
+            f"`{symbol}` cannot be used with tensors",
             "use ==, !=, <, <=, >, >= (they compare element-wise)",
         )
     a, b = operands(t, node, left, right)
-    if kind is ast.NotEq:
-        eq = t.builder.emit1("Equal", a, b, hint="eq")
-        return t.builder.emit1("Not", eq, hint="ne")
-    name = _COMPARE[kind]
-    return t.builder.emit1(name, a, b, hint=name.lower())
+    result: Value = rules.compare(symbol, a, b, _emitter(t))
+    return result
 
 
 def boolean(
@@ -160,7 +101,8 @@ def boolean(
     *,
     is_and: bool | None = None,
 ) -> Sym:
-    """``a and b and ...`` / ``a or b or ...`` element-wise on BOOL tensors."""
+    """``a and b and ...`` / ``a or b or ...`` element-wise on BOOL tensors. Python
+    constants that decide the result fold it (``x or True`` is ``True``)."""
     if is_and is None:
         assert isinstance(node, ast.BoolOp)
         is_and = isinstance(node.op, ast.And)
@@ -168,16 +110,17 @@ def boolean(
     for v in values:
         if isinstance(v, Const):
             truth = bool(v.value)
-            if truth != is_and:  # False in `and`, True in `or`: decides the result
+            if truth != is_and:
                 return Const(truth)
             continue
         value = t.to_tensor(v, node, dtype=dtypes.BOOL if isinstance(v, AttrRef) else None)
-        _require_bool(t, node, value, "and" if is_and else "or")
         tensors.append(value)
     if not tensors:
         return Const(is_and)
-    result = tensors[0]
-    name = "And" if is_and else "Or"
-    for other in tensors[1:]:
-        result = t.builder.emit1(name, result, other, hint=name.lower())
+    try:
+        result: Value = rules.boolean(
+            is_and, tensors, [dtypes.known_dtype(v) for v in tensors], _emitter(t)
+        )
+    except rules.OperatorTypeError as exc:
+        raise t.error(node, exc.message, exc.hint) from None
     return result

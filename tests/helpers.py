@@ -1,0 +1,46 @@
+"""Shared test helpers: compile, check with onnx.checker, run with onnxruntime."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+
+from onnxscript.values import OnnxFunction
+
+
+def checked_model(fn: OnnxFunction, **kwargs: Any) -> onnx.ModelProto:
+    """``fn.to_model_proto(**kwargs)``, verified by the full onnx checker."""
+    model = fn.to_model_proto(**kwargs)
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+def run_model(model: onnx.ModelProto, *args: Any) -> list[np.ndarray]:
+    """Run ``model`` with onnxruntime on positional inputs."""
+    session = ort.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    )
+    names = [i.name for i in session.get_inputs()]
+    feeds = {name: np.asarray(arg) for name, arg in zip(names, args)}
+    return list(session.run(None, feeds))
+
+
+def run_compiled(fn: OnnxFunction, *args: Any, **kwargs: Any) -> list[np.ndarray]:
+    """Compile ``fn`` to a checked model and run it."""
+    return run_model(checked_model(fn, **kwargs), *args)
+
+
+def assert_close(actual: Sequence[Any], expected: Sequence[Any], rtol: float = 1e-5) -> None:
+    assert len(actual) == len(expected), (len(actual), len(expected))
+    for a, e in zip(actual, expected):
+        e = np.asarray(e)
+        a = np.asarray(a)
+        assert a.shape == e.shape, (a.shape, e.shape)
+        if e.dtype.kind in "fc":
+            np.testing.assert_allclose(a, e, rtol=rtol, atol=1e-6)
+        else:
+            np.testing.assert_array_equal(a, e)
