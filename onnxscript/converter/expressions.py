@@ -112,7 +112,7 @@ class ExpressionTranslator:
                 f"'{name}' is not a variable of the function, a global or a closure "
                 "variable; check the spelling or define it before use",
             )
-        return Const(value)
+        return Const(value, name)
 
     # -- entry points ---------------------------------------------------------------------
 
@@ -169,7 +169,7 @@ class ExpressionTranslator:
         if isinstance(sym, Value):
             return sym
         if isinstance(sym, Const):
-            return self.const_tensor(sym.value, node, like=like, dtype=dtype)
+            return self.const_tensor(sym.value, node, like=like, dtype=dtype, name=sym.name)
         if isinstance(sym, AttrRef):
             return self.attr_tensor(sym, node, like=like, dtype=dtype)
         if isinstance(sym, SymTuple):
@@ -181,7 +181,12 @@ class ExpressionTranslator:
         )
 
     def const_tensor(
-        self, value: Any, node: ast.AST, like: Value | None = None, dtype: int | None = None
+        self,
+        value: Any,
+        node: ast.AST,
+        like: Value | None = None,
+        dtype: int | None = None,
+        name: str | None = None,
     ) -> Value:
         if value is None:
             raise self.error(
@@ -205,9 +210,7 @@ class ExpressionTranslator:
         if is_python and dtype is not None:
             self.check_literal_fits(value, dtype, node)
             return self.builder.constant(value, dtype)
-        hint = None
-        if isinstance(node, ast.Name) and isinstance(value, (np.ndarray, onnx.TensorProto)):
-            hint = node.id
+        hint = name if isinstance(value, (np.ndarray, onnx.TensorProto)) else None
         return self.builder.constant(value, None, hint=hint)
 
     def check_literal_fits(self, value: Any, dtype: int, node: ast.AST) -> None:

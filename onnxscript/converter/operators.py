@@ -59,9 +59,23 @@ def _dtype(*values: Value) -> int | None:
     return None
 
 
+def _same_type(t: ExpressionTranslator, node: ast.AST, symbol: str, a: Value, b: Value) -> None:
+    """ONNX operators need both operands of one element type; numpy would promote."""
+    da, db = dtypes.known_dtype(a), dtypes.known_dtype(b)
+    if da is not None and db is not None and da != db:
+        raise t.error(
+            node,
+            f"`{symbol}` combines a {dtypes.dtype_name(da)} tensor with a "
+            f"{dtypes.dtype_name(db)} tensor",
+            "ONNX does not promote types: cast one operand, e.g. op.Cast(i, to=FLOAT)",
+        )
+
+
 def binary(t: ExpressionTranslator, node: ast.AST, op: ast.operator, left: Sym, right: Sym) -> Value:
     symbol = BINARY_SYMBOLS[type(op)]
     a, b = operands(t, node, left, right)
+    if symbol != "**":
+        _same_type(t, node, symbol, a, b)
     try:
         result: Value = rules.binary(symbol, a, b, _dtype(a, b), _emitter(t))
     except rules.OperatorTypeError as exc:
@@ -90,6 +104,7 @@ def compare(t: ExpressionTranslator, node: ast.AST, op: ast.cmpop, left: Sym, ri
             "use ==, !=, <, <=, >, >= (they compare element-wise)",
         )
     a, b = operands(t, node, left, right)
+    _same_type(t, node, symbol, a, b)
     result: Value = rules.compare(symbol, a, b, _emitter(t))
     return result
 

@@ -21,9 +21,10 @@ from onnxscript.ir.graph import AttrParam, Value
 
 @dataclass(frozen=True)
 class Const:
-    """A Python value known at compile time."""
+    """A Python value known at compile time; ``name`` is the Python variable it came from."""
 
     value: Any
+    name: str | None = None
 
 
 @dataclass(frozen=True)
