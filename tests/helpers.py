@@ -44,3 +44,30 @@ def assert_close(actual: Sequence[Any], expected: Sequence[Any], rtol: float = 1
             np.testing.assert_allclose(a, e, rtol=rtol, atol=1e-6)
         else:
             np.testing.assert_array_equal(a, e)
+
+
+def assert_matches_python(fn: OnnxFunction, *input_sets: Sequence[Any], **attrs: Any) -> None:
+    """Run the compiled model and the undecorated Python function (on numpy values) on each
+    input set and compare. Use for scripts whose body is plain Python on numpy values."""
+    import types
+
+    from tests.numpy_ops import NumpyOps
+
+    model = checked_model(fn, **attrs)
+    python_fn = fn.function
+    # Run the same code with `op` bound to numpy implementations.
+    namespace = {**python_fn.__globals__, "op": NumpyOps}
+    oracle = types.FunctionType(
+        python_fn.__code__, namespace, python_fn.__name__, python_fn.__defaults__,
+        python_fn.__closure__,
+    )
+    for inputs in input_sets:
+        arrays = [np.asarray(a) for a in inputs]
+        expected = oracle(*arrays, **attrs)
+        if not isinstance(expected, tuple):
+            expected = (expected,)
+        actual = run_model(model, *arrays)
+        try:
+            assert_close(actual, [np.asarray(e) for e in expected])
+        except AssertionError as exc:
+            raise AssertionError(f"inputs {inputs}: {exc}") from None

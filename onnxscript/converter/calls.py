@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from onnxscript.attributes import AT, AttributeValueError, coerce, infer_kind, kind_name
 from onnxscript.converter import dtypes
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
-from onnxscript.ir.graph import Attr, Value
+from onnxscript.ir.graph import Attr, Graph, Value
 from onnxscript.ir.types import TensorTypeSpec
 from onnxscript.signature import BindingError, Signature, bind, literal_input_type
 from onnxscript.values import GraphFunction, OnnxFunction, Op
@@ -133,12 +133,30 @@ def _output_count(
         count = attrs.get("num_outputs")
         if isinstance(count, int):
             return count
+        from_graph = _count_from_graphs(name, attrs)
+        if from_graph is not None:
+            return from_graph
         raise t.error(
             call,
             f"{name} has a variable number of outputs",
             f"unpack them, e.g. `a, b = {t.text(call.func)}(...)`, or pass num_outputs=",
         )
     return default
+
+
+_GRAPH_OUTPUTS = {"If": ("then_branch", 0), "Loop": ("body", 1), "Scan": ("body", 0),
+                  "SequenceMap": ("body", 0)}
+
+
+def _count_from_graphs(name: str, attrs: dict[str, Any]) -> int | None:
+    """If/Loop/Scan/SequenceMap produce as many outputs as their graph attribute says."""
+    rule = _GRAPH_OUTPUTS.get(name)
+    if rule is None:
+        return None
+    graph = attrs.get(rule[0])
+    if isinstance(graph, Graph):
+        return len(graph.outputs) - rule[1]
+    return None
 
 
 def _input_value(

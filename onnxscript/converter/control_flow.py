@@ -280,7 +280,10 @@ def _trip_count(t: Translator, start: int | Value, stop: int | Value, step: int 
 
 
 def _check_no_jumps(t: Translator, body: Sequence[ast.stmt]) -> None:
+    """Normalization leaves no jumps in a loop body (nested loops are checked on their own)."""
     for stmt in body:
+        if isinstance(stmt, (ast.For, ast.While)):
+            continue
         if has_jump(stmt):
             raise t.error(stmt, "internal: a jump survived normalization")
 
@@ -364,6 +367,7 @@ def _loop(
             target, start, step = index
             if simple_index:
                 env[target] = iter_in
+                t.int_like.add(id(iter_in))
             else:
                 value = iter_in
                 if step != 1:
@@ -371,6 +375,7 @@ def _loop(
                 if start != 0:
                     value = builder.emit1("Add", value, _as_tensor(t, start), hint=target)
                 env[target] = value
+                t.int_like.add(id(value))
         t.block(body_stmts)
         taken: set[int] = set()
         if cond_var is not None:

@@ -71,6 +71,9 @@ class ExpressionTranslator:
         self.env: dict[str, Sym] = {}
         # Cache of attribute parameters promoted to tensors, per graph builder.
         self._attr_tensors: dict[tuple[int, str], Value] = {}
+        # Values that stand for Python ints (loop indices of `range` and int arithmetic on
+        # them): like Python numbers, they take the other operand's type in operators.
+        self.int_like: set[int] = set()
 
     # -- errors and locations -------------------------------------------------------------
 

@@ -38,8 +38,21 @@ def _emitter(t: ExpressionTranslator) -> Any:
     return emit
 
 
+def _int_like(t: ExpressionTranslator, sym: Sym) -> bool:
+    if isinstance(sym, Value):
+        return id(sym) in t.int_like
+    return isinstance(sym, Const) and isinstance(sym.value, int) and not isinstance(sym.value, bool)
+
+
 def operands(t: ExpressionTranslator, node: ast.AST, left: Sym, right: Sym) -> tuple[Value, Value]:
-    """Both operands as tensors; Python numbers take the other operand's element type."""
+    """Both operands as tensors; Python numbers take the other operand's element type, and
+    so do loop indices (which are Python ints in Python) next to a non-index tensor."""
+    if isinstance(left, Value) and isinstance(right, Value):
+        left_idx, right_idx = id(left) in t.int_like, id(right) in t.int_like
+        if left_idx and not right_idx:
+            return _cast_index(t, left, right), right
+        if right_idx and not left_idx:
+            return left, _cast_index(t, right, left)
     if isinstance(left, Value):
         return left, t.to_tensor(right, node, like=left)
     if isinstance(right, Value):
@@ -49,6 +62,15 @@ def operands(t: ExpressionTranslator, node: ast.AST, left: Sym, right: Sym) -> t
         return t.to_tensor(left, node, like=rv), rv
     lv = t.to_tensor(left, node)
     return lv, t.to_tensor(right, node, like=lv)
+
+
+def _cast_index(t: ExpressionTranslator, index: Value, other: Value) -> Value:
+    target = dtypes.known_dtype(other)
+    if target == dtypes.INT64:
+        return index
+    if target is not None:
+        return t.builder.emit1("Cast", index, hint=index.hint, to=target)
+    return t.builder.emit1("CastLike", index, other, hint=index.hint)
 
 
 def _dtype(*values: Value) -> int | None:
@@ -80,6 +102,8 @@ def binary(t: ExpressionTranslator, node: ast.AST, op: ast.operator, left: Sym, 
         result: Value = rules.binary(symbol, a, b, _dtype(a, b), _emitter(t))
     except rules.OperatorTypeError as exc:
         raise t.error(node, exc.message, exc.hint) from None
+    if symbol in ("+", "-", "*", "//", "%") and _int_like(t, left) and _int_like(t, right):
+        t.int_like.add(id(result))
     return result
 
 
