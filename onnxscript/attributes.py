@@ -33,7 +33,7 @@ KIND_NAMES: dict[int, str] = {
     AT.TYPE_PROTOS: "list[type]",
 }
 
-_LIST_OF = {
+_LIST_OF: dict[int, int] = {
     AT.FLOATS: AT.FLOAT,
     AT.INTS: AT.INT,
     AT.STRINGS: AT.STRING,

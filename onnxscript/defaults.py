@@ -40,9 +40,9 @@ def _loads(opset: int, ir_version: int) -> bool:
 def runtime_limits() -> tuple[int, int]:
     """(newest ai.onnx opset, newest IR version) usable with the installed onnxruntime."""
     max_opset = onnx.defs.onnx_opset_version()
-    max_ir = onnx.IR_VERSION
+    max_ir = int(onnx.IR_VERSION)
     min_ir = 7
-    ir = max_ir
+    ir: int = max_ir
     while ir > min_ir and not _loads(13, ir):
         ir -= 1
     opset = max_opset

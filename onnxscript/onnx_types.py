@@ -59,7 +59,7 @@ class TensorType:
             return TensorTypeSpec(cls.dtype, ())
         if cls.shape is Ellipsis:
             return TensorTypeSpec(cls.dtype, None)
-        return TensorTypeSpec(cls.dtype, cls.shape)  # type: ignore[arg-type]
+        return TensorTypeSpec(cls.dtype, cls.shape)
 
     @classmethod
     def to_type_proto(cls) -> Any:
@@ -77,8 +77,8 @@ class TensorType:
 
 def _normalize_shape(shape: Any) -> ShapeSpec:
     if shape is Ellipsis:
-        return Ellipsis
-    dims = shape if isinstance(shape, tuple) else (shape,)
+        return ...
+    dims: tuple[Any, ...] = shape if isinstance(shape, tuple) else (shape,)
     for dim in dims:
         if dim is not None and not isinstance(dim, (int, str)) or isinstance(dim, bool):
             raise TypeError(

@@ -158,6 +158,11 @@ class BoundArguments:
     attributes: dict[str, Any]
 
 
+def _attr_kind(attr_type: Any) -> int:
+    """The AttributeProto type code of a schema attribute type (a pybind enum)."""
+    return int(attr_type.value)
+
+
 def from_schema(schema: onnx.defs.OpSchema) -> Signature:
     """The signature of an op, from its onnx schema. Attributes are keyword-only."""
     params: list[Param] = []
@@ -179,7 +184,7 @@ def from_schema(schema: onnx.defs.OpSchema) -> Signature:
                 attr.name,
                 is_input=False,
                 optional=not attr.required,
-                attr_kind=int(attr.type),
+                attr_kind=_attr_kind(attr.type),
                 default=default,
                 keyword_only=True,
             )
@@ -222,11 +227,11 @@ def bind(sig: Signature, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Boun
     means it is left out.
     """
     if sig.free_form:
-        inputs = list(args)
-        while inputs and _is_omitted(inputs[-1]):
-            inputs.pop()
+        positional = list(args)
+        while positional and _is_omitted(positional[-1]):
+            positional.pop()
         attrs = {k: v for k, v in kwargs.items() if v is not None}
-        return BoundArguments(inputs, attrs)
+        return BoundArguments(positional, attrs)
 
     by_name = {p.name: p for p in sig.params}
     slots: dict[str, Any] = {}
@@ -274,7 +279,7 @@ def bind(sig: Signature, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Boun
         value = slots.get(param.name)
         if param.is_input:
             if param.variadic:
-                values = list(value) if present else []
+                values = list(value) if present and value is not None else []
                 if len(values) < param.min_arity and not param.optional:
                     raise BindingError(
                         f"{sig.name}() needs at least {param.min_arity} value(s) for variadic "

@@ -35,7 +35,7 @@ STRING = onnx.TensorProto.STRING
 def dtype_name(dtype: int | None) -> str:
     if dtype is None:
         return "unknown"
-    return onnx.TensorProto.DataType.Name(dtype)
+    return str(onnx.TensorProto.DataType.Name(dtype))
 
 
 def numpy_dtype(dtype: int) -> np.dtype[Any]:

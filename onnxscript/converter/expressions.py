@@ -365,7 +365,7 @@ class ExpressionTranslator:
         return sym
 
     def _sequence(self, elts: list[ast.expr]) -> Sym:
-        items = []
+        items: list[Sym] = []
         for elt in elts:
             if isinstance(elt, ast.Starred):
                 expanded = self.expr(elt.value)

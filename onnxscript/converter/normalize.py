@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import copy
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from onnxscript.converter.errors import SourceText
 
@@ -117,10 +118,10 @@ def rewrite_ends(stmts: list[ast.stmt], on_jump: JumpHandler, on_fall: FallHandl
                  anchor: ast.stmt) -> list[ast.stmt]:
     """Replace the jump ending each path of a restructured block, or extend its end."""
     if not stmts:
-        return on_fall(anchor) or [_at(ast.Pass(), anchor)]  # type: ignore[list-item]
+        return on_fall(anchor) or [_at(ast.Pass(), anchor)]
     last = stmts[-1]
     if isinstance(last, _JUMPS):
-        return stmts[:-1] + on_jump(last) or [_at(ast.Pass(), last)]  # type: ignore[list-item]
+        return stmts[:-1] + on_jump(last) or [_at(ast.Pass(), last)]
     if isinstance(last, ast.If) and has_jump(last):
         new_if = ast.If(
             test=last.test,
@@ -131,7 +132,10 @@ def rewrite_ends(stmts: list[ast.stmt], on_jump: JumpHandler, on_fall: FallHandl
     return stmts + on_fall(last)
 
 
-def _at(node: ast.AST, anchor: ast.AST | None) -> ast.AST:
+_N = TypeVar("_N", bound=ast.AST)
+
+
+def _at(node: _N, anchor: ast.AST | None) -> _N:
     """Give the generated nodes in ``node`` that have no location the anchor's location."""
     if anchor is None:
         return node
@@ -144,7 +148,7 @@ def _at(node: ast.AST, anchor: ast.AST | None) -> ast.AST:
 
 def _assign(name: str, value: ast.expr, anchor: ast.AST | None) -> ast.stmt:
     stmt = ast.Assign(targets=[ast.Name(id=name, ctx=ast.Store())], value=value)
-    return _at(stmt, anchor)  # type: ignore[return-value]
+    return _at(stmt, anchor)
 
 
 def _const(value: bool) -> ast.expr:
@@ -203,7 +207,7 @@ class Normalizer:
                 "every return of a script function must give the same number of values",
             )
         assign = ast.Assign(targets=[target], value=value)
-        return [_at(assign, stmt)]  # type: ignore[list-item]
+        return [_at(assign, stmt)]
 
     def function_body(self, body: list[ast.stmt]) -> list[ast.stmt]:
         body = self.loops(body)
@@ -229,7 +233,7 @@ class Normalizer:
         else:
             value = ast.Tuple(elts=[_load(n) for n in names], ctx=ast.Load())
         final = _at(ast.Return(value=value), body[-1] if body else None)
-        return [*body, final]  # type: ignore[list-item]
+        return [*body, final]
 
     def loops(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
         """Rewrite every loop in ``stmts`` (innermost first)."""
@@ -257,25 +261,26 @@ class Normalizer:
         if not (breaks or conts or rets):
             if stmt.orelse:
                 post.extend(self.loops(list(stmt.orelse)))
-            if is_while and not isinstance(stmt.test, ast.Name):
+            if isinstance(stmt, ast.While) and not isinstance(stmt.test, ast.Name):
                 cond = self.fresh("cond")
                 pre.append(_assign(cond, stmt.test, stmt))
                 body = [*body, _assign(cond, copy.deepcopy(stmt.test), stmt)]
-                new = ast.While(test=_at(_load(cond), stmt.test), body=body, orelse=[])
-                return [*pre, ast.copy_location(new, stmt), *post]
+                plain = ast.While(test=_at(_load(cond), stmt.test), body=body, orelse=[])
+                return [*pre, ast.copy_location(plain, stmt), *post]
             new_loop = copy.copy(stmt)
             new_loop.body = body
             new_loop.orelse = []
             return [new_loop, *post]
 
-        compact = self._compact_for(stmt, body) if not is_while and not stmt.orelse else None
-        if compact is not None:
-            return compact
+        if isinstance(stmt, ast.For) and not stmt.orelse:
+            compact = self._compact_for(stmt, body)
+            if compact is not None:
+                return compact
 
         cond = self.fresh("cond")
         flag = self.ret_flag() if rets else None
         broke = self.fresh("broke") if (is_while and stmt.orelse and breaks) else None
-        if is_while:
+        if isinstance(stmt, ast.While):
             pre.append(_assign(cond, stmt.test, stmt))
         elif breaks or rets:
             pre.append(_assign(cond, _const(True), stmt))
@@ -285,9 +290,8 @@ class Normalizer:
             pre.append(_assign(broke, _const(False), stmt))
 
         def again(anchor: ast.stmt | None) -> list[ast.stmt]:
-            if is_while:
-                test = copy.deepcopy(stmt.test)  # type: ignore[union-attr]
-                return [_assign(cond, test, anchor or stmt)]
+            if isinstance(stmt, ast.While):
+                return [_assign(cond, copy.deepcopy(stmt.test), anchor or stmt)]
             return []
 
         def on_jump(jump: ast.stmt) -> list[ast.stmt]:
@@ -302,12 +306,13 @@ class Normalizer:
             return [*self.store_return(jump), _assign(flag, _const(True), jump), *stop]
 
         new_body = rewrite_ends(restructure(body), on_jump, again, stmt)
-        if is_while:
-            new: ast.stmt = ast.While(test=_at(_load(cond), stmt), body=new_body, orelse=[])
+        new: ast.stmt
+        if isinstance(stmt, ast.While):
+            new = ast.While(test=_at(_load(cond), stmt), body=new_body, orelse=[])
         else:
             if breaks or rets:
                 stop = ast.If(test=_not(_load(cond)), body=[ast.Break()], orelse=[])
-                new_body.append(_at(stop, stmt))  # type: ignore[arg-type]
+                new_body.append(_at(stop, stmt))
             new = ast.For(target=stmt.target, iter=stmt.iter, body=new_body, orelse=[],
                           type_comment=None)
         ast.copy_location(new, stmt)
@@ -318,17 +323,17 @@ class Normalizer:
                 else ast.Tuple(elts=[_load(n) for n in names], ctx=ast.Load())
             )
             ret = _at(ast.Return(value=value), stmt)
-            post.append(_at(ast.If(test=_load(flag), body=[ret], orelse=[]), stmt))  # type: ignore[arg-type]
+            post.append(_at(ast.If(test=_load(flag), body=[ret], orelse=[]), stmt))
         if stmt.orelse:
             orelse = self.loops(list(stmt.orelse))
             if not breaks:
                 post.extend(orelse)
             else:
                 test = _not(_load(broke)) if broke is not None else _load(cond)
-                post.append(_at(ast.If(test=test, body=orelse, orelse=[]), stmt))  # type: ignore[arg-type]
+                post.append(_at(ast.If(test=test, body=orelse, orelse=[]), stmt))
         return [*pre, new, *post]
 
-    def _compact_for(self, stmt: ast.For | ast.While, body: list[ast.stmt]) -> list[ast.stmt] | None:
+    def _compact_for(self, stmt: ast.For, body: list[ast.stmt]) -> list[ast.stmt] | None:
         """``for ...: ...; if t: break`` becomes ``cond = not t`` as the loop condition."""
         if not body:
             return None
@@ -346,7 +351,7 @@ class Normalizer:
         pre = _assign(cond, _const(True), stmt)
         update = _assign(cond, _at(_not(last.test), last.test), last)
         stop = _at(ast.If(test=_not(_load(cond)), body=[ast.Break()], orelse=[]), last)
-        new = ast.For(target=stmt.target, iter=stmt.iter, body=[*body[:-1], update, stop],  # type: ignore[union-attr]
+        new = ast.For(target=stmt.target, iter=stmt.iter, body=[*body[:-1], update, stop],
                       orelse=[], type_comment=None)
         return [pre, ast.copy_location(new, stmt)]
 

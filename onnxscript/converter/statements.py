@@ -132,7 +132,7 @@ class Translator(ExpressionTranslator):
         if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             self._name_new_value(sym, stmt.targets[0].id, first)
         for target in stmt.targets:
-            self.assign_target(target, sym, stmt)
+            self.assign_target(target, sym, stmt.value)
 
     def stmt_AnnAssign(self, stmt: ast.AnnAssign) -> None:
         if stmt.value is None:

@@ -151,7 +151,7 @@ class _Lowerer:
 
 
 def _make_attribute(name: str, value: Any, kind: int, doc_string: str = "") -> onnx.AttributeProto:
-    proto = onnx.helper.make_attribute(name, value, attr_type=kind)  # type: ignore[arg-type]
+    proto = onnx.helper.make_attribute(name, value, attr_type=kind)
     if doc_string:
         proto.doc_string = doc_string
     return proto

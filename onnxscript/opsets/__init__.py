@@ -23,7 +23,7 @@ _made: dict[str, Opset] = {}
 def opset_names() -> list[str]:
     """The names of every opset object available with the installed onnx."""
     versions = schemas.domain_versions()
-    names = []
+    names: list[str] = []
     for prefix, domain in _PREFIXES.items():
         first, last = versions.get(domain, (1, 0))
         names.extend(f"{prefix}{v}" for v in range(first, last + 1))
