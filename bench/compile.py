@@ -1,0 +1,876 @@
+"""Compile-time benchmark: our ``@script()`` against onnxscript 0.7.2 from PyPI.
+
+Run it with the Python that has our package (``/work/venv/bin/python bench/compile.py``).
+It creates (once, then reuses) a virtual environment with ``onnxscript==0.7.2`` in
+``bench/.venv-onnxscript-0.7.2`` and measures both packages in the same run, each in its
+own subprocesses, on the same generated files:
+
+1. ``@script()`` time per function on the representative set of ``bench/functions.py``
+   (median of many repetitions), and ``@script()`` followed by ``to_model_proto()``;
+2. the import time of a generated module with 500 scripted functions (fresh interpreter each
+   run), minus the import time of a module with the same imports and no function;
+3. ``@script()`` time of functions of 10, 100, 1,000 and 10,000 statements (straight-line,
+   and mixed with if/else and for loops), per statement.
+
+It also checks that both packages' models compute the same outputs (onnxruntime on the same
+inputs). Nothing here asserts on timings: the script prints figures and ratios.
+
+Options: ``--quick`` for a short run, ``--no-baseline`` to skip 0.7.2, ``--baseline-timeout``
+to cap each 0.7.2 size measurement, ``--json PATH`` to also save the raw figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import gc
+import importlib
+import json
+import math
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+BENCH_DIR = Path(__file__).resolve().parent
+REPO_ROOT = BENCH_DIR.parent
+FUNCTIONS_FILE = BENCH_DIR / "functions.py"
+BASELINE_VERSION = "0.7.2"
+DEFAULT_VENV = BENCH_DIR / f".venv-onnxscript-{BASELINE_VERSION}"
+
+MODULE_HEADER = (
+    "from onnxscript import BOOL, FLOAT, INT64, graph, script\n"
+    "from onnxscript import opset18 as op\n"
+)
+IMPORT_FUNCTIONS = 500
+SIZES = (10, 100, 1_000, 10_000)
+SHAPES = ("straight", "mixed")
+
+# ---------------------------------------------------------------------------------------
+# Workload generation (driver side; plain text, no onnxscript import).
+# ---------------------------------------------------------------------------------------
+
+
+def _function_sources(path: Path) -> dict[str, str]:
+    """The source text of every top-level function of ``path`` that is not decorated."""
+    text = path.read_text()
+    tree = ast.parse(text)
+    sources: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and not node.decorator_list:
+            segment = ast.get_source_segment(text, node)
+            if segment is not None:
+                sources[node.name] = segment
+    return sources
+
+
+def _decorated_helpers(path: Path) -> str:
+    """The source of the ``@script()`` helpers of ``path`` (functions the others call)."""
+    text = path.read_text()
+    tree = ast.parse(text)
+    parts = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.decorator_list:
+            start = node.decorator_list[0].lineno - 1
+            end = node.end_lineno or node.lineno
+            parts.append("\n".join(text.splitlines()[start:end]))
+    return "\n\n\n".join(parts)
+
+
+def _rename(source: str, old: str, new: str) -> str:
+    return source.replace(f"def {old}(", f"def {new}(", 1)
+
+
+def generate_import_module(common_names: Sequence[str]) -> tuple[str, int]:
+    """A module with ``IMPORT_FUNCTIONS`` scripted functions, cycling through the common
+    representative functions (the two called helpers count among them)."""
+    sources = _function_sources(FUNCTIONS_FILE)
+    helpers = _decorated_helpers(FUNCTIONS_FILE)
+    helper_count = helpers.count("@script()")
+    parts = [MODULE_HEADER, helpers]
+    count = helper_count
+    index = 0
+    while count < IMPORT_FUNCTIONS:
+        name = common_names[index % len(common_names)]
+        parts.append("@script()\n" + _rename(sources[name], name, f"{name}_{index}"))
+        index += 1
+        count += 1
+    return "\n\n".join(parts) + "\n", count
+
+
+def _straight_body(statements: int) -> list[str]:
+    """``statements`` straight-line statements (the last one a return) over ``x`` and
+    ``y``: op calls, operators with literals and attributes, in turn."""
+    lines = ["v0 = op.Add(x, y)"]
+    forms = (
+        "v{k} = op.Mul(v{p}, x)",
+        "v{k} = v{p} * 0.5 + y",
+        "v{k} = op.LeakyRelu(v{p}, alpha=0.1)",
+        "v{k} = op.Sub(v{p}, y)",
+        "v{k} = op.Tanh(v{p}) - 1.0",
+    )
+    for k in range(1, statements - 1):
+        lines.append(forms[k % len(forms)].format(k=k, p=k - 1))
+    lines.append(f"return v{statements - 2}" if statements > 2 else "return v0")
+    return lines
+
+
+_MIXED_BLOCK = (
+    "a{k} = op.Add(p, x)",
+    "b{k} = a{k} * 0.5 - y",
+    "if op.ReduceSum(b{k}, keepdims=0) > 0.0:",
+    "    c{k} = op.Relu(b{k})",
+    "else:",
+    "    c{k} = op.Neg(b{k})",
+    "for i in range(n):",
+    "    c{k} = c{k} * 0.9 + a{k}",
+    "p = op.Tanh(c{k})",
+)
+_MIXED_BLOCK_STATEMENTS = 8  # a, b, if, c (then), c (else), for, c (body), p
+
+
+def _mixed_body(statements: int) -> list[str]:
+    """``statements`` statements: blocks of op calls, operators, an if/else and a for loop,
+    padded with straight-line statements."""
+    lines = ["p = op.Identity(x)"]
+    remaining = statements - 2
+    k = 0
+    while remaining >= _MIXED_BLOCK_STATEMENTS:
+        lines.extend(line.format(k=k) for line in _MIXED_BLOCK)
+        remaining -= _MIXED_BLOCK_STATEMENTS
+        k += 1
+    for _ in range(remaining):
+        lines.append("p = op.Add(p, y)")
+    lines.append("return p")
+    return lines
+
+
+def generate_sized_module(shape: str, statements: int) -> str:
+    """A module defining one undecorated function ``big`` with ``statements`` statements."""
+    if shape == "straight":
+        signature = 'def big(x: FLOAT["N"], y: FLOAT["N"]) -> FLOAT["N"]:'
+        body = _straight_body(statements)
+    else:
+        signature = 'def big(x: FLOAT["N"], y: FLOAT["N"], n: INT64) -> FLOAT["N"]:'
+        body = _mixed_body(statements)
+    return MODULE_HEADER + "\n\n" + signature + "\n" + "".join(f"    {b}\n" for b in body)
+
+
+def count_statements(source: str) -> int:
+    """Statements in the body of the first function of ``source`` (nested ones included)."""
+    tree = ast.parse(source)
+    function = next(n for n in tree.body if isinstance(n, ast.FunctionDef))
+    return sum(
+        1 for node in ast.walk(function) if isinstance(node, ast.stmt) and node is not function
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Worker side: runs under either package's interpreter; imports onnxscript lazily.
+# ---------------------------------------------------------------------------------------
+
+
+def _time_series(
+    action: Callable[[], object], min_reps: int, max_reps: int, budget: float
+) -> list[float]:
+    """Times of ``action`` in seconds: at least ``min_reps`` runs, then more until
+    ``budget`` seconds have been spent or ``max_reps`` runs were made."""
+    gc.collect()
+    times: list[float] = []
+    spent = 0.0
+    while len(times) < max_reps and (len(times) < min_reps or spent < budget):
+        start = time.perf_counter()
+        action()
+        elapsed = time.perf_counter() - start
+        times.append(elapsed)
+        spent += elapsed
+    return times
+
+
+def _package_info() -> dict[str, str]:
+    import onnxscript
+
+    return {
+        "version": str(getattr(onnxscript, "__version__", "?")),
+        "file": str(Path(onnxscript.__file__).resolve()),
+    }
+
+
+def _wrapped_model(compiled: Any) -> Any:
+    """A model whose graph calls the compiled function as a local function, so that its
+    attribute defaults apply the way they do when another model calls it."""
+    import onnx.helper as oh
+
+    model = compiled.to_model_proto()
+    proto = compiled.to_function_proto()
+    node = oh.make_node(
+        proto.name,
+        [i.name for i in model.graph.input],
+        [o.name for o in model.graph.output],
+        domain=proto.domain,
+    )
+    graph = oh.make_graph([node], "wrapper", model.graph.input, model.graph.output)
+    functions = [f for f in model.functions if (f.domain, f.name) != (proto.domain, proto.name)]
+    functions.append(proto)
+    imports = {o.domain: o.version for o in model.opset_import}
+    for function in functions:
+        for o in function.opset_import:
+            imports.setdefault(o.domain, o.version)
+    imports.setdefault(proto.domain, 1)
+    return oh.make_model(
+        graph,
+        functions=functions,
+        opset_imports=[oh.make_opsetid(d, v) for d, v in sorted(imports.items())],
+        ir_version=model.ir_version,
+    )
+
+
+def worker_functions(args: argparse.Namespace) -> dict[str, Any]:
+    """Per-function ``@script()`` times of the representative set, and the models."""
+    sys.path.insert(0, str(BENCH_DIR))
+    import functions as bench_functions  # type: ignore[import-not-found]
+
+    from onnxscript import script
+
+    entries = list(bench_functions.COMMON)
+    if args.include_ours_only:
+        entries += bench_functions.OURS_ONLY
+    out_dir = Path(args.models_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results: dict[str, Any] = {}
+    for entry in entries:
+        fn = entry.function
+        record: dict[str, Any] = {}
+        try:
+            compiled = script()(fn)
+        except Exception as error:
+            record["error"] = f"{type(error).__name__}: {error}".splitlines()[0][:200]
+            results[entry.name] = record
+            continue
+        record["script"] = _time_series(
+            lambda fn=fn: script()(fn), args.min_reps, args.max_reps, args.budget
+        )
+        try:
+            compiled.to_model_proto()
+            record["script_model"] = _time_series(
+                lambda fn=fn: script()(fn).to_model_proto(),
+                args.min_reps,
+                args.max_reps,
+                args.budget,
+            )
+        except Exception as error:
+            record["model_error"] = f"{type(error).__name__}: {error}".splitlines()[0][:200]
+        for kind, build in (("model", compiled.to_model_proto), ("wrapped", None)):
+            try:
+                proto = build() if build is not None else _wrapped_model(compiled)
+                path = out_dir / f"{entry.name}.{kind}.onnx"
+                path.write_bytes(proto.SerializeToString())
+                record[f"{kind}_path"] = str(path)
+            except Exception as error:
+                record[f"{kind}_error"] = f"{type(error).__name__}: {error}".splitlines()[0]
+        results[entry.name] = record
+    return {"package": _package_info(), "functions": results}
+
+
+def worker_sized(args: argparse.Namespace) -> dict[str, Any]:
+    """``@script()`` times of the generated function ``big`` of module ``args.module``."""
+    sys.path.insert(0, str(Path(args.module).parent))
+    from onnxscript import script
+
+    module = importlib.import_module(Path(args.module).stem)
+    fn = module.big
+    first_start = time.perf_counter()
+    script()(fn)
+    first = time.perf_counter() - first_start
+    times = [first]
+    if first < args.budget:
+        times += _time_series(lambda: script()(fn), 1, args.max_reps, args.budget - first)
+    return {"package": _package_info(), "times": times}
+
+
+def run_worker(args: argparse.Namespace) -> None:
+    try:
+        result = worker_functions(args) if args.worker == "functions" else worker_sized(args)
+    except Exception as error:
+        result = {"crash": f"{type(error).__name__}: {error}", "trace": traceback.format_exc()}
+    Path(args.out).write_text(json.dumps(result))
+
+
+# ---------------------------------------------------------------------------------------
+# Driver side.
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Package:
+    """One package under test: a label and the interpreter (and environment) to use."""
+
+    label: str
+    python: str
+    env: dict[str, str]
+
+
+def _clean_env() -> dict[str, str]:
+    """The environment for the subprocesses: bytecode caching on (as for most users, and
+    the same for both packages), no inherited PYTHONPATH or PYTHONHOME."""
+    drop = ("PYTHONPATH", "PYTHONHOME", "PYTHONDONTWRITEBYTECODE")
+    return {k: v for k, v in os.environ.items() if k not in drop}
+
+
+def _our_package() -> Package:
+    env = _clean_env()
+    env["PYTHONPATH"] = str(REPO_ROOT)
+    return Package("ours", sys.executable, env)
+
+
+def _baseline_package(venv: Path) -> Package:
+    env = _clean_env()
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    return Package(f"{BASELINE_VERSION}", str(python), env)
+
+
+def ensure_baseline_venv(venv: Path) -> Path:
+    """Create ``venv`` with onnxscript==0.7.2 from PyPI unless it already has it."""
+    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    probe = "import importlib.metadata as m; print(m.version('onnxscript'))"
+    if python.exists():
+        found = subprocess.run(
+            [str(python), "-I", "-c", probe],
+            capture_output=True,
+            text=True,
+            cwd=venv,
+            check=False,
+        )
+        if found.returncode == 0 and found.stdout.strip() == BASELINE_VERSION:
+            return python
+        shutil.rmtree(venv)
+    print(f"creating {venv} with onnxscript=={BASELINE_VERSION} from PyPI ...", flush=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    installed = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", f"onnxscript=={BASELINE_VERSION}"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if installed.returncode != 0:
+        raise RuntimeError(
+            f"pip install onnxscript=={BASELINE_VERSION} failed:\n{installed.stderr}"
+        )
+    return python
+
+
+def _run_worker(
+    package: Package, work: Path, argv: list[str], timeout: float | None
+) -> dict[str, Any] | None:
+    """Run this file as a worker under ``package``; ``None`` if it timed out."""
+    out = work / f"result-{package.label}-{time.monotonic_ns()}.json"
+    command = [package.python, str(Path(__file__).resolve()), *argv, "--out", str(out)]
+    try:
+        completed = subprocess.run(
+            command,
+            env=package.env,
+            cwd=work,
+            timeout=timeout,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return None
+    if not out.exists():
+        return {"crash": f"worker exited {completed.returncode}", "trace": completed.stderr}
+    result: dict[str, Any] = json.loads(out.read_text())
+    return result
+
+
+def _merge_rounds(merged: dict[str, dict[str, Any]], label: str, result: dict[str, Any]) -> None:
+    """Add one round's times of a functions worker to ``merged[label]``."""
+    if label not in merged:
+        merged[label] = result
+        return
+    for name, record in result["functions"].items():
+        previous = merged[label]["functions"][name]
+        for key in ("script", "script_model"):
+            if key in record and key in previous:
+                previous[key] = previous[key] + record[key]
+
+
+def _wall_time(package: Package, work: Path, code: str) -> float:
+    start = time.perf_counter()
+    completed = subprocess.run(
+        [package.python, "-c", code],
+        env=package.env,
+        cwd=work,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    elapsed = time.perf_counter() - start
+    if completed.returncode != 0:
+        raise RuntimeError(f"{package.label}: {code!r} failed:\n{completed.stderr}")
+    return elapsed
+
+
+def measure_imports(packages: list[Package], work: Path, runs: int) -> dict[str, Any]:
+    """Wall time of ``python -c "import bench_import_500"`` and of the header alone, in
+    fresh interpreters, the packages taking turns."""
+    names = {"module": "bench_import_500", "header": "bench_import_header"}
+    times: dict[str, dict[str, list[float]]] = {p.label: {k: [] for k in names} for p in packages}
+    for package in packages:  # warm-up: bytecode caches, file system caches
+        for name in names.values():
+            _wall_time(package, work, f"import {name}")
+    for _ in range(runs):
+        for package in packages:
+            for key, name in names.items():
+                times[package.label][key].append(_wall_time(package, work, f"import {name}"))
+    return times
+
+
+def _run_model(path: str | None, inputs: list[Any]) -> list[Any] | None:
+    """Outputs of the model at ``path`` on ``inputs`` (onnxruntime), or ``None`` if it
+    cannot be loaded or run."""
+    if path is None:
+        return None
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.log_severity_level = 4
+    try:
+        session = onnxruntime.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+        feeds = {i.name: value for i, value in zip(session.get_inputs(), inputs, strict=True)}
+        return list(session.run(None, feeds))
+    except Exception:
+        return None
+
+
+def compare_meaning(ours: dict[str, Any], base: dict[str, Any], inputs: list[Any]) -> str:
+    """Whether our models and the baseline's compute the same outputs on ``inputs``: first
+    for ``to_model_proto()``, then for a model calling ``to_function_proto()``."""
+    import numpy as np
+
+    cells = []
+    for kind in ("model", "wrapped"):
+        ours_out = _run_model(ours.get(f"{kind}_path"), inputs)
+        base_out = _run_model(base.get(f"{kind}_path"), inputs)
+        if ours_out is None:
+            cells.append("ours fails")
+        elif base_out is None:
+            cells.append("0.7.2 fails")
+        elif len(ours_out) == len(base_out) and all(
+            np.allclose(a, b, rtol=1e-5, atol=1e-6) for a, b in zip(ours_out, base_out, strict=True)
+        ):
+            cells.append("same")
+        else:
+            cells.append("DIFFER")
+    return " / ".join(cells)
+
+
+def _median_us(times: Sequence[float]) -> float:
+    return statistics.median(times) * 1e6
+
+
+def _fmt_us(value: float | None) -> str:
+    if value is None:
+        return "-"
+    if value >= 100_000:
+        return f"{value / 1e6:.2f} s"
+    if value >= 1_000:
+        return f"{value / 1e3:.2f} ms"
+    return f"{value:.0f} us"
+
+
+def _fmt_ratio(ours: float | None, base: float | None) -> str:
+    if ours is None or base is None or ours <= 0:
+        return "-"
+    return f"{base / ours:.1f}x"
+
+
+def _geomean(values: Sequence[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def _table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True))]
+    lines.append("  ".join("-" * w for w in widths))
+    for row in rows:
+        cells = [row[0].ljust(widths[0])]
+        cells += [str(c).rjust(w) for c, w in zip(row[1:], widths[1:], strict=True)]
+        lines.append("  ".join(cells))
+    return "\n".join(lines)
+
+
+def report_functions(
+    ours: dict[str, Any], base: dict[str, Any] | None, work: Path
+) -> dict[str, Any]:
+    sys.path.insert(0, str(BENCH_DIR))
+    import functions as bench_functions  # type: ignore[import-not-found]
+
+    summary: dict[str, Any] = {}
+    rows: list[list[str]] = []
+    ratios: list[float] = []
+    model_ratios: list[float] = []
+    for entry in bench_functions.COMMON:
+        o = ours["functions"].get(entry.name, {})
+        b = (base or {}).get("functions", {}).get(entry.name, {}) if base else {}
+        o_us = _median_us(o["script"]) if "script" in o else None
+        b_us = _median_us(b["script"]) if "script" in b else None
+        om_us = _median_us(o["script_model"]) if "script_model" in o else None
+        bm_us = _median_us(b["script_model"]) if "script_model" in b else None
+        if o_us and b_us:
+            ratios.append(b_us / o_us)
+        if om_us and bm_us:
+            model_ratios.append(bm_us / om_us)
+        if base is None:
+            meaning = "-"
+        elif "error" in o or "error" in b:
+            meaning = "ours: " + o["error"] if "error" in o else "0.7.2: " + b["error"]
+        else:
+            meaning = compare_meaning(o, b, entry.inputs())
+        model_cell_b = _fmt_us(bm_us) if bm_us is not None else "fails"
+        rows.append(
+            [
+                f"{entry.name} ({entry.construct})",
+                _fmt_us(o_us),
+                _fmt_us(b_us),
+                _fmt_ratio(o_us, b_us),
+                _fmt_us(om_us),
+                model_cell_b if base else "-",
+                _fmt_ratio(om_us, bm_us),
+                str(len(o.get("script", []))),
+                meaning,
+            ]
+        )
+        summary[entry.name] = {"ours_us": o_us, "base_us": b_us, "ours_model_us": om_us}
+        summary[entry.name].update({"base_model_us": bm_us, "outputs": meaning})
+    print(
+        _table(
+            rows,
+            [
+                "function (construct)",
+                "ours",
+                "0.7.2",
+                "ratio",
+                "ours+model",
+                "0.7.2+model",
+                "ratio",
+                "reps",
+                "outputs (model / function)",
+            ],
+        )
+    )
+    if ratios:
+        print(
+            f"\nper-function @script() speed-up: geometric mean {_geomean(ratios):.1f}x, "
+            f"min {min(ratios):.1f}x, max {max(ratios):.1f}x  (target >= 5x)"
+        )
+    if model_ratios:
+        print(
+            f"@script() + to_model_proto() speed-up: geometric mean "
+            f"{_geomean(model_ratios):.1f}x, min {min(model_ratios):.1f}x, "
+            f"max {max(model_ratios):.1f}x  (over the functions where 0.7.2 makes a model)"
+        )
+    summary["geomean_ratio"] = _geomean(ratios) if ratios else None
+    summary["min_ratio"] = min(ratios) if ratios else None
+
+    print("\nConstructs only we accept (0.7.2 rejects them; no baseline):")
+    only_rows = []
+    for entry in bench_functions.OURS_ONLY:
+        o = ours["functions"].get(entry.name, {})
+        if "error" in o:
+            only_rows.append([f"{entry.name} ({entry.construct})", "FAILS: " + o["error"], "-"])
+            continue
+        o_us = _median_us(o["script"])
+        om_us = _median_us(o["script_model"]) if "script_model" in o else None
+        only_rows.append([f"{entry.name} ({entry.construct})", _fmt_us(o_us), _fmt_us(om_us)])
+        summary[entry.name] = {"ours_us": o_us, "ours_model_us": om_us}
+    print(_table(only_rows, ["function (construct)", "ours", "ours+model"]))
+    return summary
+
+
+def report_imports(times: dict[str, Any], packages: list[Package]) -> dict[str, Any]:
+    rows = []
+    summary: dict[str, Any] = {}
+    for package in packages:
+        t = times[package.label]
+        total = statistics.median(t["module"])
+        alone = statistics.median(t["header"])
+        # median of the per-run differences (runs are paired: same moment, same machine)
+        diff = statistics.median(m - h for m, h in zip(t["module"], t["header"], strict=True))
+        summary[package.label] = {"total_s": total, "package_s": alone, "functions_s": diff}
+        rows.append(
+            [
+                package.label,
+                f"{total:.3f} s",
+                f"{alone:.3f} s",
+                f"{diff:.3f} s",
+                _fmt_us(diff / IMPORT_FUNCTIONS * 1e6),
+            ]
+        )
+    print(
+        _table(
+            rows,
+            [
+                "package",
+                "import module (total)",
+                "package alone",
+                "500 functions",
+                "per function",
+            ],
+        )
+    )
+    if len(packages) == 2:
+        o, b = (summary[p.label] for p in packages)
+        print(
+            f"import of the 500 functions (difference): {b['functions_s'] / o['functions_s']:.1f}x "
+            f"faster; total import: {b['total_s'] / o['total_s']:.1f}x faster"
+        )
+    return summary
+
+
+def measure_sizes(
+    packages: list[Package], work: Path, args: argparse.Namespace, sizes: Sequence[int]
+) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    for shape in SHAPES:
+        for size in sizes:
+            module = work / f"bench_size_{shape}_{size}.py"
+            for package in packages:
+                is_base = package.label != "ours"
+                budget = args.size_budget
+                argv = [
+                    "--worker",
+                    "sized",
+                    "--module",
+                    str(module),
+                    "--budget",
+                    str(budget),
+                    "--max-reps",
+                    str(args.max_reps),
+                ]
+                timeout = args.baseline_timeout if is_base else None
+                result = _run_worker(package, work, argv, timeout)
+                key = f"{package.label}/{shape}/{size}"
+                if result is None:
+                    results[key] = {"timed_out": timeout}
+                elif "crash" in result:
+                    results[key] = {"error": result["crash"], "trace": result.get("trace")}
+                else:
+                    results[key] = {"times": result["times"]}
+    return results
+
+
+def _loglog_slope(points: list[tuple[int, float]]) -> float | None:
+    """Least-squares slope of log(time) against log(size): 1.0 is linear."""
+    if len(points) < 2:
+        return None
+    xs = [math.log(s) for s, _ in points]
+    ys = [math.log(t) for _, t in points]
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    den = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / den if den else None
+
+
+def report_sizes(
+    results: dict[str, Any], packages: list[Package], sizes: Sequence[int], args: argparse.Namespace
+) -> dict[str, Any]:
+    summary: dict[str, Any] = {}
+    rows = []
+    for shape in SHAPES:
+        points: dict[str, list[tuple[int, float]]] = {p.label: [] for p in packages}
+        for size in sizes:
+            source = (Path(args.work) / f"bench_size_{shape}_{size}.py").read_text()
+            statements = count_statements(source)
+            row = [f"{shape} {statements}"]
+            medians: dict[str, float | None] = {}
+            for package in packages:
+                r = results[f"{package.label}/{shape}/{size}"]
+                if "times" in r:
+                    median = statistics.median(r["times"])
+                    medians[package.label] = median
+                    points[package.label].append((statements, median))
+                    row += [
+                        _fmt_us(median * 1e6),
+                        _fmt_us(median / statements * 1e6),
+                        str(len(r["times"])),
+                    ]
+                elif "timed_out" in r:
+                    medians[package.label] = None
+                    row += [f"timed out (> {r['timed_out']:.0f} s)", "-", "-"]
+                else:
+                    medians[package.label] = None
+                    row += ["error: " + r["error"].splitlines()[0][:60], "-", "-"]
+            if len(packages) == 2:
+                row.append(_fmt_ratio(medians.get("ours"), medians.get(packages[1].label)))
+            rows.append(row)
+        for label, pts in points.items():
+            slope = _loglog_slope(pts)
+            per_stmt = [t / s for s, t in pts]
+            growth = per_stmt[-1] / per_stmt[0] if len(per_stmt) >= 2 else None
+            summary[f"{label}/{shape}"] = {
+                "points": pts,
+                "loglog_slope": slope,
+                "per_statement_growth": growth,
+            }
+    header = ["function (statements)"]
+    for package in packages:
+        header += [f"{package.label}", f"{package.label}/stmt", "reps"]
+    if len(packages) == 2:
+        header.append("ratio")
+    print(_table(rows, header))
+    print()
+    for key, value in summary.items():
+        pts = value["points"]
+        if len(pts) < 2:
+            print(f"{key}: too few points")
+            continue
+        print(
+            f"{key}: log-log slope {value['loglog_slope']:.2f} over {pts[0][0]}..{pts[-1][0]} "
+            f"statements (1.00 = linear); time per statement at {pts[-1][0]} / at {pts[0][0]}"
+            f" = {value['per_statement_growth']:.2f}"
+        )
+    return summary
+
+
+def run_driver(args: argparse.Namespace) -> None:
+    work = Path(tempfile.mkdtemp(prefix="onnxscript-bench-"))
+    args.work = str(work)
+    packages = [_our_package()]
+    if not args.no_baseline:
+        ensure_baseline_venv(Path(args.venv))
+        packages.append(_baseline_package(Path(args.venv)))
+    sizes = SIZES if not args.quick else SIZES[:3]
+    try:
+        # Generated workloads, the same files for both packages.
+        sys.path[:0] = [str(BENCH_DIR), str(REPO_ROOT)]
+        import functions as bench_functions  # type: ignore[import-not-found]
+
+        common_names = [e.name for e in bench_functions.COMMON]
+        module_text, count = generate_import_module(common_names)
+        (work / "bench_import_500.py").write_text(module_text)
+        (work / "bench_import_header.py").write_text(MODULE_HEADER)
+        for shape in SHAPES:
+            for size in sizes:
+                text = generate_sized_module(shape, size)
+                (work / f"bench_size_{shape}_{size}.py").write_text(text)
+
+        print("onnxscript compile benchmark")
+        print(f"python {platform.python_version()} ({sys.executable}), {platform.machine()}")
+        print(f"cpus: {os.cpu_count()}, time: {time.strftime('%Y-%m-%d %H:%M:%S')}")
+
+        # The packages take turns, in rounds, so that a change of machine load affects both.
+        per_function: dict[str, dict[str, Any]] = {}
+        for _ in range(args.rounds):
+            for package in packages:
+                argv = [
+                    "--worker",
+                    "functions",
+                    "--models-dir",
+                    str(work / f"models-{package.label}"),
+                    "--min-reps",
+                    str(max(1, args.min_reps // args.rounds)),
+                    "--max-reps",
+                    str(args.max_reps),
+                    "--budget",
+                    str(args.budget / args.rounds),
+                ]
+                if package.label == "ours":
+                    argv.append("--include-ours-only")
+                result = _run_worker(package, work, argv, None)
+                if result is None or "crash" in result:
+                    raise RuntimeError(f"{package.label} worker failed: {result}")
+                _merge_rounds(per_function, package.label, result)
+        for package in packages:
+            info = per_function[package.label]["package"]
+            print(f"{package.label}: onnxscript {info['version']} from {info['file']}")
+
+        print("\n== 1. @script() time per function (median; 'ours+model' adds to_model_proto())")
+        base_result = per_function.get(packages[1].label) if len(packages) == 2 else None
+        functions_summary = report_functions(per_function["ours"], base_result, work)
+
+        print(
+            f"\n== 2. import time of a module with {count} scripted functions "
+            f"(fresh interpreter, median of {args.import_runs} runs)"
+        )
+        import_times = measure_imports(packages, work, args.import_runs)
+        imports_summary = report_imports(import_times, packages)
+
+        print("\n== 3. compile time against function size (median @script() time)")
+        size_results = measure_sizes(packages, work, args, sizes)
+        sizes_summary = report_sizes(size_results, packages, sizes, args)
+
+        if args.json:
+            Path(args.json).write_text(
+                json.dumps(
+                    {
+                        "functions": functions_summary,
+                        "imports": imports_summary,
+                        "sizes": sizes_summary,
+                        "raw_imports": import_times,
+                        "raw_sizes": size_results,
+                    },
+                    indent=1,
+                )
+            )
+    finally:
+        if args.keep:
+            print(f"\nwork files kept in {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions and sizes")
+    parser.add_argument("--no-baseline", action="store_true", help="measure our package only")
+    parser.add_argument("--venv", default=str(DEFAULT_VENV), help="baseline virtual env")
+    parser.add_argument(
+        "--baseline-timeout",
+        type=float,
+        default=300.0,
+        help="seconds allowed to 0.7.2 for one function size (default 300)",
+    )
+    parser.add_argument("--import-runs", type=int, default=7)
+    parser.add_argument("--rounds", type=int, default=3, help=argparse.SUPPRESS)
+    parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--keep", action="store_true", help="keep the generated files")
+    # Worker options (internal).
+    parser.add_argument("--worker", choices=["functions", "sized"], help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    parser.add_argument("--module", help=argparse.SUPPRESS)
+    parser.add_argument("--models-dir", help=argparse.SUPPRESS)
+    parser.add_argument("--include-ours-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--min-reps", type=int, default=20, help=argparse.SUPPRESS)
+    parser.add_argument("--max-reps", type=int, default=2000, help=argparse.SUPPRESS)
+    parser.add_argument("--budget", type=float, default=1.5, help=argparse.SUPPRESS)
+    parser.add_argument("--size-budget", type=float, default=3.0, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.quick and args.worker is None:
+        args.import_runs = min(args.import_runs, 3)
+        args.rounds = 1
+        args.budget = min(args.budget, 0.2)
+        args.min_reps = min(args.min_reps, 5)
+        args.size_budget = min(args.size_budget, 0.5)
+        args.baseline_timeout = min(args.baseline_timeout, 60.0)
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    if args.worker:
+        run_worker(args)
+    else:
+        run_driver(args)
+
+
+if __name__ == "__main__":
+    main()
