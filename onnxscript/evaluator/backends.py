@@ -1,0 +1,145 @@
+"""The evaluators: onnxruntime (the default), ``onnx.reference``, and a mixed one.
+
+Each prepares a one-node model per op signature (op, version, attributes, input element
+types and ranks) once and reuses it, so a repeated eager call costs one cache lookup and
+one run of an already-created session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from onnxscript import defaults
+from onnxscript.evaluator.base import CachingEvaluator, OpCall, Runner
+from onnxscript.evaluator.node_model import single_node_model
+from onnxscript.opsets import schemas
+
+
+class OnnxRuntimeEvaluator(CachingEvaluator):
+    """Runs each op with an onnxruntime ``InferenceSession`` created once per op signature.
+
+    ``providers`` defaults to the CPU provider; ``session_options`` to onnxruntime's
+    defaults with warnings silenced. Ops of an ``ai.onnx`` opset newer than onnxruntime
+    supports run at the newest supported version when their schema is unchanged since.
+    """
+
+    def __init__(
+        self,
+        providers: Sequence[str] = ("CPUExecutionProvider",),
+        session_options: Any = None,
+        max_cached: int = 2048,
+        ignore_unknown_function_kwargs: bool = False,
+    ) -> None:
+        super().__init__(max_cached, ignore_unknown_function_kwargs)
+        import onnxruntime
+
+        self._ort = onnxruntime
+        self.providers = list(providers)
+        if session_options is None:
+            session_options = onnxruntime.SessionOptions()
+            session_options.log_severity_level = 3
+        self.session_options = session_options
+
+    def __repr__(self) -> str:
+        return f"OnnxRuntimeEvaluator(providers={self.providers!r})"
+
+    def opset_version(self, call: OpCall) -> int:
+        """The opset version to import for ``call``: its own, or the newest onnxruntime
+        supports if the op's schema has not changed between the two."""
+        if call.domain != "":
+            return call.version
+        newest = defaults.default_opset_version()
+        if call.version <= newest:
+            return call.version
+        schema = call.schema or schemas.get_schema("", call.op_type, call.version)
+        if schema is not None and schema.since_version <= newest:
+            return newest
+        return call.version
+
+    def prepare(self, call: OpCall, inputs: Sequence[Any]) -> Runner:
+        model, in_names, out_names = single_node_model(
+            call,
+            inputs,
+            defaults.default_ir_version(),
+            self.opset_version(call),
+            defaults.default_opset_version(),
+        )
+        session = self._ort.InferenceSession(
+            model.SerializeToString(), self.session_options, providers=self.providers
+        )
+        run = session.run
+        if None not in in_names:
+            names = list(in_names)
+
+            def runner(values: Sequence[Any]) -> list[Any]:
+                result: list[Any] = run(out_names, dict(zip(names, values, strict=False)))
+                return result
+
+            return runner
+        present = [(i, n) for i, n in enumerate(in_names) if n is not None]
+
+        def runner_with_gaps(values: Sequence[Any]) -> list[Any]:
+            result: list[Any] = run(out_names, {n: values[i] for i, n in present})
+            return result
+
+        return runner_with_gaps
+
+
+class ReferenceEvaluator(CachingEvaluator):
+    """Runs each op with ``onnx.reference.ReferenceEvaluator`` (pure Python, slower, and
+    useful to cross-check onnxruntime or for ops onnxruntime lacks)."""
+
+    def __repr__(self) -> str:
+        return "ReferenceEvaluator()"
+
+    def prepare(self, call: OpCall, inputs: Sequence[Any]) -> Runner:
+        import onnx.reference
+
+        newest = onnx.defs.onnx_opset_version()
+        model, in_names, out_names = single_node_model(
+            call, inputs, onnx.IR_VERSION, call.version, newest
+        )
+        reference = onnx.reference.ReferenceEvaluator(model)
+        present = [(i, n) for i, n in enumerate(in_names) if n is not None]
+
+        def runner(values: Sequence[Any]) -> list[Any]:
+            outputs = reference.run(out_names, {n: values[i] for i, n in present})
+            return [_as_array(o) for o in outputs]
+
+        return runner
+
+
+def _as_array(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return np.asarray(value)
+    if isinstance(value, list):
+        return [_as_array(v) for v in value]
+    return value
+
+
+class MixedEvaluator(CachingEvaluator):
+    """Uses ``primary`` (onnxruntime by default) and, for ops it cannot load (an op or an
+    element type it does not implement), ``fallback`` (the reference evaluator)."""
+
+    def __init__(
+        self,
+        primary: CachingEvaluator | None = None,
+        fallback: CachingEvaluator | None = None,
+        max_cached: int = 2048,
+        ignore_unknown_function_kwargs: bool = False,
+    ) -> None:
+        super().__init__(max_cached, ignore_unknown_function_kwargs)
+        self.primary = primary if primary is not None else OnnxRuntimeEvaluator()
+        self.fallback = fallback if fallback is not None else ReferenceEvaluator()
+
+    def __repr__(self) -> str:
+        return f"MixedEvaluator({self.primary!r}, {self.fallback!r})"
+
+    def prepare(self, call: OpCall, inputs: Sequence[Any]) -> Runner:
+        try:
+            return self.primary.prepare(call, inputs)
+        except Exception:
+            return self.fallback.prepare(call, inputs)

@@ -1,0 +1,85 @@
+"""A one-node ``ModelProto`` for an op call, which backends load and run.
+
+Inputs are typed with their element type and rank (dimensions left unknown, so one model
+serves every shape); outputs are left untyped for the runtime to infer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import onnx
+import onnx.helper
+
+from onnxscript.evaluator.arrays import onnx_dtype
+from onnxscript.evaluator.base import OpCall
+
+
+def type_proto(value: Any, what: str) -> onnx.TypeProto:
+    """The ``TypeProto`` of an eager value: a tensor of unknown dims, or a sequence."""
+    if isinstance(value, np.ndarray):
+        return onnx.helper.make_tensor_type_proto(onnx_dtype(value.dtype), [None] * value.ndim)
+    if isinstance(value, list):
+        if not value:
+            raise TypeError(
+                f"{what}: cannot tell the element type of an empty sequence; create it with "
+                "op.SequenceEmpty(dtype=...) instead of passing []"
+            )
+        first = np.asarray(value[0])
+        ranks = {np.ndim(v) for v in value}
+        shape = [None] * first.ndim if len(ranks) == 1 else None
+        elem = onnx.helper.make_tensor_type_proto(onnx_dtype(first.dtype), shape)
+        return onnx.helper.make_sequence_type_proto(elem)
+    raise TypeError(f"{what}: cannot pass a {type(value).__name__} to an op")
+
+
+def node_of(
+    call: OpCall, input_names: Sequence[str], output_names: Sequence[str]
+) -> onnx.NodeProto:
+    """The ``NodeProto`` of ``call`` with the given value names."""
+    node = onnx.helper.make_node(
+        call.op_type, list(input_names), list(output_names), domain=call.domain
+    )
+    for name, kind, value in call.attributes:
+        node.attribute.append(onnx.helper.make_attribute(name, value, attr_type=kind))
+    return node
+
+
+def single_node_model(
+    call: OpCall,
+    inputs: Sequence[Any],
+    ir_version: int,
+    opset_version: int,
+    default_opset: int,
+) -> tuple[onnx.ModelProto, list[str | None], list[str]]:
+    """The model, the graph input name of each input slot (``None`` when omitted) and the
+    output names. ``opset_version`` is imported for the op's domain; ``default_opset`` for
+    ``ai.onnx`` when the op belongs to another domain."""
+    in_names: list[str | None] = []
+    node_inputs: list[str] = []
+    graph_inputs = []
+    for slot, value in enumerate(inputs):
+        if value is None:
+            in_names.append(None)
+            node_inputs.append("")
+            continue
+        name = f"input_{slot}"
+        in_names.append(name)
+        node_inputs.append(name)
+        graph_inputs.append(
+            onnx.helper.make_value_info(name, type_proto(value, f"{call.op_type} input {slot}"))
+        )
+    out_names = [f"output_{i}" for i in range(call.n_outputs)]
+    graph = onnx.helper.make_graph(
+        [node_of(call, node_inputs, out_names)],
+        f"eager_{call.op_type}",
+        graph_inputs,
+        [onnx.ValueInfoProto(name=n) for n in out_names],
+    )
+    imports = [onnx.helper.make_opsetid(call.domain, opset_version)]
+    if call.domain != "":
+        imports.append(onnx.helper.make_opsetid("", default_opset))
+    model = onnx.helper.make_model(graph, opset_imports=imports, ir_version=ir_version)
+    return model, in_names, out_names
