@@ -1,0 +1,513 @@
+"""Write a planned function body as Python statements, checking it as it goes.
+
+While writing, the emitter simulates how the script compiler will read the code: which
+value each Python variable holds at each point, which variables an ``if`` assigns (they
+become the If's outputs, in order of first assignment in the then-branch) and which ones
+a loop carries (assigned in the body, in order of first assignment). Any disagreement with
+the original graph raises :class:`Mismatch`, and the translator plans again more
+conservatively. So the emitted code compiles back to the same graph or is not emitted.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import onnx
+import onnx.defs
+
+from onnxscript.reverse.attributes import AT, AttributeWriter
+from onnxscript.reverse.graph_model import GraphInfo, NodeInfo, TranslationError, Val
+from onnxscript.reverse.identifiers import is_plain_identifier
+from onnxscript.reverse.literals import comment_lines, docstring, string
+from onnxscript.reverse.planning import (
+    CALL,
+    EXPLICIT,
+    FOR,
+    FOR_BREAK,
+    IF,
+    SKIP,
+    WHILE,
+    IfPlan,
+    LoopPlan,
+)
+from onnxscript.reverse.types import Imports, annotation
+
+_POISON = object()
+_MISSING = object()
+_GRAPH_KINDS = (AT.GRAPH, AT.GRAPHS)
+
+# Ops that ``use_operators`` writes as Python operators (each maps back to exactly this op).
+_BINARY_OPERATORS = {
+    "Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "MatMul": "@", "Pow": "**",
+    "Equal": "==", "Less": "<", "LessOrEqual": "<=", "Greater": ">", "GreaterOrEqual": ">=",
+}  # fmt: skip
+
+
+class Mismatch(Exception):
+    """The code written so far would not compile back to the original graph."""
+
+    def __init__(self, message: str, *values: object) -> None:
+        super().__init__(message)
+        self.values = [v for v in values if isinstance(v, Val)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _variadic_outputs(domain: str, op_type: str, version: int) -> bool:
+    try:
+        schema = onnx.defs.get_schema(op_type, version, domain)
+    except Exception:
+        return False
+    outs = schema.outputs
+    return bool(outs) and outs[-1].option == onnx.defs.OpSchema.FormalParameterOption.Variadic
+
+
+@dataclass
+class LocalFunction:
+    """A function of the model, called by name from the other functions."""
+
+    py_name: str
+    n_outputs: int
+    attributes: dict[str, str]  # proto attribute name -> Python parameter name
+
+
+@dataclass
+class FunctionScope:
+    """What one function's body needs from the module being written."""
+
+    opset_names: dict[str, str]  # domain -> opset variable
+    opset_versions: dict[str, int]
+    functions: dict[tuple[str, str], LocalFunction]
+    attributes: AttributeWriter
+    imports: Imports
+    attr_params: dict[str, str] = field(default_factory=dict)
+    file_key_prefix: str = ""
+    use_operators: bool = False
+    inline_const: bool = False
+    main_opset: str = "op"
+
+
+class Emitter:
+    """Writes one function body (and nested graphs) while checking it."""
+
+    def __init__(self, scope: FunctionScope) -> None:
+        self.scope = scope
+        self.lines: list[str] = []
+        self.env: dict[str, object] = {}
+        self.log: list[tuple[str, object]] = []
+        self.inline: dict[int, str] = {}  # id(value) -> expression, for inline_const
+        self.index_vals: set[int] = set()
+
+    # -- the simulated environment ------------------------------------------------------
+
+    def bind(self, name: str, value: object) -> None:
+        env = self.env
+        self.log.append((name, env.get(name, _MISSING)))
+        env[name] = value
+
+    def read(self, val: Val) -> str:
+        name = val.py
+        if self.env.get(name) is not val:
+            inline = self.inline.get(id(val))
+            if inline is not None:
+                return inline
+            found = self.env.get(name)
+            raise Mismatch(f"{name} does not hold {val.name!r} here", val, found)
+        return name
+
+    def undo(self, mark: int) -> list[str]:
+        """Restore the environment to the log position ``mark``; return the names assigned
+        since then, in order of first assignment."""
+        entries = self.log[mark:]
+        env = self.env
+        for name, old in reversed(entries):
+            if old is _MISSING:
+                env.pop(name, None)
+            else:
+                env[name] = old
+        del self.log[mark:]
+        return list(dict.fromkeys(name for name, _ in entries))
+
+    # -- blocks ---------------------------------------------------------------------------
+
+    def function(self, graph: GraphInfo, header: Sequence[str], doc: str, indent: str,
+                 outputs: Sequence[Val]) -> None:
+        self.lines.extend(header)
+        inner = indent + "    "
+        if doc:
+            self.lines.extend(docstring(doc, inner))
+        for val in graph.inputs:
+            self.bind(val.py, val)
+        self.block(graph, inner)
+        names = [self.read(v) for v in outputs]
+        self.lines.append(f"{inner}return {', '.join(names)}")
+
+    def block(self, graph: GraphInfo, indent: str) -> None:
+        start = len(self.lines)
+        if self.scope.inline_const:
+            self._collect_inline(graph)
+        for node in graph.nodes:
+            form = node.form
+            if form == CALL:
+                self.call(node, indent)
+            elif form == SKIP:
+                continue
+            elif form == IF:
+                self.if_(node, indent, "if")
+            elif form in (FOR, WHILE, FOR_BREAK):
+                self.loop(node, indent)
+            else:
+                self.explicit(node, indent)
+        if len(self.lines) == start:
+            self.lines.append(indent + "pass")
+
+    def _collect_inline(self, graph: GraphInfo) -> None:
+        """``inline_const``: small constants used once are written at their use."""
+        for node in graph.nodes:
+            if node.form != CALL or node.op_type != "Constant" or node.domain:
+                continue
+            out = node.outputs[0] if node.outputs else None
+            if out is None or out.uses != 1 or out.is_output:
+                continue
+            tensor = node.tensor
+            if tensor is None and node.proto is not None:
+                attrs = node.proto.attribute
+                if len(attrs) == 1 and attrs[0].name == "value" and not attrs[0].ref_attr_name:
+                    tensor = attrs[0].t
+            if not isinstance(tensor, onnx.TensorProto):
+                continue
+            count = 1
+            for d in tensor.dims:
+                count *= d
+            if count > self.scope.attributes.tensors.inline_limit:
+                continue
+            user = self._single_user(graph, out)
+            if user is None:
+                continue
+            node.form = SKIP
+            self.inline[id(out)] = self.scope.attributes.tensors.expression(tensor, out.cand)
+
+    @staticmethod
+    def _single_user(graph: GraphInfo, val: Val) -> NodeInfo | None:
+        if not 0 <= val.last_use < len(graph.nodes):
+            return None
+        user = graph.nodes[val.last_use]
+        if user.form != CALL or not any(v is val for v in user.inputs):
+            return None
+        return user
+
+    # -- op calls -------------------------------------------------------------------------
+
+    def callee(self, node: NodeInfo) -> str:
+        scope = self.scope
+        local = scope.functions.get((node.domain, node.op_type))
+        if local is not None:
+            return local.py_name
+        opset = scope.opset_names[node.domain]
+        scope.imports.opsets.add(opset)
+        name = node.op_type
+        if is_plain_identifier(name) and not name.startswith("_") and name not in _OPSET_ATTRS:
+            return f"{opset}.{name}"
+        return f"{opset}[{string(name)}]"
+
+    def attributes(self, node: NodeInfo, value_name: str) -> list[str]:
+        proto = node.proto
+        if proto is None:
+            return []
+        scope = self.scope
+        local = scope.functions.get((node.domain, node.op_type))
+        out: list[str] = []
+        odd: list[str] = []
+        for attr in proto.attribute:
+            if attr.type in _GRAPH_KINDS:
+                continue
+            key = attr.name
+            if local is not None:
+                key = local.attributes.get(key, key)
+            if attr.ref_attr_name:
+                param = scope.attr_params.get(attr.ref_attr_name)
+                if param is None:
+                    raise TranslationError(
+                        f"{node.op_type} refers to an attribute parameter "
+                        f"{attr.ref_attr_name!r} outside of a function that declares it"
+                    )
+                if not is_plain_identifier(key):
+                    raise TranslationError(f"attribute name {key!r} is not an identifier")
+                out.append(f"{key}={param}")
+                continue
+            file_key = scope.file_key_prefix + value_name if value_name else None
+            text = scope.attributes.value(attr, node.domain, value_name or "value", file_key)
+            if is_plain_identifier(key):
+                out.append(f"{key}={text}")
+            else:
+                odd.append(f"{string(key)}: {text}")
+        if odd:
+            name = scope.attributes.tensors.names.take("ATTRIBUTES", default="ATTRIBUTES")
+            scope.attributes.tensors.module_lines.append(f"{name} = {{{', '.join(odd)}}}")
+            out.append(f"**{name}")
+        return out
+
+    def targets(self, node: NodeInfo) -> str:
+        outs = node.outputs
+        names = [v.py if v is not None else "_" for v in outs]
+        local = self.scope.functions.get((node.domain, node.op_type))
+        if local is not None:
+            names.extend("_" for _ in range(local.n_outputs - len(names)))
+        if len(names) == 1:
+            version = self.scope.opset_versions.get(node.domain, 1)
+            if local is None and node.domain in ("", "ai.onnx.ml", "ai.onnx.preview.training") \
+                    and _variadic_outputs(node.domain, node.op_type, version):
+                return f"({names[0]},)"
+            return names[0]
+        return ", ".join(names)
+
+    def call(self, node: NodeInfo, indent: str) -> None:
+        proto = node.proto
+        if proto is not None and proto.doc_string:
+            self.lines.extend(comment_lines(proto.doc_string, indent))
+        first = node.outputs[0] if node.outputs else None
+        value_name = first.name if first is not None else ""
+        if node.tensor is not None:
+            text = self._initializer(node, first)
+        else:
+            args = [self.read(v) if v is not None else "None" for v in node.inputs]
+            text = self._operator(node, args)
+            if text is None:
+                kwargs = self.attributes(node, value_name)
+                text = f"{self.callee(node)}({', '.join(args + kwargs)})"
+        if not node.outputs:
+            self.lines.append(indent + text)
+            return
+        targets = self.targets(node)
+        for v in node.outputs:
+            if v is not None:
+                self.bind(v.py, v)
+        self.lines.append(f"{indent}{targets} = {text}")
+
+    def _operator(self, node: NodeInfo, args: list[str]) -> str | None:
+        if not self.scope.use_operators or node.domain or len(args) != 2:
+            return None
+        symbol = _BINARY_OPERATORS.get(node.op_type)
+        if symbol is None or len(node.outputs) != 1 or node.proto is None or node.proto.attribute:
+            return None
+        if any(v is None or id(v) in self.index_vals or id(v) in self.inline
+               for v in node.inputs):
+            return None
+        return f"{args[0]} {symbol} {args[1]}"
+
+    def _initializer(self, node: NodeInfo, out: Val | None) -> str:
+        scope = self.scope
+        scope.imports.opsets.add(scope.main_opset)
+        tensor = node.tensor
+        name = out.name if out is not None else ""
+        if isinstance(tensor, onnx.SparseTensorProto):
+            from onnxscript.reverse.tensors import sparse_expression
+
+            text = sparse_expression(tensor, scope.attributes.tensors, out.cand if out else "t")
+            return f"{scope.main_opset}.Constant(sparse_value={text})"
+        assert isinstance(tensor, onnx.TensorProto)
+        text = scope.attributes.tensors.expression(
+            tensor, out.cand if out else "tensor", scope.file_key_prefix + name
+        )
+        return f"{scope.main_opset}.Constant(value={text})"
+
+    # -- assignments at the end of a block ----------------------------------------------
+
+    def assign(self, indent: str, pairs: Sequence[tuple[str, Val]],
+               identity_for: Sequence[str] = ()) -> None:
+        """Assign each target its source, reading every source before any target changes.
+
+        A target that already holds its source is left alone, except that targets in
+        ``identity_for`` (loop variables, which must be assigned in the body to be carried)
+        get an explicit ``op.Identity``.
+        """
+        work: list[tuple[str, str, Val]] = []
+        for target, src in pairs:
+            text = self.read(src)
+            if text == target:
+                if target not in identity_for:
+                    continue
+                text = f"{self.scope.main_opset}.Identity({text})"
+                self.scope.imports.opsets.add(self.scope.main_opset)
+            work.append((target, text, src))
+        if not work:
+            return
+        targets = [t for t, _, _ in work]
+        sequential = all(
+            not any(src.py == t for t in targets[:i]) for i, (_, _, src) in enumerate(work)
+        )
+        if sequential:
+            for target, text, _ in work:
+                self.lines.append(f"{indent}{target} = {text}")
+        else:
+            texts = ", ".join(text for _, text, _ in work)
+            self.lines.append(f"{indent}{', '.join(targets)} = {texts}")
+        for target, _, src in work:
+            self.bind(target, src)
+
+    # -- if -------------------------------------------------------------------------------
+
+    def if_(self, node: NodeInfo, indent: str, keyword: str) -> None:
+        plan = node.plan
+        assert isinstance(plan, IfPlan)
+        cond_val = node.inputs[0]
+        assert cond_val is not None
+        results = [r for r in node.outputs if r is not None]
+        names = [r.py for r in results]
+        self.lines.append(f"{indent}{keyword} {self.read(cond_val)}:")
+        inner = indent + "    "
+        then_assigned = self._branch(plan.then_graph, inner, results, plan.then_deferred, names)
+        if plan.elif_:
+            mark = len(self.log)
+            inner_if = next(n for n in plan.else_graph.nodes if n.form != SKIP)
+            self.if_(inner_if, indent, "elif")
+            self._check_outputs(results, plan.else_graph)
+            else_assigned = self.undo(mark)
+        else:
+            self.lines.append(f"{indent}else:")
+            else_assigned = self._branch(plan.else_graph, inner, results, plan.else_deferred,
+                                         None)
+        group = set(names)
+        for name in dict.fromkeys([*then_assigned, *else_assigned]):
+            if name not in group:
+                self.bind(name, _POISON)
+        for r in results:
+            self.bind(r.py, r)
+
+    def _check_outputs(self, results: Sequence[Val], graph: GraphInfo) -> None:
+        for r, value in zip(results, graph.outputs):
+            if self.env.get(r.py) is not value:
+                raise Mismatch(f"branch output {value.name!r} is not in {r.py}", value)
+
+    def _branch(self, graph: GraphInfo, indent: str, results: list[Val], deferred: list[int],
+                order: list[str] | None) -> list[str]:
+        mark = len(self.log)
+        if graph.doc:
+            self.lines.extend(comment_lines(graph.doc, indent))
+        self.block(graph, indent)
+        self.assign(indent, [(results[i].py, graph.outputs[i]) for i in deferred])
+        self._check_outputs(results, graph)
+        assigned = self.undo(mark)
+        if order is not None:
+            wanted = set(order)
+            got = [n for n in assigned if n in wanted]
+            if got != order:
+                raise Mismatch(f"if outputs would be ordered {got}, not {order}")
+        return assigned
+
+    # -- loops ----------------------------------------------------------------------------
+
+    def loop(self, node: NodeInfo, indent: str) -> None:
+        plan = node.plan
+        assert isinstance(plan, LoopPlan)
+        form = node.form
+        body = plan.body
+        bins = body.inputs
+        bouts = body.outputs
+        results = plan.results
+        names = [r.py for r in results]
+        n = len(results)
+        pairs = [(names[j], plan.inits[j]) for j in range(n)
+                 if self.env.get(names[j]) is not plan.inits[j]]
+        cond_name = bins[1].py
+        if form == WHILE:
+            cond = plan.cond
+            assert cond is not None
+            if self.env.get(cond_name) is not cond:
+                pairs.append((cond_name, cond))
+        self.assign(indent, pairs)
+        inner = indent + "    "
+        iter_val = bins[0]
+        if form == WHILE:
+            self.lines.append(f"{indent}while {cond_name}:")
+        else:
+            trip = plan.trip
+            assert trip is not None
+            self.lines.append(f"{indent}for {iter_val.py} in range({self.read(trip)}):")
+        mark = len(self.log)
+        if form != WHILE:
+            self.bind(iter_val.py, iter_val)
+            self.index_vals.add(id(iter_val))
+        for j in range(n):
+            self.bind(names[j], bins[j + 2])
+        if form == WHILE:
+            self.bind(cond_name, bins[1])
+        body_mark = len(self.log)
+        if body.doc:
+            self.lines.extend(comment_lines(body.doc, inner))
+        self.block(body, inner)
+        self.assign(inner, [(names[j], bouts[j + 1]) for j in plan.deferred],
+                    identity_for=names)
+        if form == WHILE and plan.cond_deferred and self.env.get(cond_name) is not bouts[0]:
+            self.assign(inner, [(cond_name, bouts[0])])
+        for j in range(n):
+            if self.env.get(names[j]) is not bouts[j + 1]:
+                raise Mismatch(f"{names[j]} does not hold the loop output", bouts[j + 1])
+        if form == WHILE and self.env.get(cond_name) is not bouts[0]:
+            raise Mismatch("the loop condition is not in its variable", bouts[0])
+        if form == FOR_BREAK:
+            self.lines.append(f"{inner}if not {self.read(bouts[0])}:")
+            self.lines.append(f"{inner}    break")
+        carried = self.log[body_mark:]
+        wanted = set(names)
+        order = [n for n in dict.fromkeys(name for name, _ in carried) if n in wanted]
+        if order != names:
+            raise Mismatch(f"loop would carry {order}, not {names}")
+        assigned = self.undo(mark)
+        group = set(names)
+        for name in assigned:
+            if name not in group:
+                self.bind(name, _POISON)
+        for r in results:
+            self.bind(r.py, r)
+
+    # -- nested graph functions ---------------------------------------------------------
+
+    def explicit(self, node: NodeInfo, indent: str) -> None:
+        proto = node.proto
+        assert proto is not None
+        if proto.doc_string:
+            self.lines.extend(comment_lines(proto.doc_string, indent))
+        graph_args = []
+        for attr_name, graph in node.graphs:
+            self.graph_def(graph, indent)
+            graph_args.append(f"{attr_name}={graph.func_name}")
+        args = [self.read(v) if v is not None else "None" for v in node.inputs]
+        first = node.outputs[0] if node.outputs else None
+        kwargs = self.attributes(node, first.name if first is not None else "")
+        text = f"{self.callee(node)}({', '.join(args + kwargs + graph_args)})"
+        if not node.outputs:
+            self.lines.append(indent + text)
+            return
+        targets = self.targets(node)
+        for v in node.outputs:
+            if v is not None:
+                self.bind(v.py, v)
+        self.lines.append(f"{indent}{targets} = {text}")
+
+    def graph_def(self, graph: GraphInfo, indent: str) -> None:
+        params = []
+        imports = self.scope.imports
+        for val in graph.inputs:
+            ann = None
+            if val.type is not None and val.type.WhichOneof("value") == "tensor_type":
+                ann = annotation(val.type, imports)
+            params.append(f"{val.py}: {ann}" if ann else val.py)
+        imports.names.add("graph")
+        self.lines.append(f"{indent}@graph()")
+        self.lines.append(f"{indent}def {graph.func_name}({', '.join(params)}):")
+        mark = len(self.log)
+        inner = indent + "    "
+        if graph.doc:
+            self.lines.extend(docstring(graph.doc, inner))
+        for val in graph.inputs:
+            self.bind(val.py, val)
+        self.block(graph, inner)
+        names = [self.read(v) for v in graph.outputs]
+        self.lines.append(f"{inner}return {', '.join(names)}")
+        self.undo(mark)
+        self.bind(graph.func_name, _POISON)
+
+
+_OPSET_ATTRS = frozenset({"domain", "version", "lookup", "suggestions", "has_schemas"})

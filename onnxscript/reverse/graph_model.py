@@ -1,0 +1,278 @@
+"""A read-only view of ONNX graphs built for translation: values, their uses and scopes.
+
+Each value (graph input, initializer, node output) becomes one :class:`Val` that knows where
+it is defined, how often and how late it is read, and which Python name it would like to
+have. Nested graphs (If branches, Loop bodies, Scan bodies) are :class:`GraphInfo` objects
+under the node that holds them; a value read inside a nested graph counts, for the graph
+that defines it, as read by the node that holds the nested graph.
+
+Values are numbered (``seq``) in the order in which the script compiler names values (graph
+inputs, then each node's outputs followed by its nested graphs), and candidate names are
+handed out in that order, so the first value of a variable keeps its exact name when the
+translated script is compiled again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import onnx
+
+from onnxscript.reverse.identifiers import NameAllocator
+
+_GRAPH = onnx.AttributeProto.GRAPH
+_GRAPHS = onnx.AttributeProto.GRAPHS
+
+
+class TranslationError(ValueError):
+    """The proto cannot be translated (for example it reads a value nobody defines)."""
+
+
+class Var:
+    """A Python variable: the values it holds, in program order of assignment."""
+
+    __slots__ = ("members", "name", "root")
+
+    def __init__(self, first: Val) -> None:
+        self.members: list[Val] = [first]
+        self.root: Val = first
+        self.name = ""
+
+
+class Val:
+    """One ONNX value."""
+
+    __slots__ = (
+        "cand",
+        "graph",
+        "index",
+        "is_output",
+        "last_use",
+        "name",
+        "node",
+        "py",
+        "seq",
+        "slot",
+        "type",
+        "uses",
+        "var",
+    )
+
+    def __init__(self, name: str, cand: str, seq: int, graph: GraphInfo,
+                 node: NodeInfo | None, slot: int, index: int) -> None:
+        self.name = name
+        self.cand = cand
+        self.seq = seq
+        self.graph = graph
+        self.node = node
+        self.slot = slot
+        self.index = index
+        self.uses = 0  # reads by nodes (graph outputs are counted in is_output)
+        self.is_output = 0
+        self.last_use = -1
+        self.var: Var | None = None
+        self.py = ""
+        self.type: onnx.TypeProto | None = None
+
+    def __repr__(self) -> str:
+        return f"Val({self.name!r})"
+
+
+class NodeInfo:
+    """One node (or an initializer, as a pseudo ``Constant`` node with ``tensor`` set)."""
+
+    __slots__ = ("domain", "form", "graphs", "index", "inputs", "op_type", "outputs", "plan",
+                 "proto", "tensor")
+
+    def __init__(self, proto: onnx.NodeProto | None, op_type: str, domain: str,
+                 index: int) -> None:
+        self.proto = proto
+        self.op_type = op_type
+        self.domain = domain
+        self.index = index
+        self.inputs: list[Val | None] = []
+        self.outputs: list[Val | None] = []
+        self.graphs: list[tuple[str, GraphInfo]] = []
+        self.form = 0
+        self.plan: object = None
+        self.tensor: onnx.TensorProto | onnx.SparseTensorProto | None = None
+
+    def graph(self, attr: str) -> GraphInfo | None:
+        for name, g in self.graphs:
+            if name == attr:
+                return g
+        return None
+
+
+class GraphInfo:
+    """A graph (or function body): inputs, nodes in order, outputs."""
+
+    __slots__ = ("depth", "doc", "func_name", "inputs", "name", "nodes", "outputs", "parent",
+                 "proto")
+
+    def __init__(self, name: str, depth: int, parent: NodeInfo | None,
+                 proto: onnx.GraphProto | None) -> None:
+        self.name = name
+        self.depth = depth
+        self.parent = parent
+        self.proto = proto
+        self.inputs: list[Val] = []
+        self.outputs: list[Val] = []
+        self.nodes: list[NodeInfo] = []
+        self.func_name = ""
+        self.doc = ""
+
+
+def _domain(domain: str) -> str:
+    return "" if domain == "ai.onnx" else domain
+
+
+class Reader:
+    """Builds :class:`GraphInfo` trees, resolving names through nested scopes."""
+
+    def __init__(self, names: NameAllocator) -> None:
+        self.names = names
+        self.scope: dict[str, Val] = {}
+        self.positions: list[int] = []
+        self.seq = 0
+        self.subgraphs: list[GraphInfo] = []
+        self.values: list[Val] = []
+        self.domains: set[str] = set()
+        self.calls: set[tuple[str, str]] = set()
+
+    def _new(self, name: str, graph: GraphInfo, node: NodeInfo | None, slot: int,
+             index: int) -> Val:
+        self.seq += 1
+        val = Val(name, self.names.take(name), self.seq, graph, node, slot, index)
+        self.values.append(val)
+        return val
+
+    def _define(self, val: Val, shadowed: list[tuple[str, Val | None]]) -> None:
+        shadowed.append((val.name, self.scope.get(val.name)))
+        self.scope[val.name] = val
+
+    def _use(self, name: str, count: int = 1) -> Val:
+        val = self.scope.get(name)
+        if val is None:
+            raise TranslationError(f"the value {name!r} is read but never defined")
+        val.uses += count
+        pos = self.positions[val.graph.depth]
+        if pos > val.last_use:
+            val.last_use = pos
+        return val
+
+    def read_graph(
+        self,
+        name: str,
+        inputs: Sequence[tuple[str, onnx.TypeProto | None]],
+        nodes: Sequence[onnx.NodeProto],
+        outputs: Sequence[str],
+        initializers: Sequence[onnx.TensorProto] = (),
+        sparse_initializers: Sequence[onnx.SparseTensorProto] = (),
+        parent: NodeInfo | None = None,
+        proto: onnx.GraphProto | None = None,
+    ) -> GraphInfo:
+        """Read one graph; its nested graphs are read where their nodes are."""
+        depth = len(self.positions)
+        graph = GraphInfo(name, depth, parent, proto)
+        shadowed: list[tuple[str, Val | None]] = []
+        self.positions.append(-1)
+        try:
+            input_names = set()
+            for in_name, in_type in inputs:
+                val = self._new(in_name, graph, None, 0, -1)
+                val.type = in_type
+                graph.inputs.append(val)
+                self._define(val, shadowed)
+                input_names.add(in_name)
+            index = 0
+            for tensor in initializers:
+                if tensor.name in input_names:
+                    continue  # an input with a default value: the input wins
+                index = self._pseudo_constant(graph, tensor.name, tensor, index, shadowed)
+            for sparse in sparse_initializers:
+                vname = sparse.values.name
+                index = self._pseudo_constant(graph, vname, sparse, index, shadowed)
+            for node in nodes:
+                self._read_node(graph, node, index, shadowed)
+                index += 1
+            self.positions[depth] = index
+            for out_name in outputs:
+                val = self._use(out_name, 0)
+                val.is_output += 1
+                graph.outputs.append(val)
+        finally:
+            self.positions.pop()
+            for vname, old in reversed(shadowed):
+                if old is None:
+                    del self.scope[vname]
+                else:
+                    self.scope[vname] = old
+        return graph
+
+    def _pseudo_constant(self, graph: GraphInfo, name: str,
+                         tensor: onnx.TensorProto | onnx.SparseTensorProto, index: int,
+                         shadowed: list[tuple[str, Val | None]]) -> int:
+        info = NodeInfo(None, "Constant", "", index)
+        info.tensor = tensor
+        self.domains.add("")
+        self.positions[graph.depth] = index
+        val = self._new(name, graph, info, 0, index)
+        info.outputs.append(val)
+        graph.nodes.append(info)
+        self._define(val, shadowed)
+        return index + 1
+
+    def _read_node(self, graph: GraphInfo, node: onnx.NodeProto, index: int,
+                   shadowed: list[tuple[str, Val | None]]) -> None:
+        domain = _domain(node.domain)
+        info = NodeInfo(node, node.op_type, domain, index)
+        self.domains.add(domain)
+        self.calls.add((domain, node.op_type))
+        self.positions[graph.depth] = index
+        inputs = info.inputs
+        for in_name in node.input:
+            inputs.append(self._use(in_name) if in_name else None)
+        while inputs and inputs[-1] is None:
+            inputs.pop()
+        outs = info.outputs
+        for slot, out_name in enumerate(node.output):
+            outs.append(self._new(out_name, graph, info, slot, index) if out_name else None)
+        while outs and outs[-1] is None:
+            outs.pop()
+        for attr in node.attribute:
+            kind = attr.type
+            if kind == _GRAPH:
+                sub = self.read_subgraph(attr.g, info)
+                info.graphs.append((attr.name, sub))
+            elif kind == _GRAPHS:
+                raise TranslationError(
+                    f"{node.op_type} has a list-of-graphs attribute {attr.name!r}, which "
+                    "scripts cannot express"
+                )
+        graph.nodes.append(info)
+        for out in outs:
+            if out is not None:
+                self._define(out, shadowed)
+
+    def read_subgraph(self, g: onnx.GraphProto, parent: NodeInfo) -> GraphInfo:
+        sub = self.read_graph(
+            g.name,
+            [(i.name, i.type) for i in g.input],
+            g.node,
+            [o.name for o in g.output],
+            g.initializer,
+            g.sparse_initializer,
+            parent,
+            g,
+        )
+        sub.doc = g.doc_string
+        self.subgraphs.append(sub)
+        return sub
+
+    def name_subgraphs(self) -> None:
+        """Give every nested graph a Python function name (after all values are named, so
+        that values keep their names first)."""
+        for sub in self.subgraphs:
+            sub.func_name = self.names.take(sub.name or "body", default="body")
+

@@ -1,0 +1,115 @@
+"""Python identifiers for names taken from an ONNX model.
+
+A model's names are untrusted text: they may contain any character, start with a digit, be
+Python keywords, or collide once cleaned up. Every name that reaches the emitted source goes
+through :class:`NameAllocator`, which only ever hands out valid, unique, NFKC-stable
+identifiers, so a name can never change the meaning of the code around it.
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import re
+import unicodedata
+
+_SSA_SUFFIX = re.compile(r"^(.+?)_(\d+)$")
+_ASCII_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+# Names the emitted code itself reads inside functions; a variable with one of these names
+# would hide it. Builtins that scripts do not use (``input``, ``max``, ...) stay available
+# as variable names because ONNX models use them a lot.
+RESERVED_BUILTINS = frozenset({"range", "float", "bytes", "complex", "print", "len"})
+
+
+def _clean(name: str, keep_unicode: bool) -> str:
+    out = []
+    for ch in name:
+        if ch.isascii():
+            out.append(ch if (ch.isalnum() or ch == "_") else "_")
+        elif keep_unicode and ("a" + ch).isidentifier():
+            out.append(ch)
+        else:
+            out.append("_")
+    return "".join(out)
+
+
+def sanitize(name: str, default: str = "v") -> str:
+    """A valid identifier that resembles ``name`` (not yet unique).
+
+    ASCII letters, digits and ``_`` are kept, as are non-ASCII letters when the result is
+    stable under NFKC normalization (which Python applies to identifiers, and which could
+    otherwise make two different names equal). Everything else becomes ``_``.
+    """
+    if _ASCII_WORD.match(name) is None:
+        cleaned = _clean(name, keep_unicode=True)
+        if not cleaned.isidentifier() or unicodedata.normalize("NFKC", cleaned) != cleaned:
+            cleaned = _clean(name, keep_unicode=False)
+        name = cleaned
+        if not name.strip("_"):
+            name = default + name
+        if name[0].isdigit():
+            name = default + "_" + name
+    if name.startswith("__"):
+        name = default + name  # dunder names can mean something to Python
+    if keyword.iskeyword(name):
+        name += "_"
+    return name
+
+
+def ssa_base(name: str) -> str | None:
+    """``x`` for ``x_3``: the variable an SSA-renamed value probably came from."""
+    match = _SSA_SUFFIX.match(name)
+    return match.group(1) if match else None
+
+
+class NameAllocator:
+    """Hands out unique identifiers; the first to ask for a name gets it unchanged."""
+
+    __slots__ = ("_counters", "used")
+
+    def __init__(self, reserved: frozenset[str] | set[str] = frozenset()) -> None:
+        self.used: set[str] = set(reserved) | RESERVED_BUILTINS
+        self._counters: dict[str, int] = {}
+
+    def snapshot(self) -> tuple[frozenset[str], dict[str, int]]:
+        """The allocator's state, to undo the names taken by a failed attempt."""
+        return frozenset(self.used), dict(self._counters)
+
+    def restore(self, state: tuple[frozenset[str], dict[str, int]]) -> None:
+        self.used = set(state[0])
+        self._counters = dict(state[1])
+
+    def copy(self) -> NameAllocator:
+        other = NameAllocator()
+        other.used = set(self.used)
+        other._counters = dict(self._counters)
+        return other
+
+    def reserve(self, name: str) -> None:
+        """Mark ``name`` as taken (a module-level name the emitted code defines)."""
+        self.used.add(name)
+
+    def take(self, name: str, default: str = "v") -> str:
+        """A unique identifier derived from ``name``."""
+        base = sanitize(name, default)
+        used = self.used
+        if base not in used:
+            used.add(base)
+            return base
+        k = self._counters.get(base, 0)
+        while True:
+            k += 1
+            candidate = f"{base}_{k}"
+            if candidate not in used:
+                self._counters[base] = k
+                used.add(candidate)
+                return candidate
+
+
+def is_plain_identifier(name: str) -> bool:
+    """Whether ``name`` can be written as is as a Python identifier (``x.name`` or ``name=``)."""
+    return name.isidentifier() and not keyword.iskeyword(name)
+
+
+BUILTIN_NAMES = frozenset(dir(builtins))

@@ -1,0 +1,457 @@
+"""Translate a whole ``ModelProto``, ``FunctionProto`` or ``GraphProto`` into a module.
+
+The module imports what it uses, declares the opsets (``from onnxscript import opset18 as
+op``, ``my_domain = Opset("my.domain", 1)``), defines large tensors as module constants,
+then the model's functions (callees first) as ``@script(<domain opset>)`` functions and the
+main graph as a ``@script()`` function, and for a model a ``make_model()`` function that
+compiles the main function with the original model's IR version, opset imports and
+metadata.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import onnx
+import onnx.defs
+
+from onnxscript.reverse.attributes import PYTHON_KINDS, AttributeWriter, attribute_kind, \
+    schema_attribute_kind
+from onnxscript.reverse.emitter import Emitter, FunctionScope, LocalFunction, Mismatch
+from onnxscript.reverse.graph_model import GraphInfo, Reader, TranslationError, Val
+from onnxscript.reverse.identifiers import NameAllocator, sanitize
+from onnxscript.reverse.literals import docstring, string
+from onnxscript.reverse.planning import Planner
+from onnxscript.reverse.tensors import TensorWriter
+from onnxscript.reverse.types import DTYPE_NAMES, Imports, annotation, has_type, \
+    type_expression
+
+AT = onnx.AttributeProto
+
+_MODULE_NAMES = frozenset(
+    {"np", "onnx", "script", "graph", "Opset", "external_tensor", "model_tensor",
+     "_", *DTYPE_NAMES.values()}
+)
+_MAX_TARGETED_RETRIES = 8
+
+
+@dataclass
+class Options:
+    """How to translate; see :func:`onnxscript.reverse.proto2python`."""
+
+    function_name: str | None = None
+    rename: bool = False
+    use_operators: bool = False
+    inline_const: bool = False
+    skip_initializers: bool = False
+    inline_limit: int = 16
+    large_limit: int = 1024
+    tensor_file: str | None = None
+    opset_imports: dict[str, int] | None = None
+
+
+def _canonical(domain: str) -> str:
+    return "" if domain == "ai.onnx" else domain
+
+
+def _imports_of(opset_import: Sequence[onnx.OperatorSetIdProto]) -> dict[str, int]:
+    return {_canonical(o.domain): int(o.version) for o in opset_import}
+
+
+@dataclass
+class _Function:
+    """One function of the module while it is being translated."""
+
+    graph: GraphInfo
+    reader: Reader
+    names: NameAllocator
+    scope: FunctionScope
+    py_name: str
+    header: list[str] = field(default_factory=list)
+    doc: str = ""
+    outputs: list[Val] = field(default_factory=list)
+    is_main: bool = False
+    calls: set[tuple[str, str]] = field(default_factory=set)
+    lines: list[str] = field(default_factory=list)
+
+
+class ModuleWriter:
+    """Collects opsets, functions and constants, and writes the module text."""
+
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self.names = NameAllocator(_MODULE_NAMES)
+        self.imports = Imports()
+        self.opset_vars: dict[tuple[str, int], str] = {}
+        self.main_version = 0
+        self.local: dict[tuple[str, str], LocalFunction] = {}
+        self.functions: list[_Function] = []
+        self.tensors: TensorWriter | None = None
+        self.trailer: list[str] = []
+
+    # -- opsets ---------------------------------------------------------------------------
+
+    def declare_opsets(self, versions: Sequence[dict[str, int]], main_version: int) -> None:
+        """Name an opset variable for every (domain, version) imported anywhere."""
+        self.main_version = main_version
+        self.opset_vars[("", main_version)] = self.names.take("op")
+        pairs = sorted({(d, v) for imports in versions for d, v in imports.items()})
+        per_domain: dict[str, int] = {}
+        for domain, _ in pairs:
+            per_domain[domain] = per_domain.get(domain, 0) + 1
+        for domain, version in pairs:
+            if (domain, version) in self.opset_vars:
+                continue
+            self.opset_vars[(domain, version)] = self._opset_name(domain, version,
+                                                                  per_domain[domain] > 1)
+
+    def _opset_name(self, domain: str, version: int, several: bool) -> str:
+        if not domain:
+            return self.names.take(f"opset{version}")
+        base = sanitize(domain.replace(".", "_"), default="opset")
+        return self.names.take(f"{base}{version}" if several else base)
+
+    def opset_var(self, domain: str, version: int) -> str:
+        key = (domain, version)
+        name = self.opset_vars.get(key)
+        if name is None:
+            name = self._opset_name(domain, version, True)
+            self.opset_vars[key] = name
+        return name
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def add_function(
+        self,
+        *,
+        name: str,
+        py_name: str,
+        domain: str,
+        inputs: Sequence[tuple[str, onnx.TypeProto | None]],
+        nodes: Sequence[onnx.NodeProto],
+        outputs: Sequence[str],
+        imports: dict[str, int],
+        initializers: Sequence[onnx.TensorProto] = (),
+        sparse_initializers: Sequence[onnx.SparseTensorProto] = (),
+        attributes: Sequence[str] = (),
+        attribute_defaults: Sequence[onnx.AttributeProto] = (),
+        doc: str = "",
+        is_main: bool = False,
+    ) -> _Function:
+        names = self.names.copy()
+        attr_params: dict[str, str] = {}
+        for attr_name in [*attributes, *(a.name for a in attribute_defaults)]:
+            attr_params[attr_name] = names.take(attr_name, default="attr")
+        reader = Reader(names)
+        graph = reader.read_graph(name, inputs, nodes, outputs, initializers,
+                                  sparse_initializers)
+        reader.name_subgraphs()
+        graph.doc = doc
+        scope = FunctionScope(
+            opset_names={},
+            opset_versions=dict(imports),
+            functions=self.local,
+            attributes=None,  # type: ignore[arg-type]  # set once all names are known
+            imports=self.imports,
+            attr_params=attr_params,
+            file_key_prefix="" if is_main else f"{domain}::{name}::",
+            use_operators=self.options.use_operators,
+            inline_const=self.options.inline_const,
+        )
+        fn = _Function(graph, reader, names, scope, py_name, doc=doc, is_main=is_main)
+        fn.calls = reader.calls
+        fn.outputs = list(graph.outputs)
+        self.functions.append(fn)
+        if not is_main:
+            self.local[(domain, name)] = LocalFunction(py_name, len(outputs), attr_params)
+        return fn
+
+    # -- writing ----------------------------------------------------------------------------
+
+    def prepare(self) -> None:
+        """Set up names that depend on every function: module constants and opsets."""
+        everything = NameAllocator()
+        for fn in self.functions:
+            everything.used |= fn.names.used
+        everything.used |= self.names.used
+        self.names = everything
+        self.tensors = TensorWriter(
+            names=everything,
+            imports=self.imports,
+            inline_limit=self.options.inline_limit,
+            large_limit=self.options.large_limit,
+            tensor_file=self.options.tensor_file,
+        )
+        writer = AttributeWriter(self.tensors, self.imports)
+        for fn in self.functions:
+            fn.scope.attributes = writer
+            versions = fn.scope.opset_versions
+            ai_version = versions.get("", self.main_version)
+            fn.scope.main_opset = self.opset_var("", ai_version)
+            for domain in sorted(fn.reader.domains | set(versions)):
+                fn.scope.opset_names[domain] = self.opset_var(domain, versions.get(domain, 1))
+
+    def translate(self, fn: _Function) -> None:
+        """Plan and write one function, planning more conservatively after a mismatch."""
+        assert self.tensors is not None
+        level = 0
+        avoid: set[int] = set()
+        tries = 0
+        values = fn.reader.values
+        main_graph = fn.graph if fn.is_main else None
+        while True:
+            for val in values:
+                val.var = None
+            Planner(level, avoid, main_graph).plan_graph(fn.graph)
+            self._name_values(fn, values)
+            state = self.names.snapshot()
+            module_mark = len(self.tensors.module_lines)
+            imports_state = (set(self.imports.names), set(self.imports.modules))
+            emitter = Emitter(fn.scope)
+            try:
+                emitter.function(fn.graph, fn.header, fn.doc, "", fn.outputs)
+            except Mismatch as exc:
+                self.names.restore(state)
+                del self.tensors.module_lines[module_mark:]
+                self.imports.names, self.imports.modules = imports_state
+                tries += 1
+                fresh = {v.seq for v in exc.values} - avoid
+                if level == 0 and fresh and tries <= _MAX_TARGETED_RETRIES:
+                    avoid |= fresh
+                    continue
+                level += 1
+                if level > 2:
+                    raise TranslationError(f"cannot translate {fn.py_name}: {exc}") from None
+                continue
+            fn.lines = emitter.lines
+            return
+
+    def _name_values(self, fn: _Function, values: Sequence[Val]) -> None:
+        if not self.options.rename:
+            for val in values:
+                var = val.var
+                val.py = var.root.cand if var is not None else val.cand
+            return
+        keep = {id(v) for v in fn.graph.inputs}
+        if fn.is_main:
+            keep |= {id(v) for v in fn.graph.outputs}
+        taken = set(self.names.used)
+        counter = 0
+        by_var: dict[int, str] = {}
+        for val in values:
+            var = val.var
+            key = id(var) if var is not None else id(val)
+            if key in by_var:
+                val.py = by_var[key]
+                continue
+            members = var.members if var is not None else [val]
+            kept = next((m for m in members if id(m) in keep), None)
+            if kept is not None:
+                name = kept.cand
+            else:
+                while True:
+                    name = f"v{counter}"
+                    counter += 1
+                    if name not in taken:
+                        break
+            by_var[key] = name
+            val.py = name
+
+    def write(self) -> str:
+        """The module text (call after every function was translated)."""
+        assert self.tensors is not None
+        body: list[str] = []
+        for fn in self._ordered():
+            body.append("")
+            body.append("")
+            body.extend(fn.lines)
+        if self.trailer:
+            body.extend(["", "", *self.trailer])
+        head = self._header()
+        module_lines = self.tensors.module_lines
+        parts = head
+        if module_lines:
+            parts = [*parts, "", *module_lines]
+        return "\n".join([*parts, *body]) + "\n"
+
+    def _ordered(self) -> list[_Function]:
+        """Functions with every callee before its callers (main last)."""
+        by_key = {}
+        for fn in self.functions:
+            for key, local in self.local.items():
+                if local.py_name == fn.py_name:
+                    by_key[key] = fn
+        done: list[_Function] = []
+        seen: set[int] = set()
+
+        def visit(fn: _Function) -> None:
+            if id(fn) in seen:
+                return
+            seen.add(id(fn))
+            for key in sorted(fn.calls):
+                callee = by_key.get(key)
+                if callee is not None:
+                    visit(callee)
+            done.append(fn)
+
+        for fn in self.functions:
+            if not fn.is_main:
+                visit(fn)
+        for fn in self.functions:
+            if fn.is_main:
+                visit(fn)
+        return done
+
+    def _header(self) -> list[str]:
+        lines = []
+        if "np" in self.imports.modules:
+            lines.append("import numpy as np")
+        if "onnx" in self.imports.modules:
+            lines.append("import onnx")
+        if lines:
+            lines.append("")
+        names = sorted(self.imports.names - {"external_tensor", "model_tensor"},
+                       key=lambda n: (n[0].islower(), n))
+        used_vars = self.imports.opsets
+        opset_lines = []
+        custom = []
+        max_known = onnx.defs.onnx_opset_version()
+        for (domain, version), var in sorted(self.opset_vars.items()):
+            if var not in used_vars:
+                continue
+            if not domain and 1 <= version <= max_known:
+                opset_lines.append(
+                    f"from onnxscript import opset{version}"
+                    + ("" if var == f"opset{version}" else f" as {var}")
+                )
+            else:
+                names.append("Opset") if "Opset" not in names else None
+                custom.append(f"{var} = Opset({string(domain)}, {version})")
+        if names:
+            names = sorted(set(names), key=lambda n: (n[0].islower(), n))
+            lines.append(f"from onnxscript import {', '.join(names)}")
+        lines.extend(opset_lines)
+        runtime = sorted(self.imports.names & {"external_tensor", "model_tensor"})
+        if runtime:
+            lines.append(f"from onnxscript.reverse.runtime import {', '.join(runtime)}")
+        if custom:
+            lines.append("")
+            lines.extend(custom)
+        return lines
+
+
+def attribute_parameters(fn: onnx.FunctionProto, writer: AttributeWriter,
+                         py_names: dict[str, str], versions: dict[str, int]) -> list[str]:
+    """Python parameters for a function's attributes: required ones, then defaulted ones."""
+    kinds = _reference_kinds(fn.node, versions)
+    params = []
+    for name in fn.attribute:
+        kind = kinds.get(name, AT.INT)
+        params.append(f"{py_names[name]}: {_python_kind(kind, fn.name, name)}")
+    for attr in fn.attribute_proto:
+        kind = attribute_kind(attr)
+        text = writer.default(attr)
+        params.append(f"{py_names[attr.name]}: {_python_kind(kind, fn.name, attr.name)} = {text}")
+    return params
+
+
+def _python_kind(kind: int, fn_name: str, attr: str) -> str:
+    text = PYTHON_KINDS.get(kind)
+    if text is None:
+        raise TranslationError(
+            f"function {fn_name!r} has an attribute parameter {attr!r} of a type scripts "
+            "cannot declare (only int, float, str and lists of them)"
+        )
+    return text
+
+
+def _reference_kinds(nodes: Sequence[onnx.NodeProto], versions: dict[str, int]) -> dict[str, int]:
+    """For each attribute parameter a function refers to, the kind of the referring
+    attribute (from the attribute itself, or else from the op's schema)."""
+    found: dict[str, int] = {}
+    for node in nodes:
+        for attr in node.attribute:
+            if attr.ref_attr_name:
+                kind = int(attr.type)
+                if not kind:
+                    domain = _canonical(node.domain)
+                    kind = schema_attribute_kind(domain, node.op_type, attr.name,
+                                                 versions.get(domain, 1))
+                if kind:
+                    found.setdefault(attr.ref_attr_name, kind)
+            elif attr.type == AT.GRAPH:
+                for key, value in _reference_kinds(attr.g.node, versions).items():
+                    found.setdefault(key, value)
+    return found
+
+
+def input_parameters(inputs: Sequence[Val], imports: Imports) -> tuple[list[str], list[str | None]]:
+    """Parameters with annotations, and for each input the ``TypeProto`` expression to give
+    ``to_model_proto`` when no annotation can express its type."""
+    params = []
+    overrides: list[str | None] = []
+    for val in inputs:
+        t = val.type
+        ann = annotation(t, imports) if t is not None else None
+        params.append(f"{val.cand}: {ann}" if ann else val.cand)
+        overrides.append(type_expression(t, imports) if t is not None and ann is None
+                         and has_type(t) else None)
+    return params, overrides
+
+
+def output_annotation(types: Sequence[onnx.TypeProto],
+                      imports: Imports) -> tuple[str, list[str | None]]:
+    """The return annotation and the ``TypeProto`` expressions annotations cannot give."""
+    anns = [annotation(t, imports) if has_type(t) else None for t in types]
+    overrides = [type_expression(t, imports) if a is None and has_type(t) else None
+                 for a, t in zip(anns, types)]
+    if not anns or all(a is None for a in anns):
+        return "", overrides
+    if len(anns) == 1:
+        return f" -> {anns[0]}", overrides
+    return f" -> tuple[{', '.join(a or 'None' for a in anns)}]", overrides
+
+
+def model_function_lines(
+    py_name: str,
+    main_name: str,
+    model: onnx.ModelProto,
+    input_overrides: Sequence[str | None],
+    output_overrides: Sequence[str | None],
+) -> list[str]:
+    """``make_model()``: the main function compiled with the model's own settings."""
+    args = [f"ir_version={model.ir_version}"]
+    imports = {_canonical(o.domain): o.version for o in model.opset_import}
+    items = ", ".join(f"{string(d)}: {v}" for d, v in imports.items())
+    args.append(f"opset_imports={{{items}}}")
+    for field_name in ("producer_name", "producer_version", "domain", "doc_string"):
+        value = getattr(model, field_name)
+        if value:
+            args.append(f"{field_name}={string(value)}")
+    if model.model_version:
+        args.append(f"model_version={model.model_version}")
+    if any(o is not None for o in input_overrides):
+        args.append(f"input_types=[{', '.join(o or 'None' for o in input_overrides)}]")
+    if any(o is not None for o in output_overrides):
+        args.append(f"output_types=[{', '.join(o or 'None' for o in output_overrides)}]")
+    lines = [
+        f"def {py_name}() -> onnx.ModelProto:",
+        f'    """{main_name} as a model with the original model\'s settings."""',
+        f"    model = {main_name}.to_model_proto(",
+    ]
+    lines.extend(f"        {a}," for a in args)
+    lines.append("    )")
+    if model.metadata_props:
+        props = ", ".join(f"{string(p.key)}: {string(p.value)}" for p in model.metadata_props)
+        lines.append(f"    onnx.helper.set_model_props(model, {{{props}}})")
+    lines.append("    return model")
+    return lines
+
+
+def function_header(decorator: str, name: str, params: Sequence[str], returns: str) -> list[str]:
+    return [decorator, f"def {name}({', '.join(params)}){returns}:"]
+
+
+def doc_lines(doc: str) -> list[str]:
+    return docstring(doc, "    ") if doc else []

@@ -1,0 +1,370 @@
+"""Decide how each node is written and which values share a Python variable.
+
+Control flow becomes Python statements where the script compiler turns those statements
+back into the same nodes:
+
+* ``If`` -> ``if c: ... else: ...`` when all its outputs are used; each output is one
+  variable, assigned in both branches.
+* ``Loop`` with a trip count, no condition and a body that passes the condition through ->
+  ``for i in range(n):``; with a computed condition -> ``for ...: ...; if not c: break``;
+  without a trip count -> ``while c:``. Loop-carried values are one variable each (the
+  initial value, the body's input and output and the loop's result).
+* Anything else with graph attributes (``Scan``, loops with scan outputs, ...) keeps the
+  op call, with nested ``@graph()`` functions for the graphs.
+
+Value merging (SSA variants back into one variable) is optional: each merge records the
+value it moved, and a merge that turns out to be wrong (see ``emitter``) is disabled by
+adding that value's ``seq`` to ``avoid`` and planning again. ``level`` trades readability for
+safety: 0 = everything, 1 = no optional merges, 2 = explicit op calls for control flow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import onnx
+
+from onnxscript.reverse.graph_model import GraphInfo, NodeInfo, Val, Var
+from onnxscript.reverse.identifiers import ssa_base
+
+CALL = 0
+SKIP = 1
+IF = 2
+FOR = 3
+WHILE = 4
+FOR_BREAK = 5
+EXPLICIT = 6
+
+
+@dataclass(slots=True)
+class IfPlan:
+    then_graph: GraphInfo
+    else_graph: GraphInfo
+    then_deferred: list[int] = field(default_factory=list)
+    else_deferred: list[int] = field(default_factory=list)
+    elif_: bool = False
+
+
+@dataclass(slots=True)
+class LoopPlan:
+    body: GraphInfo
+    trip: Val | None
+    cond: Val | None
+    inits: list[Val]
+    results: list[Val]
+    deferred: list[int] = field(default_factory=list)
+    cond_deferred: bool = False
+
+
+def var_of(val: Val) -> Var:
+    var = val.var
+    if var is None:
+        var = val.var = Var(val)
+    return var
+
+
+def unite(a: Val, b: Val) -> None:
+    """Put ``a`` and ``b`` (and everything sharing a variable with them) in one variable."""
+    va = var_of(a)
+    vb = var_of(b)
+    if va is vb:
+        return
+    if len(va.members) < len(vb.members):
+        va, vb = vb, va
+    for member in vb.members:
+        member.var = va
+    va.members.extend(vb.members)
+    if vb.root.seq < va.root.seq:
+        va.root = vb.root
+
+
+def _is_const_true(val: Val) -> bool:
+    node = val.node
+    if node is None or node.op_type != "Constant" or node.domain or val.slot != 0:
+        return False
+    tensor = node.tensor
+    if tensor is None and node.proto is not None:
+        for attr in node.proto.attribute:
+            if attr.name == "value" and attr.type == onnx.AttributeProto.TENSOR:
+                tensor = attr.t
+    if not isinstance(tensor, onnx.TensorProto) or tensor.data_type != onnx.TensorProto.BOOL:
+        return False
+    if any(d != 1 for d in tensor.dims):
+        return False
+    try:
+        return bool(onnx.numpy_helper.to_array(tensor).all())
+    except Exception:
+        return False
+
+
+class Planner:
+    """Plans one function body (and its nested graphs) at one ``level``."""
+
+    def __init__(self, level: int, avoid: set[int], main: GraphInfo | None) -> None:
+        self.level = level
+        self.avoid = avoid
+        self.main = main
+
+    def optional(self, val: Val) -> bool:
+        """Whether an optional merge moving ``val`` is allowed."""
+        return self.level == 0 and val.seq not in self.avoid
+
+    # -- graphs ---------------------------------------------------------------------------
+
+    def plan_graph(self, graph: GraphInfo) -> None:
+        for node in graph.nodes:
+            for _, sub in node.graphs:
+                self.plan_graph(sub)
+            if not node.graphs:
+                node.form = CALL
+            elif node.op_type == "If" and not node.domain:
+                self.plan_if(node)
+            elif node.op_type == "Loop" and not node.domain:
+                self.plan_loop(node, graph)
+            else:
+                node.form = EXPLICIT
+        if self.level == 0:
+            self.merge_ssa(graph)
+
+    # -- if -------------------------------------------------------------------------------
+
+    def plan_if(self, node: NodeInfo) -> None:
+        then_g = node.graph("then_branch")
+        else_g = node.graph("else_branch")
+        outs = node.outputs
+        if (
+            self.level >= 2
+            or then_g is None
+            or else_g is None
+            or len(node.graphs) != 2
+            or then_g.inputs
+            or else_g.inputs
+            or len(node.inputs) != 1
+            or node.inputs[0] is None
+            or not outs
+            or len(then_g.outputs) != len(outs)
+            or len(else_g.outputs) != len(outs)
+            or any(o is None or not (o.uses or o.is_output) for o in outs)
+        ):
+            node.form = EXPLICIT
+            return
+        node.form = IF
+        results: list[Val] = [o for o in outs if o is not None]
+        for out in results:
+            var_of(out)
+        plan = IfPlan(then_g, else_g)
+        plan.then_deferred = self._branch(results, then_g, ordered=True)
+        plan.else_deferred = self._branch(results, else_g, ordered=False)
+        live = [n for n in else_g.nodes if n.form != SKIP]
+        plan.elif_ = (
+            not plan.else_deferred
+            and len(live) == 1
+            and live[0].form == IF
+            and not else_g.doc
+        )
+        node.plan = plan
+
+    def _branch(self, results: list[Val], graph: GraphInfo, ordered: bool) -> list[int]:
+        """Unite each branch output with its If output where the branch can assign the
+        variable directly; return the indices assigned at the end of the branch instead.
+
+        In the then-branch (``ordered``), the variables must be first assigned in output
+        order, because that order is how the compiler orders the If outputs.
+        """
+        deferred: list[int] = []
+        last = (-1, -1)
+        prefix = True
+        for i, (out, value) in enumerate(zip(results, graph.outputs)):
+            ok = (
+                value.graph is graph
+                and value.node is not None
+                and value.node.form != SKIP
+                and value.seq not in self.avoid
+                and not (value.var is not None and any(value.var is r.var for r in results))
+            )
+            pos = (value.index, value.slot)
+            if ok and ordered:
+                ok = prefix and pos > last
+            if ok:
+                unite(out, value)
+                last = pos
+            else:
+                deferred.append(i)
+                prefix = False
+        return deferred
+
+    # -- loops ----------------------------------------------------------------------------
+
+    def plan_loop(self, node: NodeInfo, graph: GraphInfo) -> None:
+        body = node.graph("body")
+        ins = list(node.inputs) + [None] * (2 - len(node.inputs))
+        trip, cond = ins[0], ins[1]
+        inits = ins[2:]
+        n = len(inits)
+        outs = node.outputs
+        if (
+            self.level >= 2
+            or body is None
+            or len(node.graphs) != 1
+            or len(body.inputs) != n + 2
+            or len(body.outputs) != n + 1
+            or len(outs) != n
+            or any(v is None for v in inits)
+            or any(o is None for o in outs)
+        ):
+            node.form = EXPLICIT
+            return
+        bins = body.inputs
+        bouts = body.outputs
+        results = [o for o in outs if o is not None]
+        init_vals = [v for v in inits if v is not None]
+        for j in range(n):
+            if not (bins[j + 2].uses or results[j].uses or results[j].is_output):
+                node.form = EXPLICIT  # the compiler would not carry an unused value
+                return
+        iter_in, cond_in, cond_out = bins[0], bins[1], bouts[0]
+        cond_true = cond is None or _is_const_true(cond)
+        passthrough: NodeInfo | None = None
+        if cond_out is cond_in:
+            is_passthrough = True
+        else:
+            src = cond_out.node
+            is_passthrough = (
+                src is not None
+                and cond_out.graph is body
+                and src.op_type == "Identity"
+                and not src.domain
+                and len(src.inputs) == 1
+                and src.inputs[0] is cond_in
+                and cond_out.uses == 0
+                and cond_out.is_output == 1
+            )
+            if is_passthrough:
+                passthrough = src
+        if trip is not None and cond_true and is_passthrough and \
+                cond_in.uses == (1 if passthrough is not None else 0):
+            node.form = FOR
+            if passthrough is not None:
+                passthrough.form = SKIP
+        elif trip is not None and cond_true and cond_in.uses == 0:
+            node.form = FOR_BREAK
+        elif trip is None and cond is not None and iter_in.uses == 0:
+            node.form = WHILE
+        else:
+            node.form = EXPLICIT
+            return
+        if node.form in (FOR, FOR_BREAK) and cond is not None and cond.uses == 1 \
+                and cond.node is not None:
+            cond.node.form = SKIP  # the compiler makes its own `true` when it needs one
+        plan = LoopPlan(body, trip, cond, init_vals, results)
+        is_while = node.form == WHILE
+        for j in range(n):
+            unite(results[j], bins[j + 2])
+        if is_while:
+            var_of(cond_in)
+
+        def taken(val: Val) -> bool:
+            """Whether ``val`` already shares a variable with one of this loop's."""
+            var = val.var
+            if var is None:
+                return False
+            return any(var is r.var for r in results) or (is_while and var is cond_in.var)
+
+        last = (-1, -1)
+        prefix = True
+        for j in range(n):
+            value = bouts[j + 1]
+            ok = (
+                prefix
+                and value.graph is body
+                and value.node is not None
+                and value.node.form != SKIP
+                and bins[j + 2].last_use <= value.index
+                and value.seq not in self.avoid
+                and not taken(value)
+                and (value.index, value.slot) > last
+            )
+            if ok:
+                unite(results[j], value)
+                last = (value.index, value.slot)
+            else:
+                plan.deferred.append(j)
+                prefix = False
+        if is_while:
+            if (
+                cond_out.graph is body
+                and cond_out.node is not None
+                and cond_out.node.form != SKIP
+                and cond_in.last_use <= cond_out.index
+                and cond_out.seq not in self.avoid
+                and not taken(cond_out)
+            ):
+                unite(cond_in, cond_out)
+            else:
+                plan.cond_deferred = True
+        # An initial value becomes the loop variable when nothing else reads it.
+        for j in range(n):
+            if self._can_merge_init(node, init_vals[j], graph) and not taken(init_vals[j]):
+                unite(results[j], init_vals[j])
+        if is_while and cond is not None and self._can_merge_init(node, cond, graph) \
+                and not taken(cond):
+            unite(cond_in, cond)
+        node.plan = plan
+
+    def _can_merge_init(self, node: NodeInfo, init: Val, graph: GraphInfo) -> bool:
+        if not self.optional(init) or init.graph is not graph or init.is_output:
+            return False
+        if init.node is not None and init.node.form == SKIP:
+            return False
+        return init.uses == sum(1 for v in node.inputs if v is init)
+
+    # -- SSA variants ---------------------------------------------------------------------
+
+    def merge_ssa(self, graph: GraphInfo) -> None:
+        """Merge ``x_1`` into the variable ``x`` when ``x`` is no longer read.
+
+        Only values defined in this graph are merged, and only when the earlier value is not
+        an output of the graph and is not read after the later one is defined.
+        """
+        latest: dict[str, Val] = {}
+        is_main = graph is self.main
+        for val in graph.inputs:
+            latest[val.cand] = val
+        for node in graph.nodes:
+            if node.form == SKIP:
+                continue
+            for val in node.outputs:
+                if val is None:
+                    continue
+                var = val.var
+                if var is None:
+                    base = ssa_base(val.cand)
+                    earlier = latest.get(base) if base is not None else None
+                    if (
+                        earlier is not None
+                        and not (is_main and val.is_output)
+                        and not earlier.is_output
+                        and earlier.last_use <= val.index
+                        and self.optional(val)
+                    ):
+                        unite(earlier, val)
+                        latest[base] = val  # type: ignore[index]
+                        continue
+                    latest[val.cand] = val
+                    continue
+                root = var.root
+                if root is val:
+                    base = ssa_base(val.cand)
+                    earlier = latest.get(base) if base is not None else None
+                    if (
+                        earlier is not None
+                        and earlier.var is not var
+                        and not (is_main and val.is_output)
+                        and not earlier.is_output
+                        and earlier.last_use < val.index
+                        and self.optional(val)
+                    ):
+                        unite(earlier, val)
+                        latest[base] = val  # type: ignore[index]
+                        continue
+                latest[var.root.cand] = val

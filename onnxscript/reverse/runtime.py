@@ -1,0 +1,83 @@
+"""Helpers that translated scripts call to get tensors that are not written in the source.
+
+* :func:`external_tensor` rebuilds a tensor whose data lives in an external file (the ONNX
+  external-data mechanism), exactly as the original model refers to it.
+* :func:`model_tensor` reads a large tensor back from the model file it was translated from,
+  so that the script does not carry megabytes of numbers.
+
+Both are evaluated when the script is compiled (they are plain Python calls with constant
+arguments) and give ``onnx.TensorProto`` objects for ``op.Constant(value=...)``.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Iterator, Sequence
+
+import onnx
+import onnx.external_data_helper
+
+
+def external_tensor(
+    name: str,
+    data_type: int,
+    dims: Sequence[int],
+    location: str,
+    offset: int | None = None,
+    length: int | None = None,
+    checksum: str | None = None,
+    basepath: str | None = None,
+) -> onnx.TensorProto:
+    """A tensor whose data is stored in the file ``location`` (relative to the model)."""
+    tensor = onnx.TensorProto()
+    tensor.name = name
+    tensor.data_type = data_type
+    tensor.dims.extend(dims)
+    onnx.external_data_helper.set_external_data(
+        tensor, location, offset=offset, length=length, checksum=checksum, basepath=basepath
+    )
+    return tensor
+
+
+def _graph_tensors(graph: onnx.GraphProto) -> Iterator[tuple[str, onnx.TensorProto]]:
+    for init in graph.initializer:
+        yield init.name, init
+    yield from _node_tensors(graph.node)
+
+
+def _node_tensors(nodes: Sequence[onnx.NodeProto]) -> Iterator[tuple[str, onnx.TensorProto]]:
+    for node in nodes:
+        for attr in node.attribute:
+            if node.op_type == "Constant" and attr.name == "value" and node.output:
+                yield node.output[0], attr.t
+            if attr.type == onnx.AttributeProto.GRAPH:
+                yield from _graph_tensors(attr.g)
+            elif attr.type == onnx.AttributeProto.GRAPHS:
+                for sub in attr.graphs:
+                    yield from _graph_tensors(sub)
+
+
+@functools.lru_cache(maxsize=8)
+def _model_tensors(path: str) -> dict[str, onnx.TensorProto]:
+    model = onnx.load(path, load_external_data=True)
+    found: dict[str, onnx.TensorProto] = {}
+    for name, tensor in _graph_tensors(model.graph):
+        found.setdefault(name, tensor)
+    for fn in model.functions:
+        for name, tensor in _node_tensors(fn.node):
+            found.setdefault(f"{fn.domain}::{fn.name}::{name}", tensor)
+    return found
+
+
+def model_tensor(path: str, name: str) -> onnx.TensorProto:
+    """The tensor that defines the value ``name`` in the model file ``path``.
+
+    ``name`` is an initializer name or the output of a ``Constant`` node (for a function's
+    constant: ``"domain::function::value"``). Files are read once per process.
+    """
+    tensors = _model_tensors(os.path.abspath(path))
+    try:
+        return tensors[name]
+    except KeyError:
+        raise KeyError(f"{path} defines no tensor for the value {name!r}") from None

@@ -1,0 +1,233 @@
+"""``proto2python``: the entry point of the reverse translator."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import onnx
+import onnx.defs
+import onnx.helper
+
+from onnxscript.reverse.graph_model import TranslationError
+from onnxscript.reverse.module import (
+    ModuleWriter,
+    Options,
+    _canonical,
+    _imports_of,
+    attribute_parameters,
+    function_header,
+    input_parameters,
+    model_function_lines,
+    output_annotation,
+)
+
+ProtoLike = onnx.ModelProto | onnx.FunctionProto | onnx.GraphProto | str | os.PathLike[str]
+
+
+def _tensor_type(tensor: onnx.TensorProto) -> onnx.TypeProto:
+    return onnx.helper.make_tensor_type_proto(tensor.data_type, list(tensor.dims))
+
+
+def proto2python(
+    proto: ProtoLike,
+    *,
+    function_name: str | None = None,
+    rename: bool = False,
+    use_operators: bool = False,
+    inline_const: bool = False,
+    skip_initializers: bool = False,
+    inline_limit: int = 16,
+    large_limit: int = 1024,
+    tensor_file: str | None = None,
+    opset_imports: dict[str, int] | None = None,
+) -> str:
+    """Translate an ONNX model, function or graph into Python script source.
+
+    ``proto`` is a ``ModelProto``, ``FunctionProto``, ``GraphProto`` or the path of a model
+    file. The result is a module that defines the model's functions and its main graph as
+    ``@script`` functions and, for a model, ``make_model()`` which compiles the main
+    function back into a model with the original settings. Run it with
+    :func:`onnxscript.reverse.exec_script` (or save it and import it).
+
+    Options:
+
+    * ``function_name``: the name of the main function (default: the graph's name);
+    * ``rename``: short variable names (``v0``, ``v1``, ...) except for the model's inputs
+      and outputs;
+    * ``use_operators``: write ``Add``, ``Sub``, ``Mul``, ``Div``, ``MatMul``, ``Pow`` and
+      comparisons as Python operators (``a + b``);
+    * ``inline_const``: write small constants used once where they are used;
+    * ``skip_initializers``: make the main graph's initializers inputs of the function
+      instead of constants (weights are then fed at run time);
+    * ``inline_limit``: tensors with at most this many elements are written in place;
+      larger ones become module-level constants;
+    * ``large_limit``: tensors with more elements are read back from the model file
+      (``tensor_file``, by default the path given as ``proto``) instead of being written;
+    * ``opset_imports``: opsets of a bare ``GraphProto`` (default: the newest ai.onnx).
+    """
+    options = Options(
+        function_name=function_name,
+        rename=rename,
+        use_operators=use_operators,
+        inline_const=inline_const,
+        skip_initializers=skip_initializers,
+        inline_limit=inline_limit,
+        large_limit=large_limit,
+        tensor_file=tensor_file,
+        opset_imports=opset_imports,
+    )
+    if isinstance(proto, (str, os.PathLike)):
+        path = os.fspath(proto)
+        model = onnx.load(path, load_external_data=False)
+        if options.tensor_file is None:
+            options.tensor_file = path
+        return translate_model(model, options)
+    if isinstance(proto, onnx.ModelProto):
+        return translate_model(proto, options)
+    if isinstance(proto, onnx.FunctionProto):
+        return translate_function(proto, options)
+    if isinstance(proto, onnx.GraphProto):
+        return translate_graph(proto, options)
+    raise TypeError(
+        f"proto2python() takes a ModelProto, FunctionProto, GraphProto or a path, "
+        f"not {type(proto).__name__}"
+    )
+
+
+def _main_version(imports: dict[str, int]) -> int:
+    return imports.get("", onnx.defs.onnx_opset_version())
+
+
+def translate_model(model: onnx.ModelProto, options: Options) -> str:
+    """The module for a whole model (functions, main graph and ``make_model``)."""
+    model_imports = _imports_of(model.opset_import)
+    writer = ModuleWriter(options)
+    model_fn_name = writer.names.take("make_model")
+    fn_imports = []
+    for fn in model.functions:
+        own = _imports_of(fn.opset_import)
+        fn_imports.append({**model_imports, **own} if own else dict(model_imports))
+    writer.declare_opsets([model_imports, *fn_imports], _main_version(model_imports))
+    fn_names = [writer.names.take(fn.name, default="function") for fn in model.functions]
+    main_name = writer.names.take(options.function_name or model.graph.name or "main",
+                                  default="main")
+    seen = set()
+    for fn, py_name, imports in zip(model.functions, fn_names, fn_imports):
+        key = (_canonical(fn.domain), fn.name)
+        if key in seen:
+            raise TranslationError(
+                f"the model defines {fn.domain}::{fn.name} twice (overloads are not supported)"
+            )
+        seen.add(key)
+        writer.add_function(
+            name=fn.name,
+            py_name=py_name,
+            domain=_canonical(fn.domain),
+            inputs=[(i, None) for i in fn.input],
+            nodes=fn.node,
+            outputs=list(fn.output),
+            imports=imports,
+            attributes=list(fn.attribute),
+            attribute_defaults=list(fn.attribute_proto),
+            doc=fn.doc_string,
+        )
+    graph = model.graph
+    main = _add_main(writer, graph, main_name, model_imports, options)
+    writer.prepare()
+    _function_headers(writer, model.functions, model_imports)
+    in_over, out_over = _main_header(writer, main, graph)
+    for fn in writer.functions:
+        writer.translate(fn)
+    writer.imports.modules.add("onnx")
+    writer.trailer = model_function_lines(model_fn_name, main_name, model, in_over, out_over)
+    return writer.write()
+
+
+def _add_main(writer: ModuleWriter, graph: onnx.GraphProto, name: str,
+              imports: dict[str, int], options: Options) -> Any:
+    inputs = [(vi.name, vi.type) for vi in graph.input]
+    initializers = list(graph.initializer)
+    if options.skip_initializers:
+        known = {vi.name for vi in graph.input}
+        inputs.extend((t.name, _tensor_type(t)) for t in initializers if t.name not in known)
+        initializers = []
+    return writer.add_function(
+        name=graph.name,
+        py_name=name,
+        domain="",
+        inputs=inputs,
+        nodes=graph.node,
+        outputs=[o.name for o in graph.output],
+        imports=imports,
+        initializers=initializers,
+        sparse_initializers=list(graph.sparse_initializer),
+        doc=graph.doc_string,
+        is_main=True,
+    )
+
+
+def _main_header(writer: ModuleWriter, main: Any,
+                 graph: onnx.GraphProto) -> tuple[list[str | None], list[str | None]]:
+    params, in_over = input_parameters(main.graph.inputs, writer.imports)
+    returns, out_over = output_annotation([o.type for o in graph.output], writer.imports)
+    writer.imports.names.add("script")
+    main.header = function_header("@script()", main.py_name, params, returns)
+    return in_over, out_over
+
+
+def _function_headers(writer: ModuleWriter, functions: Any, model_imports: dict[str, int]) -> None:
+    assert writer.tensors is not None
+    by_name = {fn.py_name: fn for fn in writer.functions if not fn.is_main}
+    for proto in functions:
+        domain = _canonical(proto.domain)
+        local = writer.local[(domain, proto.name)]
+        fn = by_name[local.py_name]
+        fn.py_name = local.py_name
+        opset = writer.opset_var(domain, model_imports.get(domain, 1))
+        writer.imports.opsets.add(opset)
+        writer.imports.names.add("script")
+        params = [v.cand for v in fn.graph.inputs]
+        attributes = fn.scope.attributes
+        params += attribute_parameters(proto, attributes, local.attributes,
+                                       fn.scope.opset_versions)
+        fn.header = function_header(f"@script({opset})", local.py_name, params, "")
+
+
+def translate_function(proto: onnx.FunctionProto, options: Options) -> str:
+    """The module for one ``FunctionProto``."""
+    imports = _imports_of(proto.opset_import)
+    writer = ModuleWriter(options)
+    writer.declare_opsets([imports], _main_version(imports))
+    py_name = writer.names.take(options.function_name or proto.name, default="function")
+    writer.add_function(
+        name=proto.name,
+        py_name=py_name,
+        domain=_canonical(proto.domain),
+        inputs=[(i, None) for i in proto.input],
+        nodes=proto.node,
+        outputs=list(proto.output),
+        imports=imports,
+        attributes=list(proto.attribute),
+        attribute_defaults=list(proto.attribute_proto),
+        doc=proto.doc_string,
+    )
+    writer.prepare()
+    _function_headers(writer, [proto], imports)
+    for fn in writer.functions:
+        writer.translate(fn)
+    return writer.write()
+
+
+def translate_graph(graph: onnx.GraphProto, options: Options) -> str:
+    """The module for a bare ``GraphProto`` (its opsets come from ``opset_imports``)."""
+    imports = dict(options.opset_imports or {"": onnx.defs.onnx_opset_version()})
+    writer = ModuleWriter(options)
+    writer.declare_opsets([imports], _main_version(imports))
+    name = writer.names.take(options.function_name or graph.name or "main", default="main")
+    main = _add_main(writer, graph, name, imports, options)
+    writer.prepare()
+    _main_header(writer, main, graph)
+    for fn in writer.functions:
+        writer.translate(fn)
+    return writer.write()

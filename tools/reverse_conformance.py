@@ -1,0 +1,314 @@
+"""Conformance of the reverse translator on every ONNX backend node test.
+
+For each test generated from ``onnx.backend.test.case.node`` (written to a temporary
+folder as ``model.onnx`` plus input/output protobuf files, as onnx's own ``generate-data``
+does):
+
+1. run the original model with onnxruntime; a test is *eligible* when that works and the
+   results match the expected outputs (others are reported as skipped, with the reason);
+2. translate it with ``proto2python``, execute the source from a string, compile it back
+   with ``make_model()`` and run that with onnxruntime against the expected outputs;
+3. also check that the compiled model is structurally equal to the original up to renaming,
+   and that translating it again gives the same text (fixpoint); both are reported but do
+   not decide pass/fail, which is about results.
+
+    python tools/reverse_conformance.py                 # all tests, summary + failures
+    python tools/reverse_conformance.py --sample 60     # a deterministic sample
+    python tools/reverse_conformance.py -k loop -v      # tests whose name contains "loop"
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import sys
+import tempfile
+import time
+import traceback
+import warnings
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+import onnx
+import onnx.numpy_helper
+
+RTOL = 1e-3
+ATOL = 1e-7
+
+
+@dataclass
+class Result:
+    name: str
+    status: str  # pass | fail | skip
+    stage: str = ""
+    message: str = ""
+    isomorphic: bool | None = None
+    differences: list[str] = field(default_factory=list)
+    fixpoint: bool | None = None
+    seconds: float = 0.0
+
+
+def generate(folder: str, names: Sequence[str] | None = None) -> list[str]:
+    """Write the node tests (all, or those named) into ``folder``; return their paths."""
+    from onnx.backend.test.case.node import collect_testcases
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cases = collect_testcases(None)
+    wanted = set(names) if names is not None else None
+    paths = []
+    for case in cases:
+        if wanted is not None and case.name not in wanted:
+            continue
+        assert case.model is not None and case.data_sets
+        path = os.path.join(folder, case.name)
+        os.makedirs(path, exist_ok=True)
+        with open(os.path.join(path, "model.onnx"), "wb") as f:
+            f.write(case.model.SerializeToString())
+        inputs, outputs = case.data_sets[0]
+        data = os.path.join(path, "test_data_set_0")
+        os.makedirs(data, exist_ok=True)
+        for prefix, values, infos in (("input", inputs, case.model.graph.input),
+                                      ("output", outputs, case.model.graph.output)):
+            for j, (value, info) in enumerate(zip(values, infos)):
+                proto = _to_proto(value, info.type, info.name)
+                with open(os.path.join(data, f"{prefix}_{j}.pb"), "wb") as f:
+                    f.write(proto.SerializeToString())
+        paths.append(path)
+    return paths
+
+
+def test_names() -> list[str]:
+    from onnx.backend.test.case.node import collect_testcases
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return [c.name for c in collect_testcases(None)]
+
+
+def _to_proto(value: Any, t: onnx.TypeProto, name: str) -> Any:
+    which = t.WhichOneof("value")
+    if which == "sequence_type":
+        return onnx.numpy_helper.from_list(value, name)
+    if which == "optional_type":
+        return onnx.numpy_helper.from_optional(value, name)
+    if which == "map_type":
+        return onnx.numpy_helper.from_dict(value, name)
+    if isinstance(value, onnx.TensorProto):
+        return value
+    return onnx.numpy_helper.from_array(np.asarray(value), name)
+
+
+def _from_file(path: str, t: onnx.TypeProto) -> Any:
+    with open(path, "rb") as f:
+        data = f.read()
+    which = t.WhichOneof("value")
+    if which == "sequence_type":
+        seq = onnx.SequenceProto()
+        seq.ParseFromString(data)
+        return onnx.numpy_helper.to_list(seq)
+    if which == "optional_type":
+        opt = onnx.OptionalProto()
+        opt.ParseFromString(data)
+        return onnx.numpy_helper.to_optional(opt)
+    if which == "map_type":
+        m = onnx.MapProto()
+        m.ParseFromString(data)
+        return onnx.numpy_helper.to_dict(m)
+    tensor = onnx.TensorProto()
+    tensor.ParseFromString(data)
+    return onnx.numpy_helper.to_array(tensor)
+
+
+def load_case(path: str) -> tuple[onnx.ModelProto, list[Any], list[Any]]:
+    model = onnx.load(os.path.join(path, "model.onnx"))
+    data = os.path.join(path, "test_data_set_0")
+    inputs = [_from_file(os.path.join(data, f"input_{j}.pb"), vi.type)
+              for j, vi in enumerate(model.graph.input)
+              if os.path.exists(os.path.join(data, f"input_{j}.pb"))]
+    outputs = [_from_file(os.path.join(data, f"output_{j}.pb"), vi.type)
+               for j, vi in enumerate(model.graph.output)]
+    return model, inputs, outputs
+
+
+def run(model: onnx.ModelProto, inputs: Sequence[Any]) -> list[Any]:
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.log_severity_level = 4
+    session = ort.InferenceSession(model.SerializeToString(), options,
+                                   providers=["CPUExecutionProvider"])
+    names = [i.name for i in session.get_inputs()]
+    return list(session.run(None, dict(zip(names, inputs))))
+
+
+def close(actual: Any, expected: Any) -> bool:
+    """Whether results agree (the tolerance of onnx's backend tests)."""
+    if isinstance(expected, list):
+        return isinstance(actual, list) and len(actual) == len(expected) and all(
+            close(a, e) for a, e in zip(actual, expected))
+    if expected is None:
+        return actual is None
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and actual.keys() == expected.keys() and all(
+            close(actual[k], expected[k]) for k in expected)
+    e = np.asarray(expected)
+    a = np.asarray(actual)
+    if a.shape != e.shape:
+        return False
+    if e.dtype == object or e.dtype.kind in "SU":
+        return bool(np.array_equal(a.astype(object), e.astype(object)))
+    if e.dtype.kind in "fc" or a.dtype.kind in "fc":
+        try:
+            np.testing.assert_allclose(a.astype(np.float64) if a.dtype.kind != "c" else a,
+                                       e.astype(np.float64) if e.dtype.kind != "c" else e,
+                                       rtol=RTOL, atol=ATOL)
+            return True
+        except (AssertionError, TypeError, ValueError):
+            return False
+    return bool(np.array_equal(a, e))
+
+
+def check(path: str) -> Result:
+    """Run the whole round trip on one generated test folder."""
+    from onnxscript.reverse import exec_script, proto2python
+    from onnxscript.reverse.isomorphism import differences
+
+    name = os.path.basename(path)
+    start = time.perf_counter()
+    result = Result(name, "fail")
+    try:
+        model, inputs, expected = load_case(path)
+    except Exception as exc:
+        return Result(name, "skip", "load", f"{type(exc).__name__}: {exc}")
+    try:
+        original = run(model, inputs)
+    except Exception as exc:
+        return Result(name, "skip", "original", _first_line(exc))
+    if len(original) != len(expected) or not all(close(a, e) for a, e in zip(original, expected)):
+        return Result(name, "skip", "original", "onnxruntime's results differ from the "
+                      "expected outputs")
+    stage = "translate"
+    try:
+        source = proto2python(model)
+        stage = "exec"
+        namespace = exec_script(source)
+        stage = "compile"
+        compiled = namespace["make_model"]()
+        stage = "check_model"
+        onnx.checker.check_model(compiled)
+        stage = "run"
+        actual = run(compiled, inputs)
+        stage = "compare"
+        if len(actual) != len(expected) or not all(
+                close(a, e) for a, e in zip(actual, expected)):
+            raise AssertionError("results differ from the expected outputs")
+        result.status = "pass"
+        result.stage = ""
+        try:
+            result.differences = differences(model, compiled)
+            result.isomorphic = not result.differences
+            result.fixpoint = proto2python(compiled) == proto2python(
+                exec_script(proto2python(compiled))["make_model"]())
+        except Exception as exc:
+            result.differences.append(f"comparison failed: {_first_line(exc)}")
+            result.isomorphic = False
+    except Exception as exc:
+        result.stage = stage
+        result.message = _first_line(exc)
+        if os.environ.get("REVERSE_CONFORMANCE_TRACEBACK"):
+            result.message += "\n" + traceback.format_exc()
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _first_line(exc: BaseException) -> str:
+    text = f"{type(exc).__name__}: {exc}"
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return " | ".join(lines[:4])[:400]
+
+
+def run_all(paths: Sequence[str], jobs: int) -> list[Result]:
+    if jobs <= 1:
+        return [check(p) for p in paths]
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(jobs, maxtasksperchild=200) as pool:
+        return list(pool.imap(check, paths, chunksize=4))
+
+
+def summarize(results: Sequence[Result], verbose: bool) -> dict[str, Any]:
+    counts = Counter(r.status for r in results)
+    eligible = counts["pass"] + counts["fail"]
+    rate = counts["pass"] / eligible if eligible else 1.0
+    passed = [r for r in results if r.status == "pass"]
+    iso = sum(1 for r in passed if r.isomorphic)
+    fix = sum(1 for r in passed if r.fixpoint)
+    print(f"reverse conformance: {len(results)} tests, {eligible} eligible "
+          f"(onnxruntime runs the original and matches the expected outputs)")
+    print(f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped")
+    print(f"pass rate {100 * rate:.2f}% of eligible; structurally equal {iso}/{len(passed)}, "
+          f"fixpoint {fix}/{len(passed)}")
+    failures = [r for r in results if r.status == "fail"]
+    if failures:
+        print("\nfailures:")
+        for r in failures:
+            print(f"  {r.name} [{r.stage}] {r.message}")
+    if verbose:
+        skips = Counter(f"{r.stage}: {r.message[:80]}" for r in results if r.status == "skip")
+        print("\nskipped:")
+        for reason, n in skips.most_common():
+            print(f"  {n:4d} {reason}")
+        print("\nnot structurally equal:")
+        for r in passed:
+            if not r.isomorphic:
+                print(f"  {r.name}: {'; '.join(r.differences[:3])}")
+        print("\nnot a fixpoint:")
+        for r in passed:
+            if not r.fixpoint:
+                print(f"  {r.name}")
+    return {"total": len(results), "eligible": eligible, "passed": counts["pass"],
+            "failed": counts["fail"], "skipped": counts["skip"], "rate": rate,
+            "isomorphic": iso, "fixpoint": fix}
+
+
+def sample_names(names: Sequence[str], count: int) -> list[str]:
+    """A deterministic spread of ``count`` names, always including the control-flow tests."""
+    names = sorted(names)
+    control = [n for n in names if any(k in n for k in ("loop", "if", "scan", "sequence_map"))]
+    rest = [n for n in names if n not in control]
+    step = max(1, len(rest) // max(1, count - len(control)))
+    return sorted(set(control[: count // 2] + rest[::step][: count - min(len(control), count // 2)]))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-k", dest="pattern", help="only tests whose name contains this")
+    parser.add_argument("--sample", type=int, help="a deterministic sample of this many tests")
+    parser.add_argument("-j", "--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("--json", help="write the results to this file")
+    parser.add_argument("--min-rate", type=float, default=0.995,
+                        help="exit with 1 when the pass rate is below this")
+    args = parser.parse_args(argv)
+    names = test_names()
+    if args.pattern:
+        names = [n for n in names if args.pattern in n]
+    if args.sample:
+        names = sample_names(names, args.sample)
+    with tempfile.TemporaryDirectory(prefix="onnx-node-tests-") as folder:
+        paths = generate(folder, names)
+        results = run_all(paths, args.jobs)
+    summary = summarize(results, args.verbose)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"summary": summary, "results": [asdict(r) for r in results]}, f, indent=1)
+    return 0 if summary["rate"] >= args.min_rate else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
