@@ -78,6 +78,12 @@ def _output(builder: GraphBuilder, value: Value, taken: set[int]) -> Value:
     return value
 
 
+def _int_like_sym(t: ExpressionTranslator, sym: Sym) -> bool:
+    if isinstance(sym, Const):
+        return isinstance(sym.value, int) and not isinstance(sym.value, bool)
+    return t.is_int_like(sym)
+
+
 def _unify(
     t: ExpressionTranslator,
     builders: Sequence[GraphBuilder],
@@ -85,11 +91,13 @@ def _unify(
     node: ast.AST,
     name: str,
 ) -> tuple[list[Value], int | None]:
-    """The values of one output in each branch, converted to one element type."""
+    """The values of one output in each branch, converted to one element type.
+
+    Python ints (int constants and loop indices) take the other branch's type."""
     dtype: int | None = None
     like: Value | None = None
     for sym in syms:
-        if isinstance(sym, Value):
+        if isinstance(sym, Value) and not t.is_int_like(sym):
             dt = dtypes.known_dtype(sym)
             if dt is not None and dtype is None:
                 dtype = dt
@@ -106,6 +114,7 @@ def _unify(
         with _inside(t, builder, t.env):
             value = t.to_tensor(sym, node, dtype=dtype if not isinstance(sym, Value) else None,
                                 like=like if dtype is None and not isinstance(sym, Value) else None)
+            value = t.retype_int_like(value, dtype=dtype, like=like if dtype is None else None)
         dt = dtypes.known_dtype(value)
         if dtype is not None and dt is not None and dt != dtype:
             raise t.error(
@@ -128,9 +137,12 @@ def _emit_if(
 ) -> list[Value]:
     per_branch: list[list[Value]] = [[] for _ in builders]
     out_types: list[int | None] = []
+    int_like: list[bool] = []
     for i, name in enumerate(names):
-        values, dtype = _unify(t, builders, [syms[i] for syms in branch_syms], node, name)
+        syms_i = [syms[i] for syms in branch_syms]
+        values, dtype = _unify(t, builders, syms_i, node, name)
         out_types.append(dtype)
+        int_like.append(all(_int_like_sym(t, s) for s in syms_i))
         for k, value in enumerate(values):
             per_branch[k].append(value)
     for builder, values in zip(builders, per_branch):
@@ -148,9 +160,11 @@ def _emit_if(
         hints=list(names),
     )
     t.ctx.default_opset_version()
-    for out, dt in zip(outputs, out_types):
+    for out, dt, is_int in zip(outputs, out_types, int_like):
         if dt is not None:
             out.type = TensorTypeSpec(dt, None)
+        if is_int:
+            t.int_like.add(id(out))
     return outputs
 
 
@@ -282,8 +296,6 @@ def _trip_count(t: Translator, start: int | Value, stop: int | Value, step: int 
 def _check_no_jumps(t: Translator, body: Sequence[ast.stmt]) -> None:
     """Normalization leaves no jumps in a loop body (nested loops are checked on their own)."""
     for stmt in body:
-        if isinstance(stmt, (ast.For, ast.While)):
-            continue
         if has_jump(stmt):
             raise t.error(stmt, "internal: a jump survived normalization")
 
@@ -351,7 +363,9 @@ def _loop(
             init = t.ctx.attr_params[name]
         initial[name] = init
         inp = Value(name)
-        if isinstance(init, Value):
+        if t.is_int_like(init):
+            t.int_like.add(id(inp))  # typed after the body, once the type is settled
+        elif isinstance(init, Value):
             inp.type = TensorTypeSpec(init.dtype, None) if init.dtype is not None else init.type
             if inp.type is None:
                 inp.same_type_as = init
@@ -390,11 +404,15 @@ def _loop(
             init = initial[name]
             dtype = None
             like = None
-            if isinstance(init, Value):
+            if isinstance(init, Value) and not t.is_int_like(init):
                 dtype = dtypes.known_dtype(init)
                 like = init if dtype is None else None
             value = t.to_tensor(sym, stmt, dtype=None if isinstance(sym, Value) else dtype,
                                 like=None if isinstance(sym, Value) else like or inputs[name])
+            if isinstance(init, Value) and not t.is_int_like(init):
+                value = t.retype_int_like(value, dtype=dtype, like=like)
+            elif isinstance(init, Const) and isinstance(init.value, float):
+                value = t.retype_int_like(value, dtype=dtypes.FLOAT)
             outs.append(value)
         builder.graph.outputs = [cond_out] + [_output(builder, v, taken) for v in outs]
 
@@ -420,6 +438,8 @@ def _loop(
         dt = init_value.dtype or dtypes.known_dtype(out)
         if dt is not None:
             value.type = TensorTypeSpec(dt, None)
+        if t.is_int_like(init_value) and (t.is_int_like(out) or out is inputs[name]):
+            t.int_like.add(id(value))
         t.env[name] = value
 
 
@@ -432,6 +452,8 @@ def _initial_value(t: Translator, name: str, init: Sym | None, out: Value, stmt:
     """
     out_dtype = dtypes.known_dtype(out)
     if isinstance(init, Value):
+        if t.is_int_like(init) and out_dtype is not None:
+            init = t.retype_int_like(init, dtype=out_dtype)
         init_dtype = dtypes.known_dtype(init)
         if init_dtype is not None and out_dtype is not None and init_dtype != out_dtype:
             raise t.error(

@@ -154,6 +154,30 @@ class ExpressionTranslator:
             hints.get(kind, "see docs/language.md for the supported subset"),
         )
 
+    def is_int_like(self, sym: Sym) -> bool:
+        """Whether ``sym`` is a tensor standing for a Python int (a ``range`` loop index)."""
+        return isinstance(sym, Value) and id(sym) in self.int_like
+
+    def retype_int_like(
+        self, value: Value, dtype: int | None = None, like: Value | None = None
+    ) -> Value:
+        """A Python-int-like value in the element type its context needs (as Python would
+        use an int next to a float)."""
+        if not self.is_int_like(value):
+            return value
+        if dtype is not None:
+            if dtype == dtypes.INT64:
+                return value
+            return self.builder.emit1("Cast", value, hint=value.hint, to=dtype)
+        if like is not None:
+            known = dtypes.known_dtype(like)
+            if known == dtypes.INT64:
+                return value
+            if known is not None:
+                return self.builder.emit1("Cast", value, hint=value.hint, to=known)
+            return self.builder.emit1("CastLike", value, like, hint=value.hint)
+        return value
+
     def tensor(self, node: ast.expr, like: Value | None = None, dtype: int | None = None) -> Value:
         """Translate ``node`` and make it a tensor value."""
         return self.to_tensor(self.expr(node), node, like=like, dtype=dtype)

@@ -229,8 +229,11 @@ def compile_function(
         )
     taken_outputs: set[int] = set()
     outputs = []
-    for sym, node in translator.returned:
+    for i, (sym, node) in enumerate(translator.returned):
         value = translator.to_tensor(sym, node)
+        if out_types is not None and i < len(out_types):
+            declared = getattr(out_types[i], "dtype", None)
+            value = translator.retype_int_like(value, dtype=declared or None)
         outputs.append(_output(builder, value, taken_outputs))
     if out_types is not None:
         if len(out_types) != len(outputs):

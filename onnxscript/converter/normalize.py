@@ -45,9 +45,12 @@ class FreshNames:
 
 
 def has_jump(node: ast.AST) -> bool:
-    """Whether ``node`` contains break/continue/return outside nested functions."""
+    """Whether ``node`` can jump out of itself: a ``return`` anywhere (outside nested
+    functions), or a ``break``/``continue`` that does not belong to a loop inside it."""
     if isinstance(node, _JUMPS):
         return True
+    if isinstance(node, (ast.For, ast.While)):
+        return _has(node, ast.Return)
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
         return False
     if isinstance(node, ast.expr):

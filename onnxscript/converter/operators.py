@@ -44,15 +44,26 @@ def _int_like(t: ExpressionTranslator, sym: Sym) -> bool:
     return isinstance(sym, Const) and isinstance(sym.value, int) and not isinstance(sym.value, bool)
 
 
+def _py_float(sym: Sym) -> bool:
+    return isinstance(sym, Const) and isinstance(sym.value, float)
+
+
 def operands(t: ExpressionTranslator, node: ast.AST, left: Sym, right: Sym) -> tuple[Value, Value]:
     """Both operands as tensors; Python numbers take the other operand's element type, and
-    so do loop indices (which are Python ints in Python) next to a non-index tensor."""
+    so do loop indices (which are Python ints in Python) next to a non-index tensor. An
+    index next to a Python float becomes a FLOAT, as an int next to a float would."""
     if isinstance(left, Value) and isinstance(right, Value):
         left_idx, right_idx = id(left) in t.int_like, id(right) in t.int_like
         if left_idx and not right_idx:
-            return _cast_index(t, left, right), right
+            return t.retype_int_like(left, like=right), right
         if right_idx and not left_idx:
-            return left, _cast_index(t, right, left)
+            return left, t.retype_int_like(right, like=left)
+    if t.is_int_like(left) and _py_float(right):
+        assert isinstance(left, Value)
+        left = t.retype_int_like(left, dtype=dtypes.FLOAT)
+    if t.is_int_like(right) and _py_float(left):
+        assert isinstance(right, Value)
+        right = t.retype_int_like(right, dtype=dtypes.FLOAT)
     if isinstance(left, Value):
         return left, t.to_tensor(right, node, like=left)
     if isinstance(right, Value):
@@ -62,15 +73,6 @@ def operands(t: ExpressionTranslator, node: ast.AST, left: Sym, right: Sym) -> t
         return t.to_tensor(left, node, like=rv), rv
     lv = t.to_tensor(left, node)
     return lv, t.to_tensor(right, node, like=lv)
-
-
-def _cast_index(t: ExpressionTranslator, index: Value, other: Value) -> Value:
-    target = dtypes.known_dtype(other)
-    if target == dtypes.INT64:
-        return index
-    if target is not None:
-        return t.builder.emit1("Cast", index, hint=index.hint, to=target)
-    return t.builder.emit1("CastLike", index, other, hint=index.hint)
 
 
 def _dtype(*values: Value) -> int | None:

@@ -59,17 +59,27 @@ class OnnxRuntimeEvaluator(CachingEvaluator):
             return newest
         return call.version
 
-    def prepare(self, call: OpCall, inputs: Sequence[Any]) -> Runner:
+    def _session(self, call: OpCall, inputs: Sequence[Any], with_rank: bool) -> Any:
         model, in_names, out_names = single_node_model(
             call,
             inputs,
             defaults.default_ir_version(),
             self.opset_version(call),
             defaults.default_opset_version(),
+            with_rank,
         )
         session = self._ort.InferenceSession(
             model.SerializeToString(), self.session_options, providers=self.providers
         )
+        return session, in_names, out_names
+
+    def prepare(self, call: OpCall, inputs: Sequence[Any]) -> Runner:
+        try:
+            session, in_names, out_names = self._session(call, inputs, True)
+        except Exception:
+            # onnxruntime's shape inference rejects some valid nodes when input ranks are
+            # known but dims are not (Resize with `sizes`); without ranks it accepts them.
+            session, in_names, out_names = self._session(call, inputs, False)
         run = session.run
         if None not in in_names:
             names = list(in_names)

@@ -17,10 +17,12 @@ from onnxscript.evaluator.arrays import onnx_dtype
 from onnxscript.evaluator.base import OpCall
 
 
-def type_proto(value: Any, what: str) -> onnx.TypeProto:
-    """The ``TypeProto`` of an eager value: a tensor of unknown dims, or a sequence."""
+def type_proto(value: Any, what: str, with_rank: bool = True) -> onnx.TypeProto:
+    """The ``TypeProto`` of an eager value: a tensor of unknown dims (of unknown rank too
+    unless ``with_rank``), or a sequence."""
     if isinstance(value, np.ndarray):
-        return onnx.helper.make_tensor_type_proto(onnx_dtype(value.dtype), [None] * value.ndim)
+        shape = [None] * value.ndim if with_rank else None
+        return onnx.helper.make_tensor_type_proto(onnx_dtype(value.dtype), shape)
     if isinstance(value, list):
         if not value:
             raise TypeError(
@@ -29,7 +31,7 @@ def type_proto(value: Any, what: str) -> onnx.TypeProto:
             )
         first = np.asarray(value[0])
         ranks = {np.ndim(v) for v in value}
-        shape = [None] * first.ndim if len(ranks) == 1 else None
+        shape = [None] * first.ndim if len(ranks) == 1 and with_rank else None
         elem = onnx.helper.make_tensor_type_proto(onnx_dtype(first.dtype), shape)
         return onnx.helper.make_sequence_type_proto(elem)
     raise TypeError(f"{what}: cannot pass a {type(value).__name__} to an op")
@@ -53,10 +55,12 @@ def single_node_model(
     ir_version: int,
     opset_version: int,
     default_opset: int,
+    with_rank: bool = True,
 ) -> tuple[onnx.ModelProto, list[str | None], list[str]]:
     """The model, the graph input name of each input slot (``None`` when omitted) and the
     output names. ``opset_version`` is imported for the op's domain; ``default_opset`` for
-    ``ai.onnx`` when the op belongs to another domain."""
+    ``ai.onnx`` when the op belongs to another domain. Inputs are typed with their rank
+    unless ``with_rank`` is false."""
     in_names: list[str | None] = []
     node_inputs: list[str] = []
     graph_inputs = []
@@ -69,7 +73,9 @@ def single_node_model(
         in_names.append(name)
         node_inputs.append(name)
         graph_inputs.append(
-            onnx.helper.make_value_info(name, type_proto(value, f"{call.op_type} input {slot}"))
+            onnx.helper.make_value_info(
+                name, type_proto(value, f"{call.op_type} input {slot}", with_rank)
+            )
         )
     out_names = [f"output_{i}" for i in range(call.n_outputs)]
     graph = onnx.helper.make_graph(

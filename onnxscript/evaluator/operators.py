@@ -4,7 +4,9 @@ Operands are made tensors as the converter makes them: a run-time tensor (a
 :class:`Tensor`, a numpy array or numpy scalar) keeps its element type; a Python number
 takes the element type of the tensor it is combined with; an attribute parameter
 (:class:`AttrTensor`) is cast to that type, or keeps its own when both sides are attribute
-parameters or literals. The op choice itself comes from ``onnxscript.operator_rules``.
+parameters or literals; a loop index (:class:`IndexTensor`) is cast to the type of a
+tensor it is combined with, and ``+ - * // %`` of loop indices and Python ints give a loop
+index again. The op choice itself comes from ``onnxscript.operator_rules``.
 """
 
 from __future__ import annotations
@@ -19,10 +21,11 @@ import numpy as np
 from onnxscript import operator_rules as rules
 from onnxscript.defaults import default_opset_version
 from onnxscript.evaluator.arrays import cast_array, literal_array, onnx_dtype
-from onnxscript.evaluator.tensor import AttrTensor, Tensor
+from onnxscript.evaluator.tensor import AttrTensor, IndexTensor, Tensor
 from onnxscript.values import Op
 
-_TENSOR, _ATTR, _LITERAL = 0, 1, 2
+_TENSOR, _ATTR, _LITERAL, _INDEX = 0, 1, 2, 3
+_INT_RESULT = frozenset(("+", "-", "*", "//", "%"))
 
 
 @functools.lru_cache(maxsize=256)
@@ -45,7 +48,9 @@ def emit(op_type: str, *inputs: Any, **attributes: Any) -> Tensor:
 
 def _kind(value: Any) -> int:
     if isinstance(value, Tensor):
-        return _ATTR if isinstance(value, AttrTensor) else _TENSOR
+        if isinstance(value, AttrTensor):
+            return _ATTR
+        return _INDEX if isinstance(value, IndexTensor) else _TENSOR
     if isinstance(value, (np.ndarray, np.generic)):
         return _TENSOR
     return _LITERAL
@@ -61,7 +66,7 @@ def adopt(value: Any, dtype: int, where: str) -> np.ndarray:
     """``value`` as an array that takes element type ``dtype`` if it is not a run-time
     tensor (run-time tensors keep theirs; a mismatch then fails like the compiled op)."""
     kind = _kind(value)
-    if kind == _TENSOR:
+    if kind in (_TENSOR, _INDEX):
         return _array(value)
     if kind == _ATTR:
         return cast_array(value.value, dtype)
@@ -80,10 +85,16 @@ def default_array(value: Any, where: str) -> np.ndarray:
 def operands(a: Any, b: Any, where: str) -> tuple[np.ndarray, np.ndarray]:
     """Both operands of a binary operator or comparison as arrays."""
     ka, kb = _kind(a), _kind(b)
-    if ka == _TENSOR:
+    if ka == _INDEX and kb == _TENSOR:
+        right = _array(b)
+        return cast_array(a.value, onnx_dtype(right.dtype)), right
+    if kb == _INDEX and ka == _TENSOR:
+        left = _array(a)
+        return left, cast_array(b.value, onnx_dtype(left.dtype))
+    if ka in (_TENSOR, _INDEX):
         left = _array(a)
         return left, adopt(b, onnx_dtype(left.dtype), where)
-    if kb == _TENSOR:
+    if kb in (_TENSOR, _INDEX):
         right = _array(b)
         return adopt(a, onnx_dtype(right.dtype), where), right
     if kb == _ATTR and ka != _ATTR:
@@ -97,7 +108,15 @@ def binary(symbol: str, a: Any, b: Any) -> Tensor:
     """``a <symbol> b`` for arithmetic and bitwise operators."""
     left, right = operands(a, b, f"`{symbol}`")
     result: Tensor = rules.binary(symbol, left, right, onnx_dtype(left.dtype), emit)
+    if symbol in _INT_RESULT and _int_like(a) and _int_like(b):
+        return IndexTensor(result.value)
     return result
+
+
+def _int_like(value: Any) -> bool:
+    if isinstance(value, IndexTensor):
+        return True
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def compare(symbol: str, a: Any, b: Any) -> Tensor:

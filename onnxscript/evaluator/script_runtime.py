@@ -17,7 +17,7 @@ from onnxscript.evaluator import operators
 from onnxscript.evaluator.arrays import is_literal
 from onnxscript.evaluator.eager import call_function, call_op, literal_to_array
 from onnxscript.evaluator.indexing import getitem as _tensor_getitem
-from onnxscript.evaluator.tensor import Tensor
+from onnxscript.evaluator.tensor import IndexTensor, Tensor
 from onnxscript.values import OnnxFunction, Op
 
 slice_ = builtins.slice
@@ -82,13 +82,14 @@ def _as_int(value: Any) -> int:
 
 
 def loop_iter(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
-    """The iterable of a ``for`` loop: ``range(...)`` yields INT64 scalar tensors, like the
-    compiled loop index; anything else is iterated as Python does."""
+    """The iterable of a ``for`` loop: ``range(...)`` yields INT64 scalar tensors that act
+    like Python ints in operators, like the compiled loop index; anything else is iterated
+    as Python does."""
     if fn is builtins.range and not kwargs:
         return _tensor_range(*(_as_int(a) for a in args))
     return fn(*args, **kwargs)
 
 
-def _tensor_range(*bounds: int) -> Iterator[Tensor]:
+def _tensor_range(*bounds: int) -> Iterator[IndexTensor]:
     for i in range(*bounds):
-        yield Tensor(np.array(i, dtype=np.int64))
+        yield IndexTensor(np.array(i, dtype=np.int64))

@@ -9,6 +9,7 @@ script function run eagerly every run-time value is a ``Tensor``.
 :class:`AttrTensor` is an attribute parameter of a script function while it runs eagerly:
 a Python value when passed as an op attribute, a tensor (that takes the element type of
 the tensor it is combined with) when used in an expression, as the converter treats it.
+:class:`IndexTensor` is a loop index, which behaves like a Python int in operators.
 """
 
 from __future__ import annotations
@@ -249,6 +250,17 @@ class AttrTensor(Tensor):
 
     def __repr__(self) -> str:
         return f"AttrTensor({self.attr_value!r})"
+
+
+class IndexTensor(Tensor):
+    """The index of a ``for i in range(...)`` loop in a script running eagerly: an INT64
+    scalar that, like the Python int it stands for, takes the element type of the other
+    operand of an arithmetic operator or comparison (the converter treats it the same)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"IndexTensor({self.value!r})"
 
 
 # Imported last: these modules use Tensor at call time.

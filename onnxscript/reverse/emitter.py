@@ -250,7 +250,12 @@ class Emitter:
 
     def targets(self, node: NodeInfo) -> str:
         outs = node.outputs
-        names = [v.py if v is not None else "_" for v in outs]
+        if len(outs) > 1:
+            # Unused results of multi-output ops are written `_`.
+            names = [v.py if v is not None and (v.uses or v.is_output or v.var is not None)
+                     else "_" for v in outs]
+        else:
+            names = [v.py if v is not None else "_" for v in outs]
         local = self.scope.functions.get((node.domain, node.op_type))
         if local is not None:
             names.extend("_" for _ in range(local.n_outputs - len(names)))
@@ -281,7 +286,7 @@ class Emitter:
             return
         targets = self.targets(node)
         for v in node.outputs:
-            if v is not None:
+            if v is not None and (v.uses or v.is_output or v.var is not None):
                 self.bind(v.py, v)
         self.lines.append(f"{indent}{targets} = {text}")
 
@@ -482,7 +487,7 @@ class Emitter:
             return
         targets = self.targets(node)
         for v in node.outputs:
-            if v is not None:
+            if v is not None and (v.uses or v.is_output or v.var is not None):
                 self.bind(v.py, v)
         self.lines.append(f"{indent}{targets} = {text}")
 

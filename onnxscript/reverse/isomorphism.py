@@ -85,8 +85,10 @@ def _canonical_graph(graph: onnx.GraphProto | None, nodes: Sequence[onnx.NodePro
                 _Node("Constant", "", [], [sparse.values.name], {"sparse_value": attr}))
     for node in nodes:
         attrs = {a.name: a for a in node.attribute if a.type != AT.GRAPH}
-        item = _Node(node.op_type, _domain(node.domain), list(node.input), list(node.output),
-                     attrs)
+        node_inputs = list(node.input)
+        while node_inputs and not node_inputs[-1]:
+            node_inputs.pop()
+        item = _Node(node.op_type, _domain(node.domain), node_inputs, list(node.output), attrs)
         result.nodes.append(item)
         for a in node.attribute:
             if a.type == AT.GRAPH:

@@ -338,6 +338,8 @@ class Planner:
                     continue
                 var = val.var
                 if var is None:
+                    if not (val.uses or val.is_output):
+                        continue
                     base = ssa_base(val.cand)
                     earlier = latest.get(base) if base is not None else None
                     if (

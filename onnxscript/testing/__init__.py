@@ -1,0 +1,24 @@
+"""Testing helpers: compiled-equals-eager assertions and proto comparison up to renaming.
+
+``assert_eager_matches_compiled(fn, *inputs)`` runs a script function eagerly and as a
+compiled model on the same inputs and compares the outputs. ``assert_isomorphic(a, b)``
+compares two models, functions or graphs up to value names and independent node order.
+"""
+
+from __future__ import annotations
+
+from onnxscript.testing.eager_vs_compiled import (
+    assert_eager_matches_compiled,
+    assert_same_values,
+    compiled_outputs,
+)
+from onnxscript.testing.isomorphism import Mismatch, assert_isomorphic, is_isomorphic
+
+__all__ = [
+    "Mismatch",
+    "assert_eager_matches_compiled",
+    "assert_isomorphic",
+    "assert_same_values",
+    "compiled_outputs",
+    "is_isomorphic",
+]

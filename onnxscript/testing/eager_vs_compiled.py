@@ -1,0 +1,98 @@
+"""Asserting that a script function's eager result equals its compiled model's result."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import onnx
+
+from onnxscript.values import OnnxFunction
+
+
+def _as_list(result: Any) -> list[Any]:
+    return list(result) if isinstance(result, tuple) else [result]
+
+
+def _feed(value: Any, value_info: onnx.ValueInfoProto) -> Any:
+    """An input value as onnxruntime takes it, typed like the model input when the value is
+    a Python literal (the compiled model has a fixed element type there)."""
+    if hasattr(value, "numpy") and callable(value.numpy):
+        value = value.numpy()
+    if isinstance(value, (np.ndarray, np.generic)):
+        return np.asarray(value)
+    if isinstance(value, list) and value_info.type.HasField("sequence_type"):
+        return [_feed(v, onnx.ValueInfoProto()) for v in value]
+    elem = value_info.type.tensor_type.elem_type if value_info.type.HasField("tensor_type") else 0
+    array = np.asarray(value)
+    if elem:
+        array = array.astype(onnx.helper.tensor_dtype_to_np_dtype(elem))
+    elif array.dtype.kind == "f":
+        array = array.astype(np.float32)
+    return array
+
+
+def compiled_outputs(fn: OnnxFunction, *args: Any, **kwargs: Any) -> list[Any]:
+    """Run ``fn``'s model (checked with the full onnx checker) with onnxruntime.
+
+    Inputs are given as for an eager call: by position or keyword; attribute values are
+    bound into the model.
+    """
+    import onnxruntime
+
+    from onnxscript.signature import bind
+
+    bound = bind(fn.op_signature, args, kwargs)
+    model = fn.to_model_proto(**bound.attributes)
+    onnx.checker.check_model(model, full_check=True)
+    session = onnxruntime.InferenceSession(
+        model.SerializeToString(), providers=["CPUExecutionProvider"]
+    )
+    inputs = list(model.graph.input)
+    feeds = {vi.name: _feed(v, vi) for vi, v in zip(inputs, bound.inputs, strict=False)}
+    return list(session.run(None, feeds))
+
+
+def assert_same_values(
+    actual: Sequence[Any], expected: Sequence[Any], rtol: float = 1e-5, atol: float = 1e-6,
+    what: str = "eager",
+) -> None:  # fmt: skip
+    """``actual`` and ``expected`` (lists of outputs) agree in count, element type, shape and
+    values (floats within tolerance, NaN equal to NaN; everything else exactly)."""
+    if len(actual) != len(expected):
+        raise AssertionError(f"{what} gives {len(actual)} output(s), compiled {len(expected)}")
+    for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
+        if isinstance(e, list) or isinstance(a, list):
+            if not (isinstance(a, list) and isinstance(e, list)):
+                raise AssertionError(
+                    f"output {i}: {what} {type(a).__name__}, compiled {type(e).__name__}"
+                )
+            assert_same_values(a, e, rtol, atol, f"{what} output {i} item")
+            continue
+        a_arr = np.asarray(a.numpy() if hasattr(a, "numpy") else a)
+        e_arr = np.asarray(e)
+        if a_arr.dtype != e_arr.dtype:
+            raise AssertionError(f"output {i}: {what} dtype {a_arr.dtype}, compiled {e_arr.dtype}")
+        if a_arr.shape != e_arr.shape:
+            raise AssertionError(f"output {i}: {what} shape {a_arr.shape}, compiled {e_arr.shape}")
+        if e_arr.dtype.kind in "fc":
+            np.testing.assert_allclose(
+                a_arr, e_arr, rtol=rtol, atol=atol, equal_nan=True,
+                err_msg=f"output {i}: {what} and compiled differ",
+            )  # fmt: skip
+        else:
+            np.testing.assert_array_equal(
+                a_arr, e_arr, err_msg=f"output {i}: {what} and compiled differ"
+            )
+
+
+def assert_eager_matches_compiled(
+    fn: OnnxFunction, *args: Any, rtol: float = 1e-5, atol: float = 1e-6, **kwargs: Any
+) -> tuple[list[Any], list[Any]]:
+    """Call ``fn(*args, **kwargs)`` eagerly and run its compiled model on the same inputs;
+    assert the outputs agree. Returns (eager outputs, compiled outputs)."""
+    eager = _as_list(fn(*args, **kwargs))
+    compiled = compiled_outputs(fn, *args, **kwargs)
+    assert_same_values(eager, compiled, rtol, atol)
+    return eager, compiled
