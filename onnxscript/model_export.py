@@ -51,7 +51,11 @@ def _imports(value: Any) -> dict[str, int]:
 
 
 def _complete(t: TypeSpec | None) -> bool:
-    return isinstance(t, TensorTypeSpec) and bool(t.dtype) and t.shape is not None
+    """Whether a declared type is used as is: a tensor type with element type and shape, or
+    any sequence/optional type (inference would only make it more specific)."""
+    if isinstance(t, TensorTypeSpec):
+        return bool(t.dtype) and t.shape is not None
+    return t is not None
 
 
 def to_model_proto(fn: Function, options: Mapping[str, Any]) -> onnx.ModelProto:

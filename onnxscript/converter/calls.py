@@ -265,7 +265,9 @@ def op_call(
         sig=None if sig.free_form else sig,
         attr_values=attr_values,
     )
-    return outputs[0] if count == 1 else SymTuple(tuple(outputs))
+    if count == 1 and n_outputs is None:
+        return outputs[0]
+    return SymTuple(tuple(outputs))
 
 
 def _binding_hint(sig: Signature) -> str:
@@ -317,4 +319,6 @@ def function_call(
         declared = formal.declared_type
         if isinstance(declared, TensorTypeSpec) and declared.dtype:
             out.type = TensorTypeSpec(declared.dtype, None)
-    return outputs[0] if count == 1 else SymTuple(tuple(outputs))
+    if count == 1 and n_outputs is None:
+        return outputs[0]
+    return SymTuple(tuple(outputs))

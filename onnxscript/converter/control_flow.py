@@ -314,13 +314,13 @@ def translate_for(t: Translator, stmt: ast.For) -> None:
         body = body[:-1]
     _check_no_jumps(t, body)
     cond_init = None
-    if cond_var is not None:
-        cond_sym = t.env.get(cond_var)
-        if cond_sym is None:
-            raise t.error(stmt, f"'{cond_var}' has no value before the loop")
-        cond_init = condition(t, cond_sym, stmt)
-    trip = _trip_count(t, start, stop, step)
     carried = loop_carried(stmt, t.liveness)
+    if cond_var is not None:
+        # The body runs before the final `if not c: break` is tested: start with True.
+        cond_init = condition(t, Const(True), stmt)
+        after = t.liveness.live_out(stmt)
+        carried = [v for v in carried if v != cond_var or v in after]
+    trip = _trip_count(t, start, stop, step)
     _loop(t, stmt, trip, cond_init, cond_var, carried, body, (stmt.target.id, start, step))
 
 

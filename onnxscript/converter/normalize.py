@@ -350,13 +350,21 @@ class Normalizer:
             return None
         if any(has_jump(s) for s in body[:-1]) or has_jump(last.test):
             return None
+        test = last.test
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) \
+                and isinstance(test.operand, ast.Name):
+            keep = copy.copy(stmt)
+            keep.body = body
+            return [keep]  # already `if not c: break`
         cond = self.fresh("cond")
-        pre = _assign(cond, _const(True), stmt)
-        update = _assign(cond, _at(_not(last.test), last.test), last)
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            update = _assign(cond, test.operand, last)  # `if not t: break`: t is the condition
+        else:
+            update = _assign(cond, _at(_not(test), test), last)
         stop = _at(ast.If(test=_not(_load(cond)), body=[ast.Break()], orelse=[]), last)
         new = ast.For(target=stmt.target, iter=stmt.iter, body=[*body[:-1], update, stop],
                       orelse=[], type_comment=None)
-        return [pre, ast.copy_location(new, stmt)]
+        return [ast.copy_location(new, stmt)]
 
 
 def _has_in(body: Sequence[ast.stmt], kind: type[ast.stmt]) -> bool:

@@ -49,6 +49,7 @@ class Val:
         "is_output",
         "last_use",
         "name",
+        "nested_last",
         "node",
         "py",
         "seq",
@@ -70,6 +71,7 @@ class Val:
         self.uses = 0  # reads by nodes (graph outputs are counted in is_output)
         self.is_output = 0
         self.last_use = -1
+        self.nested_last = -1  # last position of a read from inside a nested graph
         self.var: Var | None = None
         self.py = ""
         self.type: onnx.TypeProto | None = None
@@ -156,9 +158,12 @@ class Reader:
         if val is None:
             raise TranslationError(f"the value {name!r} is read but never defined")
         val.uses += count
-        pos = self.positions[val.graph.depth]
+        depth = val.graph.depth
+        pos = self.positions[depth]
         if pos > val.last_use:
             val.last_use = pos
+        if depth + 1 < len(self.positions) and pos > val.nested_last:
+            val.nested_last = pos
         return val
 
     def read_graph(

@@ -216,7 +216,9 @@ class ModuleWriter:
                 del self.tensors.module_lines[module_mark:]
                 self.imports.names, self.imports.modules = imports_state
                 tries += 1
-                fresh = {v.seq for v in exc.values} - avoid
+                fresh = {v.seq for v in exc.values}
+                fresh |= {v.var.root.seq for v in exc.values if v.var is not None}
+                fresh -= avoid
                 if level == 0 and fresh and tries <= _MAX_TARGETED_RETRIES:
                     avoid |= fresh
                     continue

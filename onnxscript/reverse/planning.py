@@ -312,11 +312,13 @@ class Planner:
         node.plan = plan
 
     def _can_merge_init(self, node: NodeInfo, init: Val, graph: GraphInfo) -> bool:
+        """An initial value can become the loop variable when it is defined in the loop's
+        graph and nothing reads it after the loop or inside the body."""
         if not self.optional(init) or init.graph is not graph or init.is_output:
             return False
         if init.node is not None and init.node.form == SKIP:
             return False
-        return init.uses == sum(1 for v in node.inputs if v is init)
+        return init.last_use <= node.index and init.nested_last < node.index
 
     # -- SSA variants ---------------------------------------------------------------------
 
@@ -348,6 +350,7 @@ class Planner:
                         and not earlier.is_output
                         and earlier.last_use <= val.index
                         and self.optional(val)
+                        and self.optional(earlier)
                     ):
                         unite(earlier, val)
                         latest[base] = val  # type: ignore[index]
@@ -363,8 +366,9 @@ class Planner:
                         and earlier.var is not var
                         and not (is_main and val.is_output)
                         and not earlier.is_output
-                        and earlier.last_use < val.index
+                        and earlier.last_use <= val.index
                         and self.optional(val)
+                        and self.optional(earlier)
                     ):
                         unite(earlier, val)
                         latest[base] = val  # type: ignore[index]
