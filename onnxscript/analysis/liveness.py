@@ -4,6 +4,10 @@ A variable is live at a point if some path from that point reads it before assig
 The converter uses this to decide which variables an ``If`` outputs and which ones a
 ``Loop`` carries. Uses of a nested graph function count, at every place its name is read,
 as uses of the variables it reads from the enclosing function.
+
+The analysis is one backward pass (a fixpoint for loops) that updates one mutable set
+through straight-line code, so its cost is linear in the code size. Live sets are recorded
+for every statement, or only for compound statements (what the converter needs).
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ from onnxscript.analysis.names import assigned_names, free_names, target_names, 
 
 Names = frozenset[str]
 
+_COMPOUND = (ast.If, ast.For, ast.While)
+
 
 @dataclass
 class Liveness:
-    """Live variables before (``live_in``) and after (``live_out``) every statement.
+    """Live variables before (``live_in``) and after (``live_out``) statements.
 
     Keys are statement objects (by identity). For loops, ``loop_head`` gives the variables
     live at the top of each iteration.
@@ -40,50 +46,71 @@ class Liveness:
 
 
 class _Analyzer:
-    def __init__(self, graph_free: Mapping[str, Sequence[str]]) -> None:
+    def __init__(self, graph_free: Mapping[str, Sequence[str]], every_statement: bool) -> None:
         self.result = Liveness()
         self.graph_free = graph_free
+        self.every_statement = every_statement
 
-    def uses(self, node: ast.AST) -> set[str]:
-        names = set(used_names(node))
-        for name in list(names):
-            extra = self.graph_free.get(name)
-            if extra:
-                names.update(extra)
+    def uses(self, node: ast.AST) -> list[str]:
+        names = used_names(node)
+        if self.graph_free:
+            extra = [n for name in names for n in self.graph_free.get(name, ())]
+            names.extend(extra)
         return names
 
     def block(self, stmts: Sequence[ast.stmt], live: Names) -> Names:
+        current = set(live)
+        record = self.every_statement
+        live_in, live_out = self.result.live_in_map, self.result.live_out_map
         for stmt in reversed(stmts):
-            self.result.live_out_map[id(stmt)] = live
-            live = self.stmt(stmt, live)
-            self.result.live_in_map[id(stmt)] = live
-        return live
+            if isinstance(stmt, _COMPOUND):
+                out = frozenset(current)
+                live_out[id(stmt)] = out
+                inn = self.compound(stmt, out)
+                live_in[id(stmt)] = inn
+                current = set(inn)
+            else:
+                if record:
+                    live_out[id(stmt)] = frozenset(current)
+                self.simple(stmt, current)
+                if record:
+                    live_in[id(stmt)] = frozenset(current)
+        return frozenset(current)
 
-    def stmt(self, stmt: ast.stmt, live: Names) -> Names:
+    def simple(self, stmt: ast.stmt, live: set[str]) -> None:
+        """Update ``live`` (after ``stmt``) to the set live before it."""
         if isinstance(stmt, ast.Assign):
-            defs: set[str] = set()
             uses = self.uses(stmt.value)
             for target in stmt.targets:
-                defs.update(target_names(target))
+                live.difference_update(target_names(target))
                 if not isinstance(target, ast.Name):
-                    uses |= self.uses(target)
-            return frozenset((live - defs) | uses)
-        if isinstance(stmt, ast.AnnAssign):
-            if stmt.value is None:
-                return live
-            defs = set(target_names(stmt.target))
-            return frozenset((live - defs) | self.uses(stmt.value))
-        if isinstance(stmt, ast.AugAssign):
-            return frozenset(live | self.uses(stmt))
-        if isinstance(stmt, ast.Return):
-            return frozenset(self.uses(stmt.value)) if stmt.value is not None else frozenset()
-        if isinstance(stmt, ast.Delete):
-            gone = {n for t in stmt.targets for n in target_names(t)}
-            return frozenset(live - gone)
+                    uses.extend(self.uses(target))
+            live.update(uses)
+        elif isinstance(stmt, ast.AnnAssign):
+            if stmt.value is not None:
+                live.difference_update(target_names(stmt.target))
+                live.update(self.uses(stmt.value))
+        elif isinstance(stmt, ast.AugAssign):
+            live.update(self.uses(stmt))
+        elif isinstance(stmt, ast.Return):
+            live.clear()
+            if stmt.value is not None:
+                live.update(self.uses(stmt.value))
+        elif isinstance(stmt, ast.Delete):
+            for target in stmt.targets:
+                live.difference_update(target_names(target))
+        elif isinstance(stmt, ast.FunctionDef):
+            live.discard(stmt.name)
+            for dec in stmt.decorator_list:
+                live.update(self.uses(dec))
+        else:  # expression statements, pass, break, continue, ...
+            live.update(self.uses(stmt))
+
+    def compound(self, stmt: ast.stmt, live: Names) -> Names:
         if isinstance(stmt, ast.If):
             then_in = self.block(stmt.body, live)
             else_in = self.block(stmt.orelse, live)
-            return frozenset(self.uses(stmt.test) | then_in | else_in)
+            return frozenset(then_in | else_in | set(self.uses(stmt.test)))
         if isinstance(stmt, ast.For):
             targets = set(target_names(stmt.target))
             head = live
@@ -96,25 +123,20 @@ class _Analyzer:
             self.result.loop_head_map[id(stmt)] = head
             if stmt.orelse:
                 head = frozenset(head | self.block(stmt.orelse, live))
-            return frozenset(head | self.uses(stmt.iter))
-        if isinstance(stmt, ast.While):
-            test_uses = self.uses(stmt.test)
-            head = frozenset(live | test_uses)
-            while True:
-                body_in = self.block(stmt.body, head)
-                new_head = frozenset(live | test_uses | body_in)
-                if new_head == head:
-                    break
-                head = new_head
-            self.result.loop_head_map[id(stmt)] = head
-            if stmt.orelse:
-                head = frozenset(head | self.block(stmt.orelse, live))
-            return head
-        if isinstance(stmt, ast.FunctionDef):
-            uses = {n for d in stmt.decorator_list for n in self.uses(d)}
-            return frozenset((live - {stmt.name}) | uses)
-        # Expression statements, pass, break, continue, assert, ...
-        return frozenset(live | self.uses(stmt))
+            return frozenset(head | set(self.uses(stmt.iter)))
+        assert isinstance(stmt, ast.While)
+        test_uses = set(self.uses(stmt.test))
+        head = frozenset(live | test_uses)
+        while True:
+            body_in = self.block(stmt.body, head)
+            new_head = frozenset(live | test_uses | body_in)
+            if new_head == head:
+                break
+            head = new_head
+        self.result.loop_head_map[id(stmt)] = head
+        if stmt.orelse:
+            head = frozenset(head | self.block(stmt.orelse, live))
+        return head
 
 
 def nested_graph_free_names(body: Sequence[ast.stmt]) -> dict[str, list[str]]:
@@ -127,9 +149,21 @@ def nested_graph_free_names(body: Sequence[ast.stmt]) -> dict[str, list[str]]:
     return found
 
 
-def analyze(body: Sequence[ast.stmt], live_after: Names = frozenset()) -> Liveness:
-    """Liveness of every statement of ``body`` given the variables live after it."""
-    analyzer = _Analyzer(nested_graph_free_names(body))
+def analyze(
+    body: Sequence[ast.stmt],
+    live_after: Names = frozenset(),
+    *,
+    every_statement: bool = True,
+    has_nested_defs: bool = True,
+) -> Liveness:
+    """Liveness of the statements of ``body`` given the variables live after it.
+
+    With ``every_statement=False`` only compound statements (if/for/while) get live sets,
+    which is all the converter needs. ``has_nested_defs=False`` skips looking for nested
+    functions when the caller knows there are none.
+    """
+    graph_free = nested_graph_free_names(body) if has_nested_defs else {}
+    analyzer = _Analyzer(graph_free, every_statement)
     analyzer.block(body, frozenset(live_after))
     return analyzer.result
 

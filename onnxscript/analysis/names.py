@@ -8,6 +8,43 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+# Fields that never hold child nodes (names, numbers, flags, operators, contexts).
+_LEAF_FIELDS = frozenset(
+    {"id", "arg", "name", "n", "s", "kind", "type_comment", "level", "module", "attr",
+     "is_async", "conversion", "ctx", "op", "simple", "tag", "ops", "names"}
+)  # fmt: skip
+
+
+def _child_field_table() -> dict[type, tuple[str, ...]]:
+    table: dict[type, tuple[str, ...]] = {}
+    for name in dir(ast):
+        cls = getattr(ast, name)
+        if isinstance(cls, type) and issubclass(cls, ast.AST):
+            fields = tuple(f for f in cls._fields if f not in _LEAF_FIELDS)
+            if cls is ast.Constant:
+                fields = ()
+            table[cls] = fields
+    return table
+
+
+CHILD_FIELDS: dict[type, tuple[str, ...]] = _child_field_table()
+"""For each AST class, the fields that can hold child nodes (a static table)."""
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+def children(node: ast.AST) -> Iterator[ast.AST]:
+    """The direct child nodes of ``node`` (a faster ``ast.iter_child_nodes``)."""
+    for f in CHILD_FIELDS.get(type(node), ()):
+        value = getattr(node, f, None)
+        if type(value) is list:
+            for item in value:
+                if isinstance(item, ast.AST):
+                    yield item
+        elif isinstance(value, ast.AST):
+            yield value
 
 
 def _unique(names: Iterable[str]) -> list[str]:
@@ -84,27 +121,37 @@ def used_names(node: ast.AST) -> list[str]:
     """Names read anywhere in ``node`` (an expression or statement), in source order.
 
     Names read inside nested function definitions and lambdas are not included: they are
-    free variables of those functions (see :func:`free_names`).
+    free variables of those functions (see :func:`free_names`); decorators are included.
     """
     found: list[str] = []
-
-    def visit(n: ast.AST) -> None:
-        if isinstance(n, ast.Name):
-            if isinstance(n.ctx, ast.Load):
-                found.append(n.id)
-            return
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            if not isinstance(n, ast.Lambda):
-                for dec in n.decorator_list:
-                    visit(dec)
-            return
-        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
-            found.append(n.target.id)
-        for child in ast.iter_child_nodes(n):
-            visit(child)
-
-    visit(node)
-    return _unique(found)
+    stack: list[ast.AST] = [node]
+    table = CHILD_FIELDS
+    while stack:
+        n = stack.pop()
+        kind = type(n)
+        if kind is ast.Name:
+            if type(n.ctx) is ast.Load:  # type: ignore[attr-defined]
+                found.append(n.id)  # type: ignore[attr-defined]
+            continue
+        if kind is ast.Constant:
+            continue
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef):
+            stack.extend(reversed(n.decorator_list))  # type: ignore[attr-defined]
+            continue
+        if kind is ast.Lambda:
+            continue
+        if kind is ast.AugAssign and type(n.target) is ast.Name:  # type: ignore[attr-defined]
+            found.append(n.target.id)  # type: ignore[attr-defined]
+        pending: list[ast.AST] = []
+        for f in table.get(kind, ()):
+            value = getattr(n, f, None)
+            if type(value) is list:
+                pending.extend(v for v in value if isinstance(v, ast.AST))
+            elif isinstance(value, ast.AST):
+                pending.append(value)
+        pending.reverse()
+        stack.extend(pending)
+    return list(dict.fromkeys(found))
 
 
 def parameter_names(fdef: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[str]:
@@ -144,13 +191,77 @@ def _nested_defs(node: ast.AST) -> Iterator[ast.FunctionDef]:
 
 
 def all_identifiers(node: ast.AST) -> set[str]:
-    """Every identifier spelled in ``node``: names, parameters, attributes, keywords."""
-    found: set[str] = set()
-    for n in ast.walk(node):
-        if isinstance(n, ast.Name):
-            found.add(n.id)
-        elif isinstance(n, ast.arg):
-            found.add(n.arg)
-        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            found.add(n.name)
-    return found
+    """Every identifier spelled in ``node``: names, parameters, function names."""
+    return scan(node).identifiers
+
+
+@dataclass
+class Facts:
+    """What one pass over a function's AST tells the converter.
+
+    ``identifiers``: every name, parameter and function name spelled in it;
+    ``needs_normalize``: whether control flow must be restructured (a ``break``,
+    ``continue``, ``while``, loop ``else`` or a ``return`` before the end);
+    ``has_compound``: whether there is any if/for/while/nested def (else no liveness is
+    needed); ``attribute_bases``: names ``X`` of ``X.attr`` expressions, in order.
+    """
+
+    identifiers: set[str] = field(default_factory=set)
+    needs_normalize: bool = False
+    has_compound: bool = False
+    has_nested_defs: bool = False
+    attribute_bases: list[str] = field(default_factory=list)
+
+
+_FLOW = (ast.Break, ast.Continue, ast.While)
+_COMPOUND = (ast.If, ast.For, ast.While, ast.FunctionDef, ast.IfExp, ast.AsyncFor, ast.Try,
+             ast.With)  # fmt: skip
+
+
+def scan(root: ast.AST) -> Facts:
+    """Collect :class:`Facts` about ``root`` (a function definition) in one pass.
+
+    Nested functions contribute identifiers and attribute bases; their own control flow
+    does not count toward ``needs_normalize``.
+    """
+    facts = Facts()
+    ids = facts.identifiers
+    table = CHILD_FIELDS
+    last_stmt = root.body[-1] if isinstance(root, ast.FunctionDef) and root.body else None
+    # (node, inside a nested function)
+    stack: list[tuple[ast.AST, bool]] = [(root, False)]
+    while stack:
+        n, nested = stack.pop()
+        kind = type(n)
+        if kind is ast.Name:
+            ids.add(n.id)  # type: ignore[attr-defined]
+            continue
+        if kind is ast.Constant:
+            continue
+        if kind is ast.arg:
+            ids.add(n.arg)  # type: ignore[attr-defined]
+        elif kind is ast.Attribute:
+            if type(n.value) is ast.Name:  # type: ignore[attr-defined]
+                facts.attribute_bases.append(n.value.id)  # type: ignore[attr-defined]
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
+            ids.add(n.name)  # type: ignore[attr-defined]
+            if n is not root:
+                facts.has_nested_defs = True
+                facts.has_compound = True
+                nested = True
+        elif not nested:
+            if kind in _FLOW or (kind is ast.Return and n is not last_stmt):
+                facts.needs_normalize = True
+            elif kind is ast.For and n.orelse:  # type: ignore[attr-defined]
+                facts.needs_normalize = True
+            if kind in _COMPOUND:
+                facts.has_compound = True
+        for f in table.get(kind, ()):
+            value = getattr(n, f, None)
+            if type(value) is list:
+                for item in reversed(value):
+                    if isinstance(item, ast.AST):
+                        stack.append((item, nested))
+            elif isinstance(value, ast.AST):
+                stack.append((value, nested))
+    return facts

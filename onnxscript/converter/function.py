@@ -14,15 +14,15 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from onnxscript.analysis.liveness import analyze
-from onnxscript.analysis.names import all_identifiers, assigned_names
+from onnxscript.analysis.liveness import Liveness, analyze
+from onnxscript.analysis.names import Facts, assigned_names, scan
 from onnxscript.analysis.naming import assign_names
 from onnxscript.attributes import AT, AttributeValueError, coerce
 from onnxscript.converter.builder import GraphBuilder
 from onnxscript.converter.context import FunctionContext
 from onnxscript.converter.control_flow import _output
 from onnxscript.converter.errors import ScriptError, SourceText
-from onnxscript.converter.normalize import FreshNames, normalize
+from onnxscript.converter.normalize import FreshNames, check_nesting, normalize
 from onnxscript.converter.scope import PythonScope
 from onnxscript.converter.source import parse_function
 from onnxscript.converter.statements import Translator
@@ -105,20 +105,20 @@ def _param_error(source: SourceText, fdef: ast.FunctionDef, name: str, msg: str,
     return source.error(fdef, msg, hint)
 
 
-def _default_version(
-    fdef: ast.FunctionDef, scope: PythonScope, explicit: Opset | None
-) -> tuple[int, str]:
+def _default_version(facts: Facts, scope: PythonScope, explicit: Opset | None) -> tuple[int, str]:
     if explicit is not None:
         return explicit.version, "default_opset"
-    for node in ast.walk(fdef):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            obj = scope.lookup(node.value.id)
-            if isinstance(obj, Opset) and obj.domain == "":
-                return obj.version, f"{node.value.id} used in the function"
-        elif isinstance(node, ast.Name):
-            obj = scope.lookup(node.id)
-            if isinstance(obj, Op) and obj.domain == "":
-                return obj.version, f"{node.id} used in the function"
+    for base in facts.attribute_bases:
+        obj = scope.lookup(base)
+        if isinstance(obj, Opset) and obj.domain == "":
+            return obj.version, f"{base} used in the function"
+    op_versions = sorted(
+        obj.version
+        for name in facts.identifiers
+        if isinstance(obj := scope.lookup(name), Op) and obj.domain == ""
+    )
+    if op_versions:
+        return op_versions[-1], "an op used in the function"
     versions = sorted(
         {v.version for v in scope.values() if isinstance(v, Opset) and v.domain == ""}
     )
@@ -148,7 +148,8 @@ def compile_function(
         doc = inspect.cleandoc(body[0].value.value)
         body = body[1:]
 
-    version, origin = _default_version(fdef, scope, default_opset)
+    facts = scan(fdef)
+    version, origin = _default_version(facts, scope, default_opset)
     attr_refs: dict[str, AttrRef] = {}
     params: list[Param] = []
     inputs: list[Value] = []
@@ -194,10 +195,27 @@ def compile_function(
         inputs.append(value)
         params.append(Param(name, is_input=True))
 
-    taken = all_identifiers(fdef) | set(py_sig.parameters)
+    taken = facts.identifiers | set(py_sig.parameters)
     fresh = FreshNames(taken)
-    structured = normalize(body, source, fresh)
-    liveness = analyze(structured)
+    structured = body
+    if facts.needs_normalize:
+        try:
+            structured = normalize(body, source, fresh)
+        except RecursionError:
+            raise source.error(
+                fdef,
+                f"control flow in {fn.__name__} nests too deeply once early returns are "
+                "turned into if/else",
+                "ONNX models cannot nest more than about 30 If/Loop subgraphs; combine the "
+                "conditions of successive early returns",
+            ) from None
+    if facts.has_compound:
+        check_nesting(structured, source)
+    liveness = (
+        analyze(structured, every_statement=False, has_nested_defs=facts.has_nested_defs)
+        if facts.has_compound
+        else Liveness()
+    )
     local_names = frozenset(assigned_names(structured)) | frozenset(py_sig.parameters)
     ctx = FunctionContext(
         source=source,

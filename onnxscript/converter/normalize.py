@@ -396,6 +396,31 @@ def _walk_no_defs(node: ast.AST) -> list[ast.AST]:
     return found
 
 
+MAX_NESTING = 32
+"""Deepest nesting of If/Loop subgraphs accepted: protobuf refuses to parse messages nested
+more than 100 levels, and each subgraph level takes three (node, attribute, graph); 32
+levels is the most that onnx and onnxruntime were measured to load."""
+
+
+def check_nesting(body: Sequence[ast.stmt], source: SourceText) -> None:
+    """Raise a ScriptError where control flow nests deeper than ONNX can represent."""
+    stack: list[tuple[ast.stmt, int]] = [(s, 1) for s in body]
+    while stack:
+        stmt, depth = stack.pop()
+        if isinstance(stmt, (ast.If, ast.For, ast.While)):
+            if depth > MAX_NESTING:
+                raise source.error(
+                    stmt,
+                    f"control flow nests more than {MAX_NESTING} levels deep here (counting "
+                    "elif branches, and early returns turned into if/else)",
+                    "ONNX models cannot nest that many If/Loop subgraphs; combine "
+                    "conditions, compute candidates and pick one with op.Where, or split "
+                    "the function",
+                )
+            stack.extend((s, depth + 1) for s in stmt.body)
+            stack.extend((s, depth + 1) for s in stmt.orelse)
+
+
 def normalize(body: list[ast.stmt], source: SourceText, fresh: FreshNames) -> list[ast.stmt]:
     """The structured equivalent of a function body (see the module docstring)."""
     last = body[-1] if body else None

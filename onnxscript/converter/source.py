@@ -2,6 +2,11 @@
 
 Works for functions in files, in Jupyter/IPython cells and in code given to ``exec`` whose
 source was registered with :mod:`linecache` (see :func:`register_source`).
+
+The function's lines are found from its code object: they start at ``co_firstlineno``
+(the first decorator) and end at the last line any instruction of the function (or of a
+function nested in it) comes from. This is much cheaper than ``inspect.getsourcelines``,
+which tokenizes the file; the latter remains the fallback.
 """
 
 from __future__ import annotations
@@ -9,6 +14,7 @@ from __future__ import annotations
 import ast
 import inspect
 import linecache
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +30,32 @@ def register_source(source: str, filename: str) -> None:
     linecache.cache[filename] = (len(source), None, lines, filename)
 
 
+def _last_line(code: types.CodeType) -> int:
+    last = code.co_firstlineno
+    stack = [code]
+    while stack:
+        current = stack.pop()
+        for _, end, _, _ in current.co_positions():
+            if end is not None and end > last:
+                last = end
+        stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+    return last
+
+
+def _function_lines(fn: Callable[..., Any]) -> tuple[list[str], int]:
+    """(lines, first line number) of ``fn``'s source, decorators included."""
+    code = getattr(fn, "__code__", None)
+    if isinstance(code, types.CodeType):
+        all_lines = linecache.getlines(code.co_filename, getattr(fn, "__globals__", None))
+        first = code.co_firstlineno
+        if all_lines and first <= len(all_lines):
+            lines = all_lines[first - 1 : _last_line(code)]
+            if lines and lines[0].lstrip().startswith(("@", "def ", "async def ")):
+                return lines, first
+    lines, start = inspect.getsourcelines(fn)
+    return lines, start
+
+
 def parse_function(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceText]:
     """The ``FunctionDef`` of ``fn`` and its located source text.
 
@@ -33,7 +65,7 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceText]
     code = getattr(fn, "__code__", None)
     filename = code.co_filename if code is not None else "<unknown>"
     try:
-        lines, start = inspect.getsourcelines(fn)
+        lines, start = _function_lines(fn)
     except (OSError, TypeError) as exc:
         raise ScriptError(
             f"cannot read the source of {getattr(fn, '__qualname__', fn)!r}: {exc}",
@@ -45,11 +77,14 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceText]
     start = max(start, 1)
     text = "".join(lines)
     indented = bool(lines) and lines[0][:1] in (" ", "\t")
+    if indented:
+        # Parse inside an `if` block so that indented source keeps its columns; the extra
+        # first line is kept in the line table so that AST line numbers need no shifting.
+        lines = ["if 1:\n", *lines]
+        start -= 1
     try:
         if indented:
-            # Parse inside an `if` block so that indented source keeps its columns.
-            module = ast.parse("if 1:\n" + text, filename=filename)
-            ast.increment_lineno(module, -1)
+            module = ast.parse("".join(lines), filename=filename)
             stmt: ast.stmt = module.body[0].body[0]  # type: ignore[attr-defined]
         else:
             module = ast.parse(text, filename=filename)
@@ -58,7 +93,7 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceText]
         raise ScriptError(
             f"cannot parse the source of {fn.__qualname__}: {exc.msg}",
             filename=filename,
-            lineno=(exc.lineno or 1) + start - (2 if indented else 1),
+            lineno=(exc.lineno or 1) + start - 1,
             source_line=exc.text or "",
             hint="inspect.getsource must return the whole function; lambdas and functions "
             "defined on one line with other code are not supported",

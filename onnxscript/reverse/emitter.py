@@ -98,6 +98,7 @@ class Emitter:
         self.log: list[tuple[str, object]] = []
         self.inline: dict[int, str] = {}  # id(value) -> expression, for inline_const
         self.index_vals: set[int] = set()
+        self._ops: dict[tuple[str, str], tuple[str, LocalFunction | None, bool]] = {}
 
     # -- the simulated environment ------------------------------------------------------
 
@@ -248,46 +249,73 @@ class Emitter:
             out.append(f"**{name}")
         return out
 
+    def _op_info(self, node: NodeInfo) -> tuple[str, LocalFunction | None, bool]:
+        """(callee text, local function, variadic outputs) for the node's op, cached."""
+        key = (node.domain, node.op_type)
+        info = self._ops.get(key)
+        if info is None:
+            local = self.scope.functions.get(key)
+            version = self.scope.opset_versions.get(node.domain, 1)
+            variadic = (
+                local is None
+                and node.domain in ("", "ai.onnx.ml", "ai.onnx.preview.training")
+                and _variadic_outputs(node.domain, node.op_type, version)
+            )
+            info = (self.callee(node), local, variadic)
+            self._ops[key] = info
+        return info
+
     def targets(self, node: NodeInfo) -> str:
         outs = node.outputs
+        _, local, variadic = self._op_info(node)
         if len(outs) > 1:
             # Unused results of multi-output ops are written `_`.
             names = [v.py if v is not None and (v.uses or v.is_output or v.var is not None)
                      else "_" for v in outs]
         else:
             names = [v.py if v is not None else "_" for v in outs]
-        local = self.scope.functions.get((node.domain, node.op_type))
         if local is not None:
             names.extend("_" for _ in range(local.n_outputs - len(names)))
         if len(names) == 1:
-            version = self.scope.opset_versions.get(node.domain, 1)
-            if local is None and node.domain in ("", "ai.onnx.ml", "ai.onnx.preview.training") \
-                    and _variadic_outputs(node.domain, node.op_type, version):
-                return f"({names[0]},)"
-            return names[0]
+            return f"({names[0]},)" if variadic else names[0]
         return ", ".join(names)
 
     def call(self, node: NodeInfo, indent: str) -> None:
         proto = node.proto
-        if proto is not None and proto.doc_string:
-            self.lines.extend(comment_lines(proto.doc_string, indent))
-        first = node.outputs[0] if node.outputs else None
-        value_name = first.name if first is not None else ""
-        if node.tensor is not None:
+        outs = node.outputs
+        first = outs[0] if outs else None
+        if proto is None:
             text = self._initializer(node, first)
         else:
-            args = [self.read(v) if v is not None else "None" for v in node.inputs]
-            text = self._operator(node, args)
+            if proto.doc_string:
+                self.lines.extend(comment_lines(proto.doc_string, indent))
+            env_get = self.env.get
+            args = []
+            for v in node.inputs:
+                if v is None:
+                    args.append("None")
+                elif env_get(v.py) is v:
+                    args.append(v.py)
+                else:
+                    args.append(self.read(v))
+            text = self._operator(node, args) if self.scope.use_operators else None
             if text is None:
-                kwargs = self.attributes(node, value_name)
-                text = f"{self.callee(node)}({', '.join(args + kwargs)})"
-        if not node.outputs:
+                callee, local, variadic = self._op_info(node)
+                if proto.attribute:
+                    args.extend(self.attributes(node, first.name if first is not None else ""))
+                text = f"{callee}({', '.join(args)})"
+        if not outs:
             self.lines.append(indent + text)
             return
-        targets = self.targets(node)
-        for v in node.outputs:
-            if v is not None and (v.uses or v.is_output or v.var is not None):
-                self.bind(v.py, v)
+        if len(outs) == 1 and first is not None and not self._op_info(node)[2] \
+                and self._op_info(node)[1] is None:
+            targets = first.py
+            self.bind(targets, first)
+        else:
+            targets = self.targets(node)
+            for v in outs:
+                if v is not None and (v.uses or v.is_output or v.var is not None):
+                    self.bind(v.py, v)
         self.lines.append(f"{indent}{targets} = {text}")
 
     def _operator(self, node: NodeInfo, args: list[str]) -> str | None:

@@ -22,6 +22,8 @@ from onnxscript.reverse.identifiers import NameAllocator
 
 _GRAPH = onnx.AttributeProto.GRAPH
 _GRAPHS = onnx.AttributeProto.GRAPHS
+# Standard ops with graph attributes (nodes of other domains are always inspected).
+_GRAPH_OPS = frozenset({"If", "Loop", "Scan", "SequenceMap"})
 
 
 class TranslationError(ValueError):
@@ -44,6 +46,7 @@ class Val:
 
     __slots__ = (
         "cand",
+        "depth",
         "graph",
         "index",
         "is_output",
@@ -65,6 +68,7 @@ class Val:
         self.cand = cand
         self.seq = seq
         self.graph = graph
+        self.depth = graph.depth
         self.node = node
         self.slot = slot
         self.index = index
@@ -158,7 +162,7 @@ class Reader:
         if val is None:
             raise TranslationError(f"the value {name!r} is read but never defined")
         val.uses += count
-        depth = val.graph.depth
+        depth = val.depth
         pos = self.positions[depth]
         if pos > val.last_use:
             val.last_use = pos
@@ -198,9 +202,7 @@ class Reader:
             for sparse in sparse_initializers:
                 vname = sparse.values.name
                 index = self._pseudo_constant(graph, vname, sparse, index, shadowed)
-            for node in nodes:
-                self._read_node(graph, node, index, shadowed)
-                index += 1
+            index = self._read_nodes(graph, nodes, index, shadowed)
             self.positions[depth] = index
             for out_name in outputs:
                 val = self._use(out_name, 0)
@@ -228,37 +230,81 @@ class Reader:
         self._define(val, shadowed)
         return index + 1
 
-    def _read_node(self, graph: GraphInfo, node: onnx.NodeProto, index: int,
-                   shadowed: list[tuple[str, Val | None]]) -> None:
-        domain = _domain(node.domain)
-        info = NodeInfo(node, node.op_type, domain, index)
-        self.domains.add(domain)
-        self.calls.add((domain, node.op_type))
-        self.positions[graph.depth] = index
-        inputs = info.inputs
-        for in_name in node.input:
-            inputs.append(self._use(in_name) if in_name else None)
-        while inputs and inputs[-1] is None:
-            inputs.pop()
-        outs = info.outputs
-        for slot, out_name in enumerate(node.output):
-            outs.append(self._new(out_name, graph, info, slot, index) if out_name else None)
-        while outs and outs[-1] is None:
-            outs.pop()
-        for attr in node.attribute:
-            kind = attr.type
-            if kind == _GRAPH:
-                sub = self.read_subgraph(attr.g, info)
-                info.graphs.append((attr.name, sub))
-            elif kind == _GRAPHS:
-                raise TranslationError(
-                    f"{node.op_type} has a list-of-graphs attribute {attr.name!r}, which "
-                    "scripts cannot express"
-                )
-        graph.nodes.append(info)
-        for out in outs:
-            if out is not None:
-                self._define(out, shadowed)
+    def _read_nodes(self, graph: GraphInfo, nodes: Sequence[onnx.NodeProto], index: int,
+                    shadowed: list[tuple[str, Val | None]]) -> int:
+        """Read the nodes of ``graph`` (the hot loop of reading: kept flat on purpose)."""
+        scope = self.scope
+        positions = self.positions
+        depth = graph.depth
+        values = self.values
+        take = self.names.take
+        graph_nodes = graph.nodes
+        for node in nodes:
+            op_type = node.op_type
+            domain = node.domain
+            if domain:
+                if domain == "ai.onnx":
+                    domain = ""
+                else:
+                    self.domains.add(domain)
+                    self.calls.add((domain, op_type))
+            info = NodeInfo(node, op_type, domain, index)
+            positions[depth] = index
+            inputs = info.inputs
+            for in_name in node.input[:]:
+                if not in_name:
+                    inputs.append(None)
+                    continue
+                val = scope.get(in_name)
+                if val is None:
+                    raise TranslationError(f"the value {in_name!r} is read but never defined")
+                val.uses += 1
+                vdepth = val.depth
+                if vdepth == depth:
+                    val.last_use = index
+                else:
+                    pos = positions[vdepth]
+                    if pos > val.last_use:
+                        val.last_use = pos
+                    if pos > val.nested_last:
+                        val.nested_last = pos
+                inputs.append(val)
+            if inputs and inputs[-1] is None:
+                while inputs and inputs[-1] is None:
+                    inputs.pop()
+            outs = info.outputs
+            slot = 0
+            for out_name in node.output[:]:
+                if out_name:
+                    self.seq += 1
+                    val = Val(out_name, take(out_name), self.seq, graph, info, slot, index)
+                    values.append(val)
+                    outs.append(val)
+                else:
+                    outs.append(None)
+                slot += 1
+            if outs and outs[-1] is None:
+                while outs and outs[-1] is None:
+                    outs.pop()
+            if domain or op_type in _GRAPH_OPS:
+                for attr in node.attribute:
+                    kind = attr.type
+                    if kind == _GRAPH:
+                        sub = self.read_subgraph(attr.g, info)
+                        info.graphs.append((attr.name, sub))
+                    elif kind == _GRAPHS:
+                        raise TranslationError(
+                            f"{op_type} has a list-of-graphs attribute {attr.name!r}, which "
+                            "scripts cannot express"
+                        )
+            graph_nodes.append(info)
+            for out in outs:
+                if out is not None:
+                    name = out.name
+                    shadowed.append((name, scope.get(name)))
+                    scope[name] = out
+            index += 1
+        return index
 
     def read_subgraph(self, g: onnx.GraphProto, parent: NodeInfo) -> GraphInfo:
         sub = self.read_graph(

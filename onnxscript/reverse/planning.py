@@ -342,7 +342,11 @@ class Planner:
                 if var is None:
                     if not (val.uses or val.is_output):
                         continue
-                    base = ssa_base(val.cand)
+                    cand = val.cand
+                    if not cand[-1].isdigit():
+                        latest[cand] = val
+                        continue
+                    base = ssa_base(cand)
                     earlier = latest.get(base) if base is not None else None
                     if (
                         earlier is not None
