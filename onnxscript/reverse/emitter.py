@@ -98,7 +98,7 @@ class Emitter:
         self.log: list[tuple[str, object]] = []
         self.inline: dict[int, str] = {}  # id(value) -> expression, for inline_const
         self.index_vals: set[int] = set()
-        self._ops: dict[tuple[str, str], tuple[str, LocalFunction | None, bool]] = {}
+        self._ops: dict[str | tuple[str, str], tuple[str, LocalFunction | None, bool]] = {}
 
     # -- the simulated environment ------------------------------------------------------
 
@@ -251,10 +251,10 @@ class Emitter:
 
     def _op_info(self, node: NodeInfo) -> tuple[str, LocalFunction | None, bool]:
         """(callee text, local function, variadic outputs) for the node's op, cached."""
-        key = (node.domain, node.op_type)
+        key: str | tuple[str, str] = (node.domain, node.op_type) if node.domain else node.op_type
         info = self._ops.get(key)
         if info is None:
-            local = self.scope.functions.get(key)
+            local = self.scope.functions.get((node.domain, node.op_type))
             version = self.scope.opset_versions.get(node.domain, 1)
             variadic = (
                 local is None
@@ -284,11 +284,13 @@ class Emitter:
         proto = node.proto
         outs = node.outputs
         first = outs[0] if outs else None
+        lines = self.lines
         if proto is None:
             text = self._initializer(node, first)
+            callee, local, variadic = self._op_info(node)
         else:
             if proto.doc_string:
-                self.lines.extend(comment_lines(proto.doc_string, indent))
+                lines.extend(comment_lines(proto.doc_string, indent))
             env_get = self.env.get
             args = []
             for v in node.inputs:
@@ -298,25 +300,26 @@ class Emitter:
                     args.append(v.py)
                 else:
                     args.append(self.read(v))
+            callee, local, variadic = self._op_info(node)
             text = self._operator(node, args) if self.scope.use_operators else None
             if text is None:
-                callee, local, variadic = self._op_info(node)
-                if proto.attribute:
+                if len(proto.attribute):
                     args.extend(self.attributes(node, first.name if first is not None else ""))
                 text = f"{callee}({', '.join(args)})"
         if not outs:
-            self.lines.append(indent + text)
+            lines.append(indent + text)
             return
-        if len(outs) == 1 and first is not None and not self._op_info(node)[2] \
-                and self._op_info(node)[1] is None:
-            targets = first.py
-            self.bind(targets, first)
-        else:
-            targets = self.targets(node)
-            for v in outs:
-                if v is not None and (v.uses or v.is_output or v.var is not None):
-                    self.bind(v.py, v)
-        self.lines.append(f"{indent}{targets} = {text}")
+        if len(outs) == 1 and first is not None and not variadic and local is None:
+            name = first.py
+            self.log.append((name, self.env.get(name, _MISSING)))
+            self.env[name] = first
+            lines.append(f"{indent}{name} = {text}")
+            return
+        targets = self.targets(node)
+        for v in outs:
+            if v is not None and (v.uses or v.is_output or v.var is not None):
+                self.bind(v.py, v)
+        lines.append(f"{indent}{targets} = {text}")
 
     def _operator(self, node: NodeInfo, args: list[str]) -> str | None:
         if not self.scope.use_operators or node.domain or len(args) != 2:

@@ -14,6 +14,7 @@ translated script is compiled again.
 
 from __future__ import annotations
 
+import keyword
 from collections.abc import Sequence
 
 import onnx
@@ -24,6 +25,7 @@ _GRAPH = onnx.AttributeProto.GRAPH
 _GRAPHS = onnx.AttributeProto.GRAPHS
 # Standard ops with graph attributes (nodes of other domains are always inspected).
 _GRAPH_OPS = frozenset({"If", "Loop", "Scan", "SequenceMap"})
+_KEYWORDS = frozenset(keyword.kwlist)
 
 
 class TranslationError(ValueError):
@@ -181,40 +183,44 @@ class Reader:
         parent: NodeInfo | None = None,
         proto: onnx.GraphProto | None = None,
     ) -> GraphInfo:
-        """Read one graph; its nested graphs are read where their nodes are."""
+        """Read one graph; its nested graphs are read where their nodes are.
+
+        (A failure leaves the reader unusable; it is discarded with the translation.)
+        """
         depth = len(self.positions)
         graph = GraphInfo(name, depth, parent, proto)
         shadowed: list[tuple[str, Val | None]] = []
         self.positions.append(-1)
-        try:
-            input_names = set()
-            for in_name, in_type in inputs:
-                val = self._new(in_name, graph, None, 0, -1)
-                val.type = in_type
-                graph.inputs.append(val)
-                self._define(val, shadowed)
-                input_names.add(in_name)
-            index = 0
+        scope = self.scope
+        graph_inputs = graph.inputs
+        for in_name, in_type in inputs:
+            val = self._new(in_name, graph, None, 0, -1)
+            val.type = in_type
+            graph_inputs.append(val)
+            shadowed.append((in_name, scope.get(in_name)))
+            scope[in_name] = val
+        index = 0
+        if initializers:
+            input_names = {v.name for v in graph_inputs}
             for tensor in initializers:
                 if tensor.name in input_names:
                     continue  # an input with a default value: the input wins
                 index = self._pseudo_constant(graph, tensor.name, tensor, index, shadowed)
-            for sparse in sparse_initializers:
-                vname = sparse.values.name
-                index = self._pseudo_constant(graph, vname, sparse, index, shadowed)
-            index = self._read_nodes(graph, nodes, index, shadowed)
-            self.positions[depth] = index
-            for out_name in outputs:
-                val = self._use(out_name, 0)
-                val.is_output += 1
-                graph.outputs.append(val)
-        finally:
-            self.positions.pop()
-            for vname, old in reversed(shadowed):
-                if old is None:
-                    del self.scope[vname]
-                else:
-                    self.scope[vname] = old
+        for sparse in sparse_initializers:
+            index = self._pseudo_constant(graph, sparse.values.name, sparse, index, shadowed)
+        index = self._read_nodes(graph, nodes, index, shadowed)
+        self.positions[depth] = index
+        graph_outputs = graph.outputs
+        for out_name in outputs:
+            val = self._use(out_name, 0)
+            val.is_output += 1
+            graph_outputs.append(val)
+        self.positions.pop()
+        for vname, old in reversed(shadowed):
+            if old is None:
+                del scope[vname]
+            else:
+                scope[vname] = old
         return graph
 
     def _pseudo_constant(self, graph: GraphInfo, name: str,
@@ -236,9 +242,12 @@ class Reader:
         scope = self.scope
         positions = self.positions
         depth = graph.depth
+        nested = depth > 0  # names defined in nested graphs go out of scope at their end
         values = self.values
         take = self.names.take
+        used = self.names.used
         graph_nodes = graph.nodes
+        seq = self.seq
         for node in nodes:
             op_type = node.op_type
             domain = node.domain
@@ -251,24 +260,27 @@ class Reader:
             info = NodeInfo(node, op_type, domain, index)
             positions[depth] = index
             inputs = info.inputs
-            for in_name in node.input[:]:
-                if not in_name:
-                    inputs.append(None)
-                    continue
-                val = scope.get(in_name)
-                if val is None:
-                    raise TranslationError(f"the value {in_name!r} is read but never defined")
-                val.uses += 1
-                vdepth = val.depth
-                if vdepth == depth:
-                    val.last_use = index
-                else:
-                    pos = positions[vdepth]
-                    if pos > val.last_use:
-                        val.last_use = pos
-                    if pos > val.nested_last:
-                        val.nested_last = pos
-                inputs.append(val)
+            try:
+                for in_name in node.input[:]:
+                    if not in_name:
+                        inputs.append(None)
+                        continue
+                    val = scope[in_name]
+                    val.uses += 1
+                    vdepth = val.depth
+                    if vdepth == depth:
+                        val.last_use = index
+                    else:
+                        pos = positions[vdepth]
+                        if pos > val.last_use:
+                            val.last_use = pos
+                        if pos > val.nested_last:
+                            val.nested_last = pos
+                    inputs.append(val)
+            except KeyError as exc:
+                raise TranslationError(
+                    f"{op_type} reads the value {exc.args[0]!r}, which nothing defines"
+                ) from None
             if inputs and inputs[-1] is None:
                 while inputs and inputs[-1] is None:
                     inputs.pop()
@@ -276,10 +288,20 @@ class Reader:
             slot = 0
             for out_name in node.output[:]:
                 if out_name:
-                    self.seq += 1
-                    val = Val(out_name, take(out_name), self.seq, graph, info, slot, index)
+                    seq += 1
+                    # The common case of NameAllocator.take, inlined.
+                    if out_name not in used and out_name.isidentifier() and out_name.isascii() \
+                            and out_name not in _KEYWORDS and out_name[:2] != "__":
+                        used.add(out_name)
+                        cand = out_name
+                    else:
+                        cand = take(out_name)
+                    val = Val(out_name, cand, seq, graph, info, slot, index)
                     values.append(val)
                     outs.append(val)
+                    if nested:
+                        shadowed.append((out_name, scope.get(out_name)))
+                    scope[out_name] = val
                 else:
                     outs.append(None)
                 slot += 1
@@ -287,6 +309,7 @@ class Reader:
                 while outs and outs[-1] is None:
                     outs.pop()
             if domain or op_type in _GRAPH_OPS:
+                self.seq = seq
                 for attr in node.attribute:
                     kind = attr.type
                     if kind == _GRAPH:
@@ -297,23 +320,22 @@ class Reader:
                             f"{op_type} has a list-of-graphs attribute {attr.name!r}, which "
                             "scripts cannot express"
                         )
+                seq = self.seq
             graph_nodes.append(info)
-            for out in outs:
-                if out is not None:
-                    name = out.name
-                    shadowed.append((name, scope.get(name)))
-                    scope[name] = out
             index += 1
+        self.seq = seq
         return index
 
     def read_subgraph(self, g: onnx.GraphProto, parent: NodeInfo) -> GraphInfo:
+        initializers = g.initializer
+        sparse = g.sparse_initializer
         sub = self.read_graph(
             g.name,
             [(i.name, i.type) for i in g.input],
             g.node,
             [o.name for o in g.output],
-            g.initializer,
-            g.sparse_initializer,
+            initializers if len(initializers) else (),
+            sparse if len(sparse) else (),
             parent,
             g,
         )

@@ -113,11 +113,12 @@ class Planner:
 
     def plan_graph(self, graph: GraphInfo) -> None:
         for node in graph.nodes:
-            for _, sub in node.graphs:
-                self.plan_graph(sub)
             if not node.graphs:
                 node.form = CALL
-            elif node.op_type == "If" and not node.domain:
+                continue
+            for _, sub in node.graphs:
+                self.plan_graph(sub)
+            if node.op_type == "If" and not node.domain:
                 self.plan_if(node)
             elif node.op_type == "Loop" and not node.domain:
                 self.plan_loop(node, graph)

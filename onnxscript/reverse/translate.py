@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from typing import Any
 
@@ -77,6 +78,18 @@ def proto2python(
         tensor_file=tensor_file,
         opset_imports=opset_imports,
     )
+    # Translation makes many small objects that live until it ends; the cyclic garbage
+    # collector would repeatedly scan them for nothing.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _translate(proto, options)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _translate(proto: ProtoLike, options: Options) -> str:
     if isinstance(proto, (str, os.PathLike)):
         path = os.fspath(proto)
         model = onnx.load(path, load_external_data=False)
