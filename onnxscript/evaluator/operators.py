@@ -5,8 +5,8 @@ Operands are made tensors as the converter makes them: a run-time tensor (a
 takes the element type of the tensor it is combined with; an attribute parameter
 (:class:`AttrTensor`) is cast to that type, or keeps its own when both sides are attribute
 parameters or literals; a loop index (:class:`IndexTensor`) is cast to the type of a
-tensor it is combined with, and ``+ - * // %`` of loop indices and Python ints give a loop
-index again. The op choice itself comes from ``onnxscript.operator_rules``.
+tensor it is combined with (FLOAT next to a Python float, as an int next to a float), and
+``+ - * // %`` of loop indices and Python ints give a loop index again. The op choice itself comes from ``onnxscript.operator_rules``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import numpy as np
 
 from onnxscript import operator_rules as rules
 from onnxscript.defaults import default_opset_version
-from onnxscript.evaluator.arrays import cast_array, literal_array, onnx_dtype
+from onnxscript.evaluator.arrays import FLOAT, cast_array, literal_array, onnx_dtype
 from onnxscript.evaluator.tensor import AttrTensor, IndexTensor, Tensor
 from onnxscript.values import Op
 
@@ -85,6 +85,10 @@ def default_array(value: Any, where: str) -> np.ndarray:
 def operands(a: Any, b: Any, where: str) -> tuple[np.ndarray, np.ndarray]:
     """Both operands of a binary operator or comparison as arrays."""
     ka, kb = _kind(a), _kind(b)
+    if ka == _INDEX and isinstance(b, float):
+        return cast_array(a.value, FLOAT), literal_array(b, FLOAT, where)
+    if kb == _INDEX and isinstance(a, float):
+        return literal_array(a, FLOAT, where), cast_array(b.value, FLOAT)
     if ka == _INDEX and kb == _TENSOR:
         right = _array(b)
         return cast_array(a.value, onnx_dtype(right.dtype)), right

@@ -37,7 +37,7 @@ from onnxscript.attributes import AT, AttributeValueError, coerce
 from onnxscript.evaluator import script_runtime
 from onnxscript.evaluator.arrays import cast_array
 from onnxscript.evaluator.indexing import ELLIPSIS, INDEX, NEWAXIS, SLICE
-from onnxscript.evaluator.tensor import AttrTensor, Tensor
+from onnxscript.evaluator.tensor import AttrTensor, IndexTensor, Tensor
 from onnxscript.evaluator.typecheck import InputTypeError, check_function_input
 
 if TYPE_CHECKING:
@@ -185,7 +185,15 @@ def _parse(source: str, first_line: int, filename: str) -> ast.FunctionDef:
 
 
 def _source_of(py_fn: Any, captured: str) -> tuple[str, int]:
+    """The function's source text (decorators included) and its first line number.
+
+    ``captured`` is the text the converter read when the function was decorated (it may
+    start with an ``if 1:`` line that lets indented code parse); without it the text is
+    read again through ``inspect``.
+    """
     code = py_fn.__code__
+    if captured.startswith("if 1:\n"):
+        captured = captured[len("if 1:\n") :]
     if captured:
         return captured, int(code.co_firstlineno)
     lines, start = inspect.getsourcelines(py_fn)
@@ -277,6 +285,9 @@ class EagerFunction:
         graph = fn.function_ir.graph
         self.input_types = [getattr(v, "declared_type", None) for v in graph.inputs]
         self.n_outputs = len(graph.outputs)
+        self.output_dtypes = [
+            getattr(getattr(v, "declared_type", None), "dtype", None) for v in graph.outputs
+        ]
         try:
             annotations = inspect.get_annotations(fn.function, eval_str=True)
         except Exception:
@@ -355,6 +366,11 @@ class EagerFunction:
     def finish(self, result: Any, wrapped: bool) -> Any:
         """The function's outputs as arrays (or Tensors when ``wrapped``)."""
         items = list(result) if isinstance(result, tuple) else [result]
+        for i, item in enumerate(items):
+            # A loop index stands for a Python int: it takes the declared output type.
+            declared = self.output_dtypes[i] if i < len(self.output_dtypes) else None
+            if isinstance(item, IndexTensor) and declared:
+                items[i] = Tensor(cast_array(item.value, declared))
         outputs = [_output(v, wrapped) for v in items]
         if len(outputs) == 1:
             return outputs[0]
