@@ -38,6 +38,7 @@ from onnxscript.onnx_types import (
     UINT64,
     TensorType,
 )
+from onnxscript.reverse import proto2python
 from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset
 
 if TYPE_CHECKING:
@@ -93,6 +94,7 @@ __all__ = [
     "ScriptError",
     "TensorType",
     "graph",
+    "proto2python",
     "register_source",
     "script",
 ]

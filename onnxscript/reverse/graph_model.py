@@ -19,17 +19,16 @@ from collections.abc import Sequence
 
 import onnx
 
+from onnxscript.reverse.errors import TranslationError
 from onnxscript.reverse.identifiers import NameAllocator
+
+__all__ = ["GraphInfo", "NodeInfo", "Reader", "TranslationError", "Val", "Var"]
 
 _GRAPH = onnx.AttributeProto.GRAPH
 _GRAPHS = onnx.AttributeProto.GRAPHS
 # Standard ops with graph attributes (nodes of other domains are always inspected).
 _GRAPH_OPS = frozenset({"If", "Loop", "Scan", "SequenceMap"})
 _KEYWORDS = frozenset(keyword.kwlist)
-
-
-class TranslationError(ValueError):
-    """The proto cannot be translated (for example it reads a value nobody defines)."""
 
 
 class Var:

@@ -30,60 +30,15 @@ def _tensor_type(tensor: onnx.TensorProto) -> onnx.TypeProto:
     return onnx.helper.make_tensor_type_proto(tensor.data_type, list(tensor.dims))
 
 
-def proto2python(
-    proto: ProtoLike,
-    *,
-    function_name: str | None = None,
-    rename: bool = False,
-    use_operators: bool = False,
-    inline_const: bool = False,
-    skip_initializers: bool = False,
-    inline_limit: int = 16,
-    large_limit: int = 1024,
-    tensor_file: str | None = None,
-    opset_imports: dict[str, int] | None = None,
-) -> str:
-    """Translate an ONNX model, function or graph into Python script source.
-
-    ``proto`` is a ``ModelProto``, ``FunctionProto``, ``GraphProto`` or the path of a model
-    file. The result is a module that defines the model's functions and its main graph as
-    ``@script`` functions and, for a model, ``make_model()`` which compiles the main
-    function back into a model with the original settings. Run it with
-    :func:`onnxscript.reverse.exec_script` (or save it and import it).
-
-    Options:
-
-    * ``function_name``: the name of the main function (default: the graph's name);
-    * ``rename``: short variable names (``v0``, ``v1``, ...) except for the model's inputs
-      and outputs;
-    * ``use_operators``: write ``Add``, ``Sub``, ``Mul``, ``Div``, ``MatMul``, ``Pow`` and
-      comparisons as Python operators (``a + b``);
-    * ``inline_const``: write small constants used once where they are used;
-    * ``skip_initializers``: make the main graph's initializers inputs of the function
-      instead of constants (weights are then fed at run time);
-    * ``inline_limit``: tensors with at most this many elements are written in place;
-      larger ones become module-level constants;
-    * ``large_limit``: tensors with more elements are read back from the model file
-      (``tensor_file``, by default the path given as ``proto``) instead of being written;
-    * ``opset_imports``: opsets of a bare ``GraphProto`` (default: the newest ai.onnx).
-    """
-    options = Options(
-        function_name=function_name,
-        rename=rename,
-        use_operators=use_operators,
-        inline_const=inline_const,
-        skip_initializers=skip_initializers,
-        inline_limit=inline_limit,
-        large_limit=large_limit,
-        tensor_file=tensor_file,
-        opset_imports=opset_imports,
-    )
+def proto2python(proto: ProtoLike, **options: Any) -> str:
+    """See :func:`onnxscript.reverse.proto2python` (this is its implementation)."""
+    opts = Options(**options)
     # Translation makes many small objects that live until it ends; the cyclic garbage
     # collector would repeatedly scan them for nothing.
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _translate(proto, options)
+        return _translate(proto, opts)
     finally:
         if enabled:
             gc.enable()
