@@ -48,8 +48,16 @@ def script(
         from onnxscript.converter.function import compile_function
 
         own = opset or _DEFAULT_DOMAIN
-        ir_function, call_signature, source = compile_function(fn, own, default_opset)
-        return OnnxFunction(fn, own, ir_function, call_signature, kwargs, source)
+        compiled = compile_function(fn, own, default_opset)
+        return OnnxFunction(
+            fn,
+            own,
+            compiled.function,
+            compiled.signature,
+            kwargs,
+            compiled.source.text(),
+            compiled.python_signature,
+        )
 
     return transform
 

@@ -72,13 +72,35 @@ class Signature:
     type_constraints: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     free_form: bool = False
 
-    @property
+    @functools.cached_property
     def inputs(self) -> tuple[Param, ...]:
         return tuple(p for p in self.params if p.is_input)
 
-    @property
+    @functools.cached_property
     def attributes(self) -> tuple[Param, ...]:
         return tuple(p for p in self.params if not p.is_input)
+
+    @functools.cached_property
+    def attribute_by_name(self) -> dict[str, Param]:
+        return {p.name: p for p in self.params if not p.is_input}
+
+    @functools.cached_property
+    def output_plan(self) -> tuple[tuple[int | None, tuple[int, ...]], ...]:
+        """For each formal output: its element type if the schema fixes it, else the input
+        slots bound to the same type variable (the output has their element type)."""
+        plan = []
+        inputs = self.inputs
+        for out in self.outputs:
+            fixed = schemas.dtype_of_type_string(out.type_var)
+            if fixed is None:
+                allowed = self.type_constraints.get(out.type_var, ())
+                if len(allowed) == 1:
+                    fixed = schemas.dtype_of_type_string(allowed[0])
+            slots = () if fixed is not None else tuple(
+                i for i, p in enumerate(inputs) if p.type_var == out.type_var
+            )
+            plan.append((fixed, slots))
+        return tuple(plan)
 
     def default_num_outputs(self) -> int | None:
         """How many outputs a call produces when the caller does not say.

@@ -193,6 +193,7 @@ class OnnxFunction:
         call_signature: sig_mod.Signature,
         model_kwargs: Mapping[str, Any],
         source: str = "",
+        python_signature: inspect.Signature | None = None,
     ) -> None:
         self.function = function
         self.opset = opset
@@ -207,7 +208,7 @@ class OnnxFunction:
         self.__doc__ = function.__doc__
         self.__wrapped__ = function
         self.__annotations__ = getattr(function, "__annotations__", {})
-        self.__signature__ = inspect.signature(function)
+        self.__signature__ = python_signature or inspect.signature(function)
 
     @property
     def domain(self) -> str:

@@ -16,7 +16,13 @@ import ast
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from onnxscript.analysis.names import assigned_names, free_names, target_names, used_names
+from onnxscript.analysis.names import (
+    assigned_names,
+    children,
+    free_names,
+    target_names,
+    used_names,
+)
 
 Names = frozenset[str]
 
@@ -142,10 +148,13 @@ class _Analyzer:
 def nested_graph_free_names(body: Sequence[ast.stmt]) -> dict[str, list[str]]:
     """For every function defined in ``body`` (at any depth), the names it reads from outside."""
     found: dict[str, list[str]] = {}
-    for node in body:
-        for inner in ast.walk(node):
-            if isinstance(inner, ast.FunctionDef):
-                found[inner.name] = free_names(inner)
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef):
+            found[node.name] = free_names(node)
+        if isinstance(node, ast.stmt):  # functions are defined by statements only
+            stack.extend(children(node))
     return found
 
 

@@ -124,33 +124,34 @@ def used_names(node: ast.AST) -> list[str]:
     free variables of those functions (see :func:`free_names`); decorators are included.
     """
     found: list[str] = []
-    stack: list[ast.AST] = [node]
+    stack: list[object] = [node]
     table = CHILD_FIELDS
+    name_t, load_t, const_t = ast.Name, ast.Load, ast.Constant
     while stack:
         n = stack.pop()
         kind = type(n)
-        if kind is ast.Name:
-            if type(n.ctx) is ast.Load:  # type: ignore[attr-defined]
+        if kind is name_t:
+            if type(n.ctx) is load_t:  # type: ignore[attr-defined]
                 found.append(n.id)  # type: ignore[attr-defined]
             continue
-        if kind is ast.Constant:
+        if kind is const_t:
             continue
-        if kind in (ast.FunctionDef, ast.AsyncFunctionDef):
+        fields = table.get(kind)
+        if fields is None:  # not a node (None, a str in a list, ...)
+            continue
+        if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             stack.extend(reversed(n.decorator_list))  # type: ignore[attr-defined]
             continue
         if kind is ast.Lambda:
             continue
-        if kind is ast.AugAssign and type(n.target) is ast.Name:  # type: ignore[attr-defined]
+        if kind is ast.AugAssign and type(n.target) is name_t:  # type: ignore[attr-defined]
             found.append(n.target.id)  # type: ignore[attr-defined]
-        pending: list[ast.AST] = []
-        for f in table.get(kind, ()):
-            value = getattr(n, f, None)
+        for f in reversed(fields):
+            value = getattr(n, f)
             if type(value) is list:
-                pending.extend(v for v in value if isinstance(v, ast.AST))
-            elif isinstance(value, ast.AST):
-                pending.append(value)
-        pending.reverse()
-        stack.extend(pending)
+                stack.extend(reversed(value))
+            else:
+                stack.append(value)
     return list(dict.fromkeys(found))
 
 
@@ -186,7 +187,7 @@ def _nested_defs(node: ast.AST) -> Iterator[ast.FunctionDef]:
     if isinstance(node, ast.FunctionDef):
         yield node
         return
-    for child in ast.iter_child_nodes(node):
+    for child in children(node):
         yield from _nested_defs(child)
 
 
@@ -227,9 +228,17 @@ def scan(root: ast.AST) -> Facts:
     facts = Facts()
     ids = facts.identifiers
     table = CHILD_FIELDS
-    last_stmt = root.body[-1] if isinstance(root, ast.FunctionDef) and root.body else None
+    last_stmt = None
     # (node, inside a nested function)
-    stack: list[tuple[ast.AST, bool]] = [(root, False)]
+    stack: list[tuple[ast.AST, bool]]
+    if isinstance(root, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        # The body only: annotations and decorators are evaluated outside the script.
+        ids.add(root.name)
+        ids.update(parameter_names(root))
+        last_stmt = root.body[-1] if root.body else None
+        stack = [(s, False) for s in reversed(root.body)]
+    else:
+        stack = [(root, False)]
     while stack:
         n, nested = stack.pop()
         kind = type(n)
@@ -237,6 +246,9 @@ def scan(root: ast.AST) -> Facts:
             ids.add(n.id)  # type: ignore[attr-defined]
             continue
         if kind is ast.Constant:
+            continue
+        fields = table.get(kind)
+        if fields is None:
             continue
         if kind is ast.arg:
             ids.add(n.arg)  # type: ignore[attr-defined]
@@ -256,12 +268,10 @@ def scan(root: ast.AST) -> Facts:
                 facts.needs_normalize = True
             if kind in _COMPOUND:
                 facts.has_compound = True
-        for f in table.get(kind, ()):
-            value = getattr(n, f, None)
+        for f in reversed(fields):
+            value = getattr(n, f)
             if type(value) is list:
-                for item in reversed(value):
-                    if isinstance(item, ast.AST):
-                        stack.append((item, nested))
-            elif isinstance(value, ast.AST):
+                stack.extend([(item, nested) for item in reversed(value)])
+            elif value is not None:
                 stack.append((value, nested))
     return facts

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
@@ -11,8 +12,9 @@ import onnx
 
 from onnxscript.attributes import AT, infer_kind, python_to_array, tensor_from_value
 from onnxscript.converter import dtypes
+from onnxscript.converter.errors import SourceText
 from onnxscript.ir.graph import Attr, Graph, Node, SourceLocation, Value
-from onnxscript.ir.types import TensorTypeSpec
+from onnxscript.ir.types import TensorTypeSpec, element_type
 from onnxscript.signature import Signature, signature_for
 
 
@@ -29,6 +31,9 @@ def _const_hint(array: np.ndarray) -> str:
 
 class OpsetUser(Protocol):
     """What a builder needs from the function being compiled."""
+
+    @property
+    def source(self) -> SourceText: ...
 
     def default_opset_version(self) -> int: ...
 
@@ -47,7 +52,16 @@ class GraphBuilder:
         self._constants: dict[tuple[Any, ...], Value] = {}
         self._produced: set[int] = set()
         self._inputs: set[int] = set()
-        self.location: SourceLocation | None = None
+        self.origin: ast.AST | None = None
+
+    def _location(self) -> SourceLocation | None:
+        origin = self.origin
+        line = getattr(origin, "lineno", None)
+        if line is None:
+            return None
+        source = self.ctx.source
+        return SourceLocation(source.filename, line + source.line_offset,
+                              getattr(origin, "col_offset", 0))
 
     def add_input(self, value: Value) -> None:
         """Make ``value`` an input of this graph."""
@@ -91,11 +105,12 @@ class GraphBuilder:
         )
         for value, (dtype, partner) in zip(outputs, inferred):
             if dtype is not None:
-                value.type = TensorTypeSpec(dtype, None)
+                value.type = element_type(dtype)
             elif partner is not None:
                 value.same_type_as = partner
         self.graph.nodes.append(
-            Node(op_type, domain, list(inputs), outputs, list(attrs), location=self.location)
+            Node(op_type, domain, list(inputs), outputs, list(attrs), "", "", "",
+                 self._location())
         )
         self._produced.update(id(v) for v in outputs)
         return outputs

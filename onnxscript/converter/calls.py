@@ -11,7 +11,7 @@ from onnxscript.attributes import AT, AttributeValueError, coerce, infer_kind, k
 from onnxscript.converter import dtypes
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
 from onnxscript.ir.graph import Attr, Graph, Value
-from onnxscript.ir.types import TensorTypeSpec
+from onnxscript.ir.types import TensorTypeSpec, element_type
 from onnxscript.signature import BindingError, Signature, bind, literal_input_type
 from onnxscript.values import GraphFunction, OnnxFunction, Op
 
@@ -241,7 +241,7 @@ def op_call(
         raise t.error(call, str(exc), _binding_hint(sig)) from None
     attrs: list[Attr] = []
     attr_values: dict[str, Any] = {}
-    by_name = {p.name: p for p in sig.attributes}
+    by_name = sig.attribute_by_name
     for name, arg in bound.attributes.items():
         kind = None if sig.free_form else by_name[name].attr_kind
         attr, value = _attribute(t, name, arg, kind, op.name)
@@ -318,7 +318,7 @@ def function_call(
     for out, formal in zip(outputs, graph.outputs):
         declared = formal.declared_type
         if isinstance(declared, TensorTypeSpec) and declared.dtype:
-            out.type = TensorTypeSpec(declared.dtype, None)
+            out.type = element_type(declared.dtype)
     if count == 1 and n_outputs is None:
         return outputs[0]
     return SymTuple(tuple(outputs))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from onnxscript.converter.errors import SourceText
@@ -15,23 +16,27 @@ from onnxscript.ir.graph import Function
 class FunctionContext:
     """Per-function compilation state (one per ``@script`` decoration).
 
-    ``default_version`` is the ai.onnx opset used for nodes the converter adds on its own
-    (operators, indexing); it is imported only if such a node is emitted.
+    The default ai.onnx opset is used for nodes the converter adds on its own (operators,
+    indexing); ``resolve_default`` finds it the first time such a node is emitted (it may
+    scan the module's globals), and it is imported only then.
     """
 
     source: SourceText
     scope: PythonScope
     attr_params: dict[str, AttrRef]
-    default_version: int
-    default_version_source: str
+    resolve_default: Callable[[], int]
     local_names: frozenset[str]
     opset_imports: dict[str, int] = field(default_factory=dict)
     opset_origin: dict[str, ast.AST | None] = field(default_factory=dict)
     callees: list[Function] = field(default_factory=list)
+    _default_version: int | None = None
 
     def default_opset_version(self) -> int:
-        self.use_opset("", self.default_version, None)
-        return self.default_version
+        version = self._default_version
+        if version is None:
+            version = self._default_version = self.resolve_default()
+            self.use_opset("", version, None)
+        return version
 
     def use_opset(self, domain: str, version: int, node: ast.AST | None) -> None:
         """Record that the function uses ``domain`` at ``version``; versions must agree."""

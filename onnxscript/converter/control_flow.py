@@ -23,7 +23,7 @@ from onnxscript.converter.builder import GraphBuilder
 from onnxscript.converter.normalize import FreshNames, has_jump, normalize
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
 from onnxscript.ir.graph import Attr, Graph, Value
-from onnxscript.ir.types import TensorTypeSpec
+from onnxscript.ir.types import TensorTypeSpec, element_type
 from onnxscript.onnx_types import is_tensor_type
 from onnxscript.values import GraphFunction
 
@@ -162,7 +162,7 @@ def _emit_if(
     t.ctx.default_opset_version()
     for out, dt, is_int in zip(outputs, out_types, int_like):
         if dt is not None:
-            out.type = TensorTypeSpec(dt, None)
+            out.type = element_type(dt)
         if is_int:
             t.int_like.add(id(out))
     return outputs
@@ -366,7 +366,7 @@ def _loop(
         if t.is_int_like(init):
             t.int_like.add(id(inp))  # typed after the body, once the type is settled
         elif isinstance(init, Value):
-            inp.type = TensorTypeSpec(init.dtype, None) if init.dtype is not None else init.type
+            inp.type = element_type(init.dtype) if init.dtype is not None else init.type
             if inp.type is None:
                 inp.same_type_as = init
         inputs[name] = inp
@@ -422,7 +422,7 @@ def _loop(
     for name, init_value in zip(carried, inits):
         inp = inputs[name]
         if inp.type is None and init_value.dtype is not None:
-            inp.type = TensorTypeSpec(init_value.dtype, None)
+            inp.type = element_type(init_value.dtype)
     if not carried:
         return  # nothing the loop computes is used afterwards
     t.locate(stmt)
@@ -437,7 +437,7 @@ def _loop(
     for name, value, init_value, out in zip(carried, results, inits, outs):
         dt = init_value.dtype or dtypes.known_dtype(out)
         if dt is not None:
-            value.type = TensorTypeSpec(dt, None)
+            value.type = element_type(dt)
         if t.is_int_like(init_value) and (t.is_int_like(out) or out is inputs[name]):
             t.int_like.add(id(value))
         t.env[name] = value

@@ -99,37 +99,26 @@ def infer_output_types(
                 return unknown
     if sig is None or sig.free_form or not sig.outputs:
         return unknown
+    plan = sig.output_plan
+    last_formal = len(sig.inputs) - 1
     results: list[tuple[int | None, Value | None]] = []
     for j in range(n_outputs):
-        formal = sig.outputs[min(j, len(sig.outputs) - 1)]
-        results.append(_infer_one(formal.type_var, sig, inputs))
+        fixed, slots = plan[min(j, len(plan) - 1)]
+        if fixed is not None:
+            results.append((fixed, None))
+            continue
+        partner: Value | None = None
+        found: int | None = None
+        for i, value in enumerate(inputs):
+            if value is None or min(i, last_formal) not in slots:
+                continue
+            if value.dtype is not None:
+                found = value.dtype
+                break
+            if partner is None:
+                partner = value
+        results.append((found, None) if found is not None else (None, partner))
     return results
-
-
-def _infer_one(
-    type_var: str, sig: Signature, inputs: Sequence[Value | None]
-) -> tuple[int | None, Value | None]:
-    direct = dtype_of_type_string(type_var)
-    if direct is not None:
-        return direct, None
-    allowed = sig.type_constraints.get(type_var, ())
-    if len(allowed) == 1:
-        only = dtype_of_type_string(allowed[0])
-        if only is not None:
-            return only, None
-    partner: Value | None = None
-    formal_inputs = sig.inputs
-    for i, value in enumerate(inputs):
-        if value is None or not formal_inputs:
-            continue
-        formal = formal_inputs[min(i, len(formal_inputs) - 1)]
-        if formal.type_var != type_var:
-            continue
-        if value.dtype is not None:
-            return value.dtype, None
-        if partner is None:
-            partner = value
-    return None, partner
 
 
 def known_dtype(value: Value) -> int | None:

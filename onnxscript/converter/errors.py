@@ -60,6 +60,11 @@ class SourceText:
     filename: str
     lines: tuple[str, ...]
     line_offset: int
+    synthetic_first_line: bool = False
+
+    def text(self) -> str:
+        """The function's source as written."""
+        return "".join(self.lines[1:] if self.synthetic_first_line else self.lines)
 
     def error(self, node: ast.AST | None, message: str, hint: str = "") -> ScriptError:
         """A :class:`ScriptError` located at ``node`` (or at the function when ``None``)."""

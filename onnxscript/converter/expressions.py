@@ -14,6 +14,7 @@ import onnx
 from onnxscript.attributes import AT
 from onnxscript.converter import dtypes, indexing, operators
 from onnxscript.converter.builder import GraphBuilder
+from onnxscript.converter.calls import translate_call
 from onnxscript.converter.context import FunctionContext
 from onnxscript.converter.errors import ScriptError
 from onnxscript.converter.scope import MISSING
@@ -81,13 +82,8 @@ class ExpressionTranslator:
         return self.ctx.source.error(node, message, hint)
 
     def locate(self, node: ast.AST) -> None:
-        line = getattr(node, "lineno", None)
-        if line is not None:
-            self.builder.location = SourceLocation(
-                self.ctx.source.filename,
-                line + self.ctx.source.line_offset,
-                getattr(node, "col_offset", 0),
-            )
+        """Remember the AST node being translated: nodes emitted now come from it."""
+        self.builder.origin = node
 
     def text(self, node: ast.AST) -> str:
         return self.ctx.source.segment(node)
@@ -121,15 +117,14 @@ class ExpressionTranslator:
 
     def expr(self, node: ast.expr, n_outputs: int | None = None, hints: Sequence[str] = ()) -> Sym:
         """Translate ``node``. ``n_outputs``/``hints`` apply when it is a call."""
-        self.locate(node)
-        if isinstance(node, ast.Call):
-            from onnxscript.converter.calls import translate_call
-
-            return translate_call(self, node, n_outputs, hints)
-        method = getattr(self, "expr_" + type(node).__name__, None)
+        self.builder.origin = node
+        kind = type(node)
+        if kind is ast.Call:
+            return translate_call(self, node, n_outputs, hints)  # type: ignore[arg-type]
+        method = _EXPR_METHODS.get(kind)
         if method is None:
             raise self.unsupported(node)
-        result: Sym = method(node)
+        result: Sym = method(self, node)
         return result
 
     def unsupported(self, node: ast.AST) -> ScriptError:
@@ -506,3 +501,11 @@ class ExpressionTranslator:
         if isinstance(sym, NestedGraph):
             return "graph"
         return "value"
+
+
+_EXPR_METHODS: dict[type, Callable[[ExpressionTranslator, Any], Sym]] = {
+    getattr(ast, name[len("expr_") :]): method
+    for name, method in vars(ExpressionTranslator).items()
+    if name.startswith("expr_")
+}
+"""Expression kind -> translating method (a static dispatch table)."""

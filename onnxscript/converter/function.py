@@ -12,6 +12,7 @@ import inspect
 import types
 import typing
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from onnxscript.analysis.liveness import Liveness, analyze
@@ -105,34 +106,47 @@ def _param_error(source: SourceText, fdef: ast.FunctionDef, name: str, msg: str,
     return source.error(fdef, msg, hint)
 
 
-def _default_version(facts: Facts, scope: PythonScope, explicit: Opset | None) -> tuple[int, str]:
+def _default_version(facts: Facts, scope: PythonScope, explicit: Opset | None) -> int:
+    """The ai.onnx opset for Python operators: ``default_opset`` if given, else the one the
+    function's op calls use, else the newest one imported in its module, else the newest
+    that onnxruntime supports."""
     if explicit is not None:
-        return explicit.version, "default_opset"
+        return explicit.version
     for base in facts.attribute_bases:
         obj = scope.lookup(base)
         if isinstance(obj, Opset) and obj.domain == "":
-            return obj.version, f"{base} used in the function"
+            return obj.version
     op_versions = sorted(
         obj.version
         for name in facts.identifiers
         if isinstance(obj := scope.lookup(name), Op) and obj.domain == ""
     )
     if op_versions:
-        return op_versions[-1], "an op used in the function"
+        return op_versions[-1]
     versions = sorted(
         {v.version for v in scope.values() if isinstance(v, Opset) and v.domain == ""}
     )
     if versions:
-        return versions[-1], "an opset imported in the module"
-    return default_opset_version(), "the newest opset onnxruntime supports"
+        return versions[-1]
+    return default_opset_version()
+
+
+@dataclass
+class Compiled:
+    """The result of compiling one Python function."""
+
+    function: Function
+    signature: Signature
+    source: SourceText
+    python_signature: inspect.Signature
 
 
 def compile_function(
     fn: Callable[..., Any],
     opset: Opset,
     default_opset: Opset | None = None,
-) -> tuple[Function, Signature, str]:
-    """Compile ``fn``: its IR function, calling convention and source text."""
+) -> Compiled:
+    """Compile ``fn``: its IR function, calling convention and source."""
     fdef, source = parse_function(fn)
     scope = PythonScope(fn)
     try:
@@ -149,7 +163,6 @@ def compile_function(
         body = body[1:]
 
     facts = scan(fdef)
-    version, origin = _default_version(facts, scope, default_opset)
     attr_refs: dict[str, AttrRef] = {}
     params: list[Param] = []
     inputs: list[Value] = []
@@ -221,8 +234,7 @@ def compile_function(
         source=source,
         scope=scope,
         attr_params=attr_refs,
-        default_version=version,
-        default_version_source=origin,
+        resolve_default=lambda: _default_version(facts, scope, default_opset),
         local_names=local_names,
     )
     graph = Graph(fn.__name__, doc_string="")
@@ -275,4 +287,4 @@ def compile_function(
         callees=list(ctx.callees),
     )
     signature = Signature(fn.__name__, tuple(params))
-    return function, signature, "".join(source.lines)
+    return Compiled(function, signature, source, py_sig)

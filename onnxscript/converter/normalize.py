@@ -23,6 +23,7 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from onnxscript.analysis.names import children
 from onnxscript.converter.errors import SourceText
 
 _JUMPS = (ast.Break, ast.Continue, ast.Return)
@@ -55,7 +56,7 @@ def has_jump(node: ast.AST) -> bool:
         return False
     if isinstance(node, ast.expr):
         return False
-    return any(has_jump(child) for child in ast.iter_child_nodes(node))
+    return any(has_jump(child) for child in children(node))
 
 
 def _has(node: ast.AST, kind: type[ast.stmt]) -> bool:
@@ -68,7 +69,7 @@ def _has(node: ast.AST, kind: type[ast.stmt]) -> bool:
         return False
     if isinstance(node, ast.expr):
         return False
-    return any(_has(child, kind) for child in ast.iter_child_nodes(node))
+    return any(_has(child, kind) for child in children(node))
 
 
 def _stops(stmt: ast.stmt) -> bool:
@@ -390,7 +391,7 @@ def _walk_no_defs(node: ast.AST) -> list[ast.AST]:
     while stack:
         n = stack.pop()
         found.append(n)
-        for child in ast.iter_child_nodes(n):
+        for child in children(n):
             if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 stack.append(child)
     return found

@@ -35,9 +35,9 @@ def _last_line(code: types.CodeType) -> int:
     stack = [code]
     while stack:
         current = stack.pop()
-        for _, end, _, _ in current.co_positions():
-            if end is not None and end > last:
-                last = end
+        ends = [p[1] for p in current.co_positions() if p[1] is not None]
+        if ends:
+            last = max(last, max(ends))
         stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
     return last
 
@@ -98,7 +98,7 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceText]
             hint="inspect.getsource must return the whole function; lambdas and functions "
             "defined on one line with other code are not supported",
         ) from None
-    source = SourceText(filename, tuple(lines), start - 1)
+    source = SourceText(filename, tuple(lines), start - 1, synthetic_first_line=indented)
     if not isinstance(stmt, ast.FunctionDef):
         raise source.error(stmt, "@script() must decorate a plain `def` function")
     return stmt, source

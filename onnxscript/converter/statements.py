@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from onnxscript.analysis.liveness import Liveness
 from onnxscript.converter import control_flow
@@ -54,12 +55,12 @@ class Translator(ExpressionTranslator):
             self.stmt(stmt)
 
     def stmt(self, stmt: ast.stmt) -> None:
-        self.locate(stmt)
-        kind = type(stmt).__name__
-        method = getattr(self, "stmt_" + kind, None)
+        self.builder.origin = stmt
+        method = _STMT_METHODS.get(type(stmt))
         if method is not None:
-            method(stmt)
+            method(self, stmt)
             return
+        kind = type(stmt).__name__
         if kind in ("Break", "Continue"):
             raise self.error(stmt, f"`{kind.lower()}` outside of a loop")
         raise self.error(
@@ -239,3 +240,11 @@ class Translator(ExpressionTranslator):
             if not isinstance(dec, ast.Call):
                 raise self.error(dec, "write @graph() with parentheses")
         self.env[stmt.name] = NestedGraph(stmt)
+
+
+_STMT_METHODS: dict[type, Callable[[Translator, Any], None]] = {
+    getattr(ast, name[len("stmt_") :]): method
+    for name, method in vars(Translator).items()
+    if name.startswith("stmt_")
+}
+"""Statement kind -> translating method (a static dispatch table)."""

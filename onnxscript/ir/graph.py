@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from onnxscript.ir.types import TensorTypeSpec, TypeSpec
 
 
-@dataclass(frozen=True)
-class SourceLocation:
+class SourceLocation(NamedTuple):
     """Where something came from in the user's source (1-based line, 0-based column)."""
 
     filename: str

@@ -36,3 +36,13 @@ class OptionalTypeSpec:
 
 
 TypeSpec = Union[TensorTypeSpec, SequenceTypeSpec, OptionalTypeSpec]
+
+_ELEMENT_ONLY: dict[int, TensorTypeSpec] = {}
+
+
+def element_type(dtype: int) -> TensorTypeSpec:
+    """The (shared, immutable) type of a tensor with element type ``dtype`` and any shape."""
+    spec = _ELEMENT_ONLY.get(dtype)
+    if spec is None:
+        spec = _ELEMENT_ONLY[dtype] = TensorTypeSpec(dtype, None)
+    return spec

@@ -1,0 +1,88 @@
+"""The command line: ``python -m onnxscript model.onnx`` prints the model as script.
+
+    python -m onnxscript model.onnx              # print the script
+    python -m onnxscript model.onnx -o model.py  # write it to a file
+    python -m onnxscript model.onnx --check      # also compile it back and report
+
+``--check`` compiles the script back, compares the result with the original model (same
+nodes up to renaming), translates it again (the text must not change) and runs both
+models with onnxruntime on random inputs; the exit code is 1 when any of that fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m onnxscript",
+        description="Translate an ONNX model (or function) into onnxscript source.",
+    )
+    parser.add_argument("model", help="an ONNX model file (.onnx)")
+    parser.add_argument("-o", "--output", help="write the script here instead of printing it")
+    parser.add_argument("--check", action="store_true",
+                        help="compile the script back and report whether it matches")
+    parser.add_argument("--function-name", help="name of the main function")
+    parser.add_argument("--rename", action="store_true", help="short variable names")
+    parser.add_argument("--operators", action="store_true",
+                        help="write arithmetic and comparisons as Python operators")
+    parser.add_argument("--inline-const", action="store_true",
+                        help="write small constants used once where they are used")
+    parser.add_argument("--skip-initializers", action="store_true",
+                        help="make initializers inputs of the main function")
+    parser.add_argument("--inline-limit", type=int, default=16,
+                        help="largest tensor (elements) written in place (default 16)")
+    parser.add_argument("--large-limit", type=int, default=1024,
+                        help="tensors with more elements are read from the model file at "
+                        "compile time (default 1024)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    import onnx
+
+    from onnxscript.reverse import TranslationError, proto2python
+    from onnxscript.reverse.roundtrip import check
+
+    path = args.model
+    if not os.path.exists(path):
+        print(f"error: {path}: no such file", file=sys.stderr)
+        return 2
+    options = {
+        "function_name": args.function_name,
+        "rename": args.rename,
+        "use_operators": args.operators,
+        "inline_const": args.inline_const,
+        "skip_initializers": args.skip_initializers,
+        "inline_limit": args.inline_limit,
+        "large_limit": args.large_limit,
+        # Large tensors are read back from the model; an absolute path keeps working when
+        # the script is run from another directory.
+        "tensor_file": os.path.abspath(path),
+    }
+    try:
+        model = onnx.load(path, load_external_data=False)
+        source = proto2python(model, **options)  # type: ignore[arg-type]
+    except (TranslationError, onnx.onnx_cpp2py_export.checker.ValidationError,
+            OSError) as exc:
+        print(f"error: cannot translate {path}: {exc}", file=sys.stderr)
+        return 1
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(source)
+    else:
+        sys.stdout.write(source)
+    if not args.check:
+        return 0
+    result = check(model, source, **options)
+    print(result.report(), file=sys.stderr if not args.output else sys.stdout)
+    return 0 if result.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
