@@ -14,7 +14,7 @@ path: no binding, one cache lookup and one session run.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from onnxscript.values import OnnxFunction, Op
 
 _MANY = 1 << 30
+_MAX_KEYWORD_CALLS = 64
 
 
 @dataclass
@@ -48,6 +49,7 @@ class OpPlan:
     max_args: int
     fast: bool
     plain_call: OpCall | None
+    keyword_calls: dict[Hashable, OpCall] = field(default_factory=dict)
 
 
 def _is_sequence_type(type_str: str, constraints: Mapping[str, Sequence[str]]) -> bool:
@@ -122,11 +124,28 @@ def _wrap(value: Any) -> Any:
 
 
 def _finish(outputs: list[Any], wrapped: bool, count: int) -> Any:
+    if count == 1:
+        out = outputs[0]
+        if wrapped:
+            return Tensor.of(out) if type(out) is np.ndarray else _wrap(out)
+        return out
     if wrapped:
         outputs = [_wrap(o) for o in outputs]
-    if count == 1:
-        return outputs[0]
     return tuple(outputs)
+
+
+def _keyword_key(kwargs: Mapping[str, Any]) -> Hashable:
+    """A hashable key for attribute keywords (raises TypeError for unhashable values)."""
+    parts = []
+    for name, value in kwargs.items():
+        kind = type(value)
+        if kind is list or kind is tuple:
+            parts.append((name, kind, tuple(value), tuple(map(type, value))))
+        else:
+            parts.append((name, kind, value))
+    key = tuple(parts)
+    hash(key)
+    return key
 
 
 def call_op(
@@ -143,14 +162,12 @@ def call_op(
     by default a call gives every output up to the last required one. The result is one
     value or a tuple. ``wrap`` makes results :class:`Tensor` objects even if no ``Tensor``
     was passed in.
+
+    Calls that pass only arrays (or Tensors) positionally, and attributes by keyword, skip
+    argument binding: the op's ``OpCall`` for those attribute values is prepared once.
     """
     plan = _plan(op)
-    if (
-        plan.fast
-        and not kwargs
-        and n_outputs is None
-        and plan.min_args <= len(args) <= plan.max_args
-    ):
+    if plan.fast and n_outputs is None and plan.min_args <= len(args) <= plan.max_args:
         arrays = []
         wrapped = wrap
         for a in args:
@@ -163,8 +180,15 @@ def call_op(
             else:
                 break
         else:
-            assert plan.plain_call is not None
-            return _finish(run_call(plan.plain_call, arrays), wrapped, plan.plain_call.n_outputs)
+            if not kwargs:
+                call = plan.plain_call
+            else:
+                try:
+                    call = plan.keyword_calls.get(_keyword_key(kwargs))
+                except TypeError:
+                    call = None
+            if call is not None:
+                return _finish(run_call(call, arrays), wrapped, call.n_outputs)
     return _call_op_general(op, plan, args, kwargs, n_outputs, wrap)
 
 
@@ -233,6 +257,18 @@ def _call_op_general(
     count = _output_count(op, plan, attributes, inputs, n_outputs)
     key: Hashable = (op.domain, op.name, op.version, _attributes_key(attributes), count)
     call = OpCall(op.domain, op.name, op.version, tuple(attributes), count, key, sig, plan.schema)
+    if (
+        plan.fast
+        and kwargs
+        and n_outputs is None
+        and count == plan.default_outputs
+        and len(plan.keyword_calls) < _MAX_KEYWORD_CALLS
+        and all(name in plan.attr_kinds for name in kwargs)
+    ):
+        try:
+            plan.keyword_calls[_keyword_key(kwargs)] = call
+        except TypeError:
+            pass  # an unhashable attribute value (an array): not cached
     return _finish(run_call(call, inputs), wrapped, count)
 
 

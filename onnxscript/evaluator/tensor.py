@@ -39,6 +39,13 @@ class Tensor:
             value = python_to_array(value)
         self.value = value
 
+    @classmethod
+    def of(cls, array: np.ndarray) -> Tensor:
+        """A Tensor of ``array`` (no checks: for arrays produced by eager ops)."""
+        tensor = object.__new__(cls)
+        tensor.value = array
+        return tensor
+
     # -- inspection --------------------------------------------------------------------------
 
     def numpy(self) -> np.ndarray:
