@@ -13,6 +13,7 @@ path: no binding, one cache lookup and one session run.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -136,7 +137,7 @@ def _finish(outputs: list[Any], wrapped: bool, count: int) -> Any:
 
 def _keyword_key(kwargs: Mapping[str, Any]) -> Hashable:
     """A hashable key for attribute keywords (raises TypeError for unhashable values)."""
-    parts = []
+    parts: list[Hashable] = []
     for name, value in kwargs.items():
         kind = type(value)
         if kind is list or kind is tuple:
@@ -265,10 +266,8 @@ def _call_op_general(
         and len(plan.keyword_calls) < _MAX_KEYWORD_CALLS
         and all(name in plan.attr_kinds for name in kwargs)
     ):
-        try:
+        with contextlib.suppress(TypeError):  # unhashable attribute values are not cached
             plan.keyword_calls[_keyword_key(kwargs)] = call
-        except TypeError:
-            pass  # an unhashable attribute value (an array): not cached
     return _finish(run_call(call, inputs), wrapped, count)
 
 
