@@ -30,30 +30,40 @@ def register_source(source: str, filename: str) -> None:
     linecache.cache[filename] = (len(source), None, lines, filename)
 
 
-def _last_line(code: types.CodeType) -> int:
+def _last_code_line(code: types.CodeType) -> int:
+    """The last line that any instruction of ``code`` (or of code nested in it) starts on."""
     last = code.co_firstlineno
     stack = [code]
     while stack:
         current = stack.pop()
-        ends = [p[1] for p in current.co_positions() if p[1] is not None]
-        if ends:
-            last = max(last, max(ends))
+        lines = [line for _, _, line in current.co_lines() if line is not None]
+        if lines:
+            last = max(last, max(lines))
         stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
     return last
 
 
-def _function_lines(fn: Callable[..., Any]) -> tuple[list[str], int]:
-    """(lines, first line number) of ``fn``'s source, decorators included."""
+def _function_lines(fn: Callable[..., Any]) -> tuple[list[str], int, int]:
+    """(the file's lines, first line of ``fn`` (its first decorator), a lower bound of its
+    last line). The bound may fall short of a statement that spans several lines."""
     code = getattr(fn, "__code__", None)
     if isinstance(code, types.CodeType):
         all_lines = linecache.getlines(code.co_filename, getattr(fn, "__globals__", None))
         first = code.co_firstlineno
-        if all_lines and first <= len(all_lines):
-            lines = all_lines[first - 1 : _last_line(code)]
-            if lines and lines[0].lstrip().startswith(("@", "def ", "async def ")):
-                return lines, first
+        if all_lines and first <= len(all_lines) and \
+                all_lines[first - 1].lstrip().startswith(("@", "def ", "async def ")):
+            return all_lines, first, _last_code_line(code)
     lines, start = inspect.getsourcelines(fn)
-    return lines, start
+    start = max(start, 1)
+    return [""] * (start - 1) + lines, start, start + len(lines) - 1
+
+
+def _parse(lines: list[str], filename: str, indented: bool) -> ast.stmt:
+    module = ast.parse("".join(lines), filename=filename)
+    stmt: ast.stmt = module.body[0]
+    if indented:
+        stmt = stmt.body[0]  # type: ignore[attr-defined]
+    return stmt
 
 
 def parse_function(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceText]:
@@ -65,7 +75,7 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceText]
     code = getattr(fn, "__code__", None)
     filename = code.co_filename if code is not None else "<unknown>"
     try:
-        lines, start = _function_lines(fn)
+        all_lines, first, last = _function_lines(fn)
     except (OSError, TypeError) as exc:
         raise ScriptError(
             f"cannot read the source of {getattr(fn, '__qualname__', fn)!r}: {exc}",
@@ -74,30 +84,34 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceText]
             hint="define script functions in a file or notebook cell; for code built as a "
             "string, call onnxscript.register_source(source, filename) before exec",
         ) from None
-    start = max(start, 1)
-    text = "".join(lines)
-    indented = bool(lines) and lines[0][:1] in (" ", "\t")
+    start = first
+    last = min(max(last, first), len(all_lines))
+    indented = all_lines[first - 1][:1] in (" ", "\t")
+    prefix = ["if 1:\n"] if indented else []
     if indented:
         # Parse inside an `if` block so that indented source keeps its columns; the extra
         # first line is kept in the line table so that AST line numbers need no shifting.
-        lines = ["if 1:\n", *lines]
         start -= 1
-    try:
-        if indented:
-            module = ast.parse("".join(lines), filename=filename)
-            stmt: ast.stmt = module.body[0].body[0]  # type: ignore[attr-defined]
-        else:
-            module = ast.parse(text, filename=filename)
-            stmt = module.body[0]
-    except SyntaxError as exc:
+    error: SyntaxError | None = None
+    # The last line from the bytecode may cut a statement that spans several lines: extend
+    # until the text parses.
+    for end in range(last, min(last + 200, len(all_lines)) + 1):
+        lines = prefix + all_lines[first - 1 : end]
+        try:
+            stmt = _parse(lines, filename, indented)
+            break
+        except SyntaxError as exc:
+            error = error or exc
+    else:
+        assert error is not None
         raise ScriptError(
-            f"cannot parse the source of {fn.__qualname__}: {exc.msg}",
+            f"cannot parse the source of {fn.__qualname__}: {error.msg}",
             filename=filename,
-            lineno=(exc.lineno or 1) + start - 1,
-            source_line=exc.text or "",
-            hint="inspect.getsource must return the whole function; lambdas and functions "
-            "defined on one line with other code are not supported",
-        ) from None
+            lineno=(error.lineno or 1) + start - 1,
+            source_line=error.text or "",
+            hint="the whole function must be readable from its file; lambdas and "
+            "functions defined on one line with other code are not supported",
+        )
     source = SourceText(filename, tuple(lines), start - 1, synthetic_first_line=indented)
     if not isinstance(stmt, ast.FunctionDef):
         raise source.error(stmt, "@script() must decorate a plain `def` function")

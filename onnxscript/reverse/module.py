@@ -427,7 +427,8 @@ def model_function_lines(
     imports = {_canonical(o.domain): o.version for o in model.opset_import}
     items = ", ".join(f"{string(d)}: {v}" for d, v in imports.items())
     args.append(f"opset_imports={{{items}}}")
-    for field_name in ("producer_name", "producer_version", "domain", "doc_string"):
+    args.append(f"producer_name={string(model.producer_name)}")  # "" is not the default
+    for field_name in ("producer_version", "domain", "doc_string"):
         value = getattr(model, field_name)
         if value:
             args.append(f"{field_name}={string(value)}")

@@ -1,0 +1,89 @@
+"""Source capture finds the whole function, however its last statement is written."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+
+from onnxscript import FLOAT, graph, register_source, script
+from onnxscript import opset18 as op
+from onnxscript.converter.source import parse_function
+from tests.helpers import assert_close, run_compiled
+
+
+def identity(fn):
+    return fn
+
+
+def test_multiline_last_statement():
+    @script()
+    def f(x: FLOAT["N"]) -> FLOAT["N"]:
+        return op.Add(
+            x,
+            x,
+        )  # closing bracket on its own line
+
+    x = np.array([1.0], np.float32)
+    assert_close(run_compiled(f, x), [x + x])
+
+
+def test_trailing_else_pass_and_comments():
+    @script()
+    def f(x: FLOAT) -> FLOAT:
+        y = x
+        if x > 0:
+            y = x * 2
+        else:
+            pass
+        # a comment
+        return y
+
+    x = np.array(2.0, np.float32)
+    assert_close(run_compiled(f, x), [x * 2])
+
+
+def test_several_decorators_and_nested_graph_last():
+    @identity
+    @script()
+    @identity
+    def f(x: FLOAT[2, 3]) -> FLOAT[2, 3]:
+        @graph()
+        def body(s: FLOAT[3], r: FLOAT[3]):
+            t = s + r
+            return t, t
+
+        a, b = op.Scan(
+            op.ConstantOfShape(op.Constant(value=[3])), x, body=body, num_scan_inputs=1
+        )
+        return b
+
+    x = np.ones((2, 3), np.float32)
+    assert_close(run_compiled(f, x), [np.cumsum(x, axis=0)])
+
+
+def test_same_lines_as_inspect():
+    def g(x):
+        y = x + [
+            1,
+        ]
+        return y
+
+    fdef, source = parse_function(g)
+    lines, start = inspect.getsourcelines(g)
+    assert source.text() == "".join(lines)
+    assert source.line_offset + 2 == start  # the synthetic "if 1:" line for indented code
+
+
+def test_exec_source_needs_registration():
+    source = "def f(x):\n    return x\n"
+    namespace: dict = {}
+    exec(compile(source, "<not-registered>", "exec"), namespace)
+    from onnxscript import ScriptError
+
+    with pytest.raises(ScriptError, match="register_source"):
+        script()(namespace["f"])
+    register_source(source, "<registered>")
+    exec(compile(source, "<registered>", "exec"), namespace)
+    assert script()(namespace["f"]).to_function_proto().node[0].op_type == "Identity"
