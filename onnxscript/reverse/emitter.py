@@ -145,7 +145,6 @@ class Emitter:
         self.lines.append(f"{inner}return {', '.join(names)}")
 
     def block(self, graph: GraphInfo, indent: str) -> None:
-        start = len(self.lines)
         if self.scope.inline_const:
             self._collect_inline(graph)
         for node in graph.nodes:
@@ -160,6 +159,9 @@ class Emitter:
                 self.loop(node, indent)
             else:
                 self.explicit(node, indent)
+
+    def _pass_if_empty(self, start: int, indent: str) -> None:
+        """A block that produced no statement needs ``pass``."""
         if len(self.lines) == start:
             self.lines.append(indent + "pass")
 
@@ -419,10 +421,12 @@ class Emitter:
     def _branch(self, graph: GraphInfo, indent: str, results: list[Val], deferred: list[int],
                 order: list[str] | None) -> list[str]:
         mark = len(self.log)
+        start = len(self.lines)
         if graph.doc:
             self.lines.extend(comment_lines(graph.doc, indent))
         self.block(graph, indent)
         self.assign(indent, [(results[i].py, graph.outputs[i]) for i in deferred])
+        self._pass_if_empty(start, indent)
         self._check_outputs(results, graph)
         assigned = self.undo(mark)
         if order is not None:
@@ -470,6 +474,7 @@ class Emitter:
         if form == WHILE:
             self.bind(cond_name, bins[1])
         body_mark = len(self.log)
+        start = len(self.lines)
         if body.doc:
             self.lines.extend(comment_lines(body.doc, inner))
         self.block(body, inner)
@@ -485,6 +490,7 @@ class Emitter:
         if form == FOR_BREAK:
             self.lines.append(f"{inner}if not {self.read(bouts[0])}:")
             self.lines.append(f"{inner}    break")
+        self._pass_if_empty(start, inner)
         carried = self.log[body_mark:]
         wanted = set(names)
         order = [n for n in dict.fromkeys(name for name, _ in carried) if n in wanted]
@@ -506,7 +512,10 @@ class Emitter:
         if proto.doc_string:
             self.lines.extend(comment_lines(proto.doc_string, indent))
         graph_args = []
-        for attr_name, graph in node.graphs:
+        graphs = node.graphs
+        if node.op_type == "If" and not node.domain:
+            graphs = sorted(graphs, key=lambda item: item[0] != "then_branch")
+        for attr_name, graph in graphs:
             self.graph_def(graph, indent)
             graph_args.append(f"{attr_name}={graph.func_name}")
         args = [self.read(v) if v is not None else "None" for v in node.inputs]

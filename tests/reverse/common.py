@@ -1,0 +1,86 @@
+"""Helpers for the reverse-translation tests."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+import numpy as np
+import onnx
+import onnx.helper as oh
+
+from onnxscript.reverse import exec_script, proto2python
+from onnxscript.reverse.roundtrip import check, compile_source
+
+FLOAT = onnx.TensorProto.FLOAT
+INT64 = onnx.TensorProto.INT64
+BOOL = onnx.TensorProto.BOOL
+
+
+def script_model(source: str, name: str, **kwargs: Any) -> onnx.ModelProto:
+    """Compile script ``source`` given as text and return ``name``'s model."""
+    model = exec_script(source)[name].to_model_proto(**kwargs)
+    assert isinstance(model, onnx.ModelProto)
+    return model
+
+
+def assert_roundtrip(
+    proto: onnx.ModelProto | onnx.FunctionProto,
+    *,
+    isomorphic: bool = True,
+    fixpoint: bool = True,
+    run: bool = True,
+    **options: Any,
+) -> str:
+    """Translate, compile back and check structure, fixpoint and results; return the
+    source."""
+    source = proto2python(proto, **options)
+    ast.parse(source)
+    result = check(proto, source, run=run, **options)
+    assert not result.error, f"{result.error}\n{source}"
+    if isomorphic:
+        assert not result.differences, f"{result.differences}\n{source}"
+    if fixpoint:
+        assert result.fixpoint, source
+    if run and isinstance(proto, onnx.ModelProto):
+        assert result.results == "same", f"{result.results}\n{source}"
+    return source
+
+
+def compiled(source: str) -> onnx.ModelProto:
+    model = compile_source(source)
+    assert isinstance(model, onnx.ModelProto)
+    return model
+
+
+def make_model(
+    nodes: list[onnx.NodeProto],
+    inputs: list[onnx.ValueInfoProto],
+    outputs: list[onnx.ValueInfoProto],
+    initializers: list[onnx.TensorProto] | None = None,
+    opset: int = 18,
+    name: str = "main",
+    functions: list[onnx.FunctionProto] | None = None,
+    extra_opsets: dict[str, int] | None = None,
+    **kwargs: Any,
+) -> onnx.ModelProto:
+    graph = oh.make_graph(nodes, name, inputs, outputs, initializer=initializers or [])
+    imports = [oh.make_opsetid("", opset)]
+    imports += [oh.make_opsetid(d, v) for d, v in (extra_opsets or {}).items()]
+    model = oh.make_model(graph, opset_imports=imports, functions=functions or [],
+                          ir_version=kwargs.pop("ir_version", 8), **kwargs)
+    return model
+
+
+def vi(name: str, elem: int = FLOAT, shape: list[Any] | None = None) -> onnx.ValueInfoProto:
+    return oh.make_tensor_value_info(name, elem, shape)
+
+
+def run(model: onnx.ModelProto, *inputs: Any) -> list[Any]:
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(model.SerializeToString(),
+                                   providers=["CPUExecutionProvider"])
+    names = [i.name for i in session.get_inputs()]
+    results = session.run(None, dict(zip(names, inputs, strict=True)))
+    return [v if isinstance(v, list) else np.asarray(v) for v in results]
