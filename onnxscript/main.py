@@ -6,6 +6,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from onnxscript.converter.function import compile_function
 from onnxscript.values import GraphFunction, OnnxFunction, Opset
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -45,8 +46,6 @@ def script(
             raise TypeError(
                 f"@script() can only decorate a Python function, not {type(fn).__name__}"
             )
-        from onnxscript.converter.function import compile_function
-
         own = opset or _DEFAULT_DOMAIN
         compiled = compile_function(fn, own, default_opset)
         return OnnxFunction(
@@ -56,7 +55,6 @@ def script(
             compiled.signature,
             kwargs,
             compiled.source.text(),
-            compiled.python_signature,
         )
 
     return transform

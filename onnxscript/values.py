@@ -193,7 +193,6 @@ class OnnxFunction:
         call_signature: sig_mod.Signature,
         model_kwargs: Mapping[str, Any],
         source: str = "",
-        python_signature: inspect.Signature | None = None,
     ) -> None:
         self.function = function
         self.opset = opset
@@ -208,7 +207,11 @@ class OnnxFunction:
         self.__doc__ = function.__doc__
         self.__wrapped__ = function
         self.__annotations__ = getattr(function, "__annotations__", {})
-        self.__signature__ = python_signature or inspect.signature(function)
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        """The Python function's signature (computed on demand: it is rarely needed)."""
+        return inspect.signature(self.function)
 
     @property
     def domain(self) -> str:

@@ -138,7 +138,41 @@ class Compiled:
     function: Function
     signature: Signature
     source: SourceText
-    python_signature: inspect.Signature
+
+
+@dataclass(frozen=True)
+class PyParam:
+    """A Python parameter, read from the code object (cheaper than ``inspect.signature``)."""
+
+    name: str
+    kind: inspect._ParameterKind
+    default: Any = inspect.Parameter.empty
+
+
+def python_parameters(fn: Callable[..., Any]) -> list[PyParam]:
+    """The parameters of a plain Python function, in order, with their defaults."""
+    code = fn.__code__
+    n_pos = code.co_argcount
+    n_kw = code.co_kwonlyargcount
+    names = code.co_varnames
+    defaults = fn.__defaults__ or ()
+    kw_defaults = fn.__kwdefaults__ or {}
+    first_default = n_pos - len(defaults)
+    P = inspect.Parameter
+    params = []
+    for i in range(n_pos):
+        kind = P.POSITIONAL_ONLY if i < code.co_posonlyargcount else P.POSITIONAL_OR_KEYWORD
+        default = defaults[i - first_default] if i >= first_default else P.empty
+        params.append(PyParam(names[i], kind, default))
+    index = n_pos + n_kw
+    if code.co_flags & inspect.CO_VARARGS:
+        params.append(PyParam(names[index], P.VAR_POSITIONAL))
+        index += 1
+    for i in range(n_pos, n_pos + n_kw):
+        params.append(PyParam(names[i], P.KEYWORD_ONLY, kw_defaults.get(names[i], P.empty)))
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        params.append(PyParam(names[index], P.VAR_KEYWORD))
+    return params
 
 
 def compile_function(
@@ -153,7 +187,7 @@ def compile_function(
         annotations = inspect.get_annotations(fn, eval_str=True)
     except Exception as exc:
         raise source.error(fdef, f"cannot evaluate the annotations of {fn.__name__}: {exc}") from None
-    py_sig = inspect.signature(fn)
+    py_params = python_parameters(fn)
 
     body = list(fdef.body)
     doc = ""
@@ -167,7 +201,8 @@ def compile_function(
     params: list[Param] = []
     inputs: list[Value] = []
     attr_params: list[AttrParam] = []
-    for name, p in py_sig.parameters.items():
+    for p in py_params:
+        name = p.name
         if p.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
             raise _param_error(source, fdef, name, f"*{name} parameters are not supported",
                                "list the inputs one by one")
@@ -208,7 +243,8 @@ def compile_function(
         inputs.append(value)
         params.append(Param(name, is_input=True))
 
-    taken = facts.identifiers | set(py_sig.parameters)
+    param_names = {p.name for p in py_params}
+    taken = facts.identifiers | param_names
     fresh = FreshNames(taken)
     structured = body
     if facts.needs_normalize:
@@ -229,7 +265,7 @@ def compile_function(
         if facts.has_compound
         else Liveness()
     )
-    local_names = frozenset(assigned_names(structured)) | frozenset(py_sig.parameters)
+    local_names = frozenset(assigned_names(structured)) | param_names
     ctx = FunctionContext(
         source=source,
         scope=scope,
@@ -287,4 +323,4 @@ def compile_function(
         callees=list(ctx.callees),
     )
     signature = Signature(fn.__name__, tuple(params))
-    return Compiled(function, signature, source, py_sig)
+    return Compiled(function, signature, source)
