@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from onnxscript.analysis.dead_code import remove_unused_constants
 from onnxscript.analysis.liveness import Liveness, analyze
 from onnxscript.analysis.names import Facts, assigned_names, scan
 from onnxscript.analysis.naming import assign_names
@@ -312,6 +313,8 @@ def compile_function(
             if spec is not None:
                 value.declared_type = spec
     graph.outputs = outputs
+    if facts.has_compound:
+        remove_unused_constants(graph)
     assign_names(graph, fixed=inputs)
     function = Function(
         name=fn.__name__,

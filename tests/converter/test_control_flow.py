@@ -464,3 +464,17 @@ def test_loop_carried_type_change_is_an_error():
             for i in range(n):
                 y = op.Cast(y, to=FLOAT.dtype) * x
             return y
+
+
+def test_loop_with_unused_results_leaves_no_dead_constants():
+    @script()
+    def f(x: FLOAT, n: INT64) -> FLOAT:
+        y = x
+        for i in range(3):
+            if i > 1:
+                break
+            y = y + 1
+        return x
+
+    proto = f.to_function_proto()
+    assert [n.op_type for n in proto.node] == ["Identity"]
