@@ -469,11 +469,10 @@ def test_loop_carried_type_change_is_an_error():
 def test_loop_with_unused_results_leaves_no_dead_constants():
     @script()
     def f(x: FLOAT, n: INT64) -> FLOAT:
-        y = x
         for i in range(3):
             if i > 1:
                 break
-            y = y + 1
+            z = x * 2
         return x
 
     proto = f.to_function_proto()
