@@ -1,0 +1,118 @@
+"""Tensor type annotations."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import typing
+from pathlib import Path
+
+import onnx
+import pytest
+
+import onnxscript
+from onnxscript import BOOL, DOUBLE, FLOAT, INT64, STRING, script
+from onnxscript.ir import TensorTypeSpec
+from onnxscript.onnx_types import TYPES_BY_DTYPE, TensorType, tensor_type
+
+
+def test_shapes_and_dtypes():
+    assert FLOAT.dtype == onnx.TensorProto.FLOAT and FLOAT.shape is None
+    assert FLOAT.type_spec() == TensorTypeSpec(onnx.TensorProto.FLOAT, ())
+    assert FLOAT[...].shape is Ellipsis and FLOAT[...].type_spec().shape is None
+    assert FLOAT[None].shape == (None,)
+    assert FLOAT[64, "N"].shape == (64, "N")
+    assert INT64["N"].type_spec() == TensorTypeSpec(onnx.TensorProto.INT64, ("N",))
+
+
+def test_subscription_is_cached_and_distinct():
+    assert FLOAT[3] is FLOAT[3]
+    assert FLOAT[3] is not FLOAT[4]
+    assert FLOAT[3] is not DOUBLE[3]
+    assert issubclass(FLOAT[3], FLOAT)
+    assert FLOAT[3].element_type() is FLOAT
+
+
+def test_cannot_instantiate_or_subscribe_twice():
+    with pytest.raises(NotImplementedError):
+        FLOAT()
+    with pytest.raises(ValueError):
+        FLOAT[3][4]
+    with pytest.raises(TypeError):
+        FLOAT[1.5]
+    with pytest.raises(TypeError):
+        TensorType[3]
+
+
+def test_unions_and_optional():
+    union = FLOAT | INT64
+    assert set(typing.get_args(union)) == {FLOAT, INT64}
+    opt = typing.Optional[FLOAT[3]]
+    assert FLOAT[3] in typing.get_args(opt)
+
+    @script()
+    def f(x: FLOAT | DOUBLE, y: typing.Optional[FLOAT["N"]]):
+        return x
+
+    proto = f.to_function_proto()
+    assert list(proto.input) == ["x", "y"]
+
+
+def test_every_installed_element_type_has_a_class():
+    for name, code in onnx.TensorProto.DataType.items():
+        if code == 0:
+            continue
+        cls = tensor_type(code)
+        assert cls.__name__ == name
+        assert getattr(onnxscript.onnx_types, name) is cls
+    assert {BOOL.dtype, STRING.dtype} <= set(TYPES_BY_DTYPE)
+
+
+def test_to_type_proto():
+    proto = FLOAT["N", 3].to_type_proto()
+    dims = proto.tensor_type.shape.dim
+    assert proto.tensor_type.elem_type == onnx.TensorProto.FLOAT
+    assert dims[0].dim_param == "N" and dims[1].dim_value == 3
+
+
+def test_mypy_accepts_annotations_with_the_plugin(tmp_path: Path):
+    pytest.importorskip("mypy")
+    root = Path(__file__).resolve().parents[1]
+    user = tmp_path / "user.py"
+    user.write_text(
+        textwrap.dedent(
+            """
+            from typing import Optional
+            from onnxscript import FLOAT, INT64
+
+
+            def f(
+                x: FLOAT[64, "batch size"],
+                y: FLOAT,
+                z: FLOAT[None],
+                w: FLOAT[...],
+                u: FLOAT | INT64,
+                v: Optional[FLOAT[3]],
+            ) -> FLOAT[2, 3]:
+                raise NotImplementedError
+
+
+            def g(a: int) -> FLOAT:
+                return a  # a real type error, which mypy must still report
+            """
+        )
+    )
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\nplugins = onnxscript.mypy_plugin\nfollow_imports = silent\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(config), "--no-incremental",
+         str(user)],
+        capture_output=True,
+        text=True,
+        env={"MYPYPATH": str(root), "PATH": ""},
+        cwd=tmp_path,
+    )
+    errors = [line for line in result.stdout.splitlines() if ": error:" in line]
+    assert len(errors) == 1, result.stdout
+    assert "user.py:18" in errors[0] and "Incompatible return value" in errors[0]
