@@ -313,7 +313,18 @@ def worker_sized(args: argparse.Namespace) -> dict[str, Any]:
     times = [first]
     if first < args.budget:
         times += _time_series(lambda: script()(fn), 1, args.max_reps, args.budget - first)
-    return {"package": _package_info(), "times": times}
+    result: dict[str, Any] = {"package": _package_info(), "times": times}
+    if args.also_gc_off:
+        # The same with the cyclic garbage collector paused, to tell the compiler's own
+        # growth from the collector's (whose full collections scan every live object).
+        gc.disable()
+        try:
+            result["times_gc_off"] = _time_series(
+                lambda: script()(fn), 1, args.max_reps, args.budget
+            )
+        finally:
+            gc.enable()
+    return result
 
 
 def run_worker(args: argparse.Namespace) -> None:
@@ -491,6 +502,26 @@ def compare_meaning(ours: dict[str, Any], base: dict[str, Any], inputs: list[Any
         else:
             cells.append("DIFFER")
     return " / ".join(cells)
+
+
+def _git_state() -> str:
+    """The repository's commit, and whether the package's sources differ from it."""
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(REPO_ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(REPO_ROOT), "status", "--porcelain", "--", "onnxscript"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "commit unknown"
+    return f"commit {commit}" + (" + uncommitted changes in onnxscript/" if dirty else "")
 
 
 def _load() -> str:
@@ -686,6 +717,8 @@ def measure_sizes(
                     "--max-reps",
                     str(args.max_reps),
                 ]
+                if not is_base:
+                    argv.append("--also-gc-off")
                 timeout = args.baseline_timeout if is_base else args.ours_timeout
                 result = _run_worker(package, work, argv, timeout)
                 key = f"{package.label}/{shape}/{size}"
@@ -695,6 +728,10 @@ def measure_sizes(
                     results[key] = {"error": result["crash"], "trace": result.get("trace")}
                 else:
                     results[key] = {"times": result["times"]}
+                    if "times_gc_off" in result:
+                        results[f"{package.label} (gc off)/{shape}/{size}"] = {
+                            "times": result["times_gc_off"]
+                        }
     return results
 
 
@@ -742,6 +779,13 @@ def report_sizes(
                     row += ["error: " + r["error"].splitlines()[0][:60], "-", "-"]
             if len(packages) == 2:
                 row.append(_fmt_ratio(best_times.get("ours"), best_times.get(packages[1].label)))
+            gc_off = results.get(f"ours (gc off)/{shape}/{size}")
+            if gc_off is not None:
+                best = min(gc_off["times"])
+                points.setdefault("ours (gc off)", []).append((statements, best))
+                row.append(_fmt_us(best / statements * 1e6))
+            else:
+                row.append("-")
             rows.append(row)
         for label, pts in points.items():
             # Fixed per-function costs dominate at 10 statements: judge from 100 up.
@@ -763,6 +807,7 @@ def report_sizes(
         header += [f"{package.label}", f"{package.label}/stmt", "reps"]
     if len(packages) == 2:
         header.append("ratio")
+    header.append("ours/stmt gc off")
     print(_table(rows, header))
     print(
         "\nlinearity (criterion: log-log slope of time against size <= 1.10 from 100 "
@@ -778,7 +823,7 @@ def report_sizes(
         verdict = "linear" if slope <= 1.10 and growth <= 1.25 else "NOT linear"
         value["linear"] = verdict == "linear"
         print(
-            f"  {key:16s} slope {slope:.2f} over {value['from']}..{value['to']} statements; "
+            f"  {key:25s} slope {slope:.2f} over {value['from']}..{value['to']} statements; "
             f"per statement at {last} / at {previous} = {growth:.2f}  -> {verdict}"
         )
     return summary
@@ -809,6 +854,7 @@ def run_driver(args: argparse.Namespace) -> None:
         print("onnxscript compile benchmark")
         print(f"python {platform.python_version()} ({sys.executable}), {platform.machine()}")
         print(f"cpus: {os.cpu_count()}, time: {time.strftime('%Y-%m-%d %H:%M:%S')}, {_load()}")
+        print(f"our package: {_git_state()}")
 
         # The packages take turns, in rounds, so that a change of machine load affects both.
         per_function: dict[str, dict[str, Any]] = {}
@@ -867,12 +913,18 @@ def run_driver(args: argparse.Namespace) -> None:
             )
         for shape in ("straight", "mixed"):
             linear = sizes_summary.get(f"ours/{shape}", {}).get("linear")
+            paused = sizes_summary.get(f"ours (gc off)/{shape}", {}).get("linear")
             if linear is not None:
+                note = (
+                    ""
+                    if paused is None
+                    else f" (garbage collector paused: {'met' if paused else 'NOT met'})"
+                )
                 print(
                     f"  linear compile time up to {sizes[-1]} statements ({shape}): "
-                    f"{'met' if linear else 'NOT met'}"
+                    f"{'met' if linear else 'NOT met'}{note}"
                 )
-        print(f"  finished {time.strftime('%H:%M:%S')}, {_load()}")
+        print(f"  finished {time.strftime('%H:%M:%S')}, {_load()}, {_git_state()}")
 
         if args.json:
             Path(args.json).write_text(
@@ -921,6 +973,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--module", help=argparse.SUPPRESS)
     parser.add_argument("--models-dir", help=argparse.SUPPRESS)
     parser.add_argument("--include-ours-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--also-gc-off", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--min-reps", type=int, default=20, help=argparse.SUPPRESS)
     parser.add_argument("--max-reps", type=int, default=2000, help=argparse.SUPPRESS)
     parser.add_argument("--budget", type=float, default=1.5, help=argparse.SUPPRESS)
