@@ -1,0 +1,33 @@
+"""The Python code blocks of the README and the docs run as written.
+
+Blocks of one file run in order in one namespace, each registered with linecache so that
+``@script()`` can read it. Every compiled function found is checked with onnx.checker.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import onnx
+import pytest
+
+from onnxscript import OnnxFunction, register_source
+
+ROOT = Path(__file__).resolve().parents[2]
+FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+_BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+def test_code_blocks_run(path: Path):
+    text = path.read_text()
+    namespace: dict = {"__name__": f"docs_{path.stem}"}
+    blocks = _BLOCK.findall(text)
+    for index, block in enumerate(blocks):
+        filename = f"<{path.name} block {index}>"
+        register_source(block, filename)
+        exec(compile(block, filename, "exec"), namespace)
+    for value in list(namespace.values()):
+        if isinstance(value, OnnxFunction) and not value.function_ir.attr_params:
+            onnx.checker.check_model(value.to_model_proto(), full_check=True)
