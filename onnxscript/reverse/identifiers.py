@@ -19,7 +19,9 @@ _ASCII_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Names the emitted code itself reads inside functions; a variable with one of these names
 # would hide it. Builtins that scripts do not use (``input``, ``max``, ...) stay available
 # as variable names because ONNX models use them a lot.
-RESERVED_BUILTINS = frozenset({"range", "float", "bytes", "complex", "print", "len"})
+RESERVED_BUILTINS = frozenset(
+    {"range", "float", "bytes", "complex", "print", "len", "tuple", "list"}
+)
 
 
 def _clean(name: str, keep_unicode: bool) -> str:

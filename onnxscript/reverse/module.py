@@ -89,6 +89,7 @@ class ModuleWriter:
         self.functions: list[_Function] = []
         self.tensors: TensorWriter | None = None
         self.trailer: list[str] = []
+        self.module_names: set[str] | None = None  # names defined at module level
 
     # -- opsets ---------------------------------------------------------------------------
 
@@ -139,6 +140,8 @@ class ModuleWriter:
         doc: str = "",
         is_main: bool = False,
     ) -> _Function:
+        if self.module_names is None:
+            self.module_names = set(self.names.used)
         names = self.names.copy()
         attr_params: dict[str, str] = {}
         for attr_name in [*attributes, *(a.name for a in attribute_defaults)]:
@@ -238,7 +241,10 @@ class ModuleWriter:
         keep = {id(v) for v in fn.graph.inputs}
         if fn.is_main:
             keep |= {id(v) for v in fn.graph.outputs}
-        taken = set(self.names.used)
+        taken = set(self.module_names or ())
+        taken |= set(fn.scope.attr_params.values())
+        taken |= {sub.func_name for sub in fn.reader.subgraphs}
+        taken |= {v.cand for v in values if id(v) in keep}
         counter = 0
         by_var: dict[int, str] = {}
         for val in values:

@@ -305,6 +305,9 @@ class Planner:
                 plan.cond_deferred = True
         # An initial value becomes the loop variable when nothing else reads it.
         for j in range(n):
+            # A model output keeps its name only as the first value of its variable.
+            if graph is self.main and results[j].is_output:
+                continue
             if self._can_merge_init(node, init_vals[j], graph) and not taken(init_vals[j]):
                 unite(results[j], init_vals[j])
         if is_while and cond is not None and self._can_merge_init(node, cond, graph) \

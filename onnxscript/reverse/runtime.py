@@ -16,7 +16,6 @@ import os
 from collections.abc import Iterator, Sequence
 
 import onnx
-import onnx.external_data_helper
 
 
 def external_tensor(
@@ -34,9 +33,14 @@ def external_tensor(
     tensor.name = name
     tensor.data_type = data_type
     tensor.dims.extend(dims)
-    onnx.external_data_helper.set_external_data(
-        tensor, location, offset=offset, length=length, checksum=checksum, basepath=basepath
-    )
+    tensor.data_location = onnx.TensorProto.EXTERNAL
+    fields = {"location": location, "offset": offset, "length": length,
+              "checksum": checksum, "basepath": basepath}
+    for key, value in fields.items():
+        if value is not None:
+            entry = tensor.external_data.add()
+            entry.key = key
+            entry.value = str(value)
     return tensor
 
 

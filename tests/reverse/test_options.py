@@ -1,0 +1,198 @@
+"""The options of proto2python, large and external tensors, and the command line."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import onnx
+import onnx.helper as oh
+import onnx.numpy_helper as nh
+import pytest
+
+import onnxscript
+from onnxscript import cli
+from onnxscript.reverse import exec_script, proto2python
+from onnxscript.reverse.isomorphism import differences
+from onnxscript.reverse.roundtrip import check
+from tests.reverse.common import FLOAT, INT64, assert_roundtrip, compiled, make_model, run, vi
+
+
+def _arith_model() -> onnx.ModelProto:
+    nodes = [
+        oh.make_node("Constant", [], ["two"], value=nh.from_array(np.array(2.0, np.float32))),
+        oh.make_node("Add", ["x", "y"], ["s"]),
+        oh.make_node("Mul", ["s", "two"], ["m"]),
+        oh.make_node("Less", ["m", "x"], ["lt"]),
+        oh.make_node("Where", ["lt", "m", "s"], ["out"]),
+    ]
+    return make_model(nodes, [vi("x", FLOAT, [3]), vi("y", FLOAT, [3])], [vi("out", FLOAT, [3])],
+                      name="arith")
+
+
+def test_public_entry_point():
+    assert onnxscript.proto2python is proto2python
+    assert "proto2python" in onnxscript.__all__
+
+
+def test_function_name_option():
+    source = assert_roundtrip(_arith_model(), function_name="my_model")
+    assert "def my_model(x: FLOAT[3], y: FLOAT[3])" in source
+    assert compiled(source).graph.name == "my_model"
+
+
+def test_rename_keeps_interface_names():
+    source = assert_roundtrip(_arith_model(), rename=True)
+    assert "def arith(x: FLOAT[3], y: FLOAT[3])" in source
+    assert "v0 = op.Constant(" in source and "return out" in source
+    assert " s = " not in source
+
+
+def test_use_operators():
+    source = assert_roundtrip(_arith_model(), use_operators=True)
+    assert "s = x + y" in source
+    assert "m = s * two" in source
+    assert "lt = m < x" in source
+    assert "out = op.Where(lt, m, s)" in source
+
+
+def test_inline_const():
+    model = _arith_model()
+    source = proto2python(model, inline_const=True)
+    assert "m = op.Mul(s, np.array(2.0, dtype=np.float32))" in source
+    assert "two" not in source
+    back = compiled(source)
+    assert not differences(model, back)
+    x, y = np.array([1, -2, 3], np.float32), np.array([0.5, 0.5, -4], np.float32)
+    np.testing.assert_array_equal(run(back, x, y)[0], run(model, x, y)[0])
+
+
+def test_skip_initializers_makes_them_inputs():
+    w = nh.from_array(np.arange(3, dtype=np.float32), "w")
+    model = make_model([oh.make_node("Add", ["x", "w"], ["y"])], [vi("x", FLOAT, [3])],
+                       [vi("y", FLOAT, [3])], initializers=[w])
+    source = proto2python(model, skip_initializers=True)
+    assert "def main(x: FLOAT[3], w: FLOAT[3]) -> FLOAT[3]:" in source
+    back = compiled(source)
+    x = np.ones(3, np.float32)
+    np.testing.assert_array_equal(run(back, x, nh.to_array(w))[0], run(model, x)[0])
+
+
+def _big_model(path: str | None = None) -> onnx.ModelProto:
+    big = nh.from_array(np.arange(5000, dtype=np.float32), "big")
+    model = make_model([oh.make_node("Add", ["x", "big"], ["y"])], [vi("x", FLOAT, [5000])],
+                       [vi("y", FLOAT, [5000])], initializers=[big])
+    if path is not None:
+        onnx.save(model, path)
+    return model
+
+
+def test_large_tensors_are_read_back_from_the_model_file(tmp_path):
+    path = str(tmp_path / "big.onnx")
+    model = _big_model(path)
+    source = proto2python(path)
+    assert f'model_tensor("{path}", "big")' in source
+    assert len(source) < 2000
+    back = compiled(source)
+    assert not differences(model, back)
+    x = np.ones(5000, np.float32)
+    np.testing.assert_array_equal(run(back, x)[0], run(model, x)[0])
+
+
+def test_large_tensors_without_a_file_are_module_constants():
+    source = proto2python(_big_model())
+    assert "BIG = np.array([" in source
+    assert "big = op.Constant(value=BIG)" in source
+
+
+def test_external_data_tensors_print_as_external_tensor(tmp_path):
+    big = nh.from_array(np.arange(4096, dtype=np.float32), "w")
+    model = make_model([oh.make_node("Add", ["x", "w"], ["y"])], [vi("x", FLOAT, [4096])],
+                       [vi("y", FLOAT, [4096])], initializers=[big])
+    path = str(tmp_path / "ext.onnx")
+    onnx.save(model, path, save_as_external_data=True, location="ext.data",
+              size_threshold=0)
+    source = proto2python(path)
+    assert 'external_tensor("w", 1, [4096], "ext.data", offset=0, length=16384)' in source
+    back = compiled(source)
+    tensor = back.graph.node[0].attribute[0].t
+    assert tensor.data_location == onnx.TensorProto.EXTERNAL
+    out = str(tmp_path / "back.onnx")
+    onnx.save(back, out)  # next to ext.data, so the reference resolves
+    loaded = onnx.load(out)
+    x = np.ones(4096, np.float32)
+    np.testing.assert_array_equal(run(loaded, x)[0], x + np.arange(4096, dtype=np.float32))
+
+
+def test_graph_proto_translation():
+    graph = _arith_model().graph
+    source = proto2python(graph, opset_imports={"": 17})
+    assert "from onnxscript import opset17 as op" in source
+    assert "def make_model" not in source
+    fn = exec_script(source)["arith"]
+    model = fn.to_model_proto()
+    assert not differences(graph, model.graph)
+
+
+def test_bad_input_type():
+    with pytest.raises(TypeError):
+        proto2python(42)  # type: ignore[arg-type]
+
+
+def test_cli_prints_writes_and_checks(tmp_path, capsys):
+    path = str(tmp_path / "m.onnx")
+    onnx.save(_arith_model(), path)
+    assert cli.main([path]) == 0
+    printed = capsys.readouterr().out
+    assert "def arith(" in printed
+    out = str(tmp_path / "m.py")
+    assert cli.main([path, "-o", out, "--check", "--operators"]) == 0
+    report = capsys.readouterr().out
+    assert "structurally equal up to renaming: yes" in report
+    assert "results on random inputs: same" in report
+    with open(out, encoding="utf-8") as f:
+        assert "s = x + y" in f.read()
+
+
+def test_cli_as_module_runs_the_written_file(tmp_path):
+    path = str(tmp_path / "m.onnx")
+    onnx.save(_arith_model(), path)
+    out = tmp_path / "generated.py"
+    env = {**os.environ, "PYTHONPATH": os.getcwd()}
+    subprocess.run([sys.executable, "-m", "onnxscript", path, "-o", str(out)], check=True,
+                   env=env)
+    result = subprocess.run(
+        [sys.executable, "-c", "import generated; print(generated.make_model().graph.name)"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "arith"
+
+
+def test_cli_errors(tmp_path, capsys):
+    assert cli.main([str(tmp_path / "missing.onnx")]) == 2
+    bad = make_model([oh.make_node("Relu", ["nowhere"], ["y"])], [], [vi("y", FLOAT, [1])])
+    path = str(tmp_path / "bad.onnx")
+    onnx.save(bad, path)
+    assert cli.main([path]) == 1
+    assert "nothing defines" in capsys.readouterr().err
+
+
+def test_check_reports_differences():
+    model = _arith_model()
+    source = proto2python(model).replace("op.Less(", "op.Greater(")
+    result = check(model, source)
+    assert not result.ok
+    assert result.differences
+    assert "no" in result.report()
+
+
+def test_loop_index_is_not_written_as_an_operand():
+    body = oh.make_graph(
+        [oh.make_node("Identity", ["c"], ["c2"]), oh.make_node("Add", ["i", "acc"], ["acc2"])],
+        "body", [vi("i", INT64, []), vi("c", onnx.TensorProto.BOOL, []), vi("acc", INT64, [])],
+        [vi("c2", onnx.TensorProto.BOOL, []), vi("acc2", INT64, [])])
+    model = make_model([oh.make_node("Loop", ["n", "", "z"], ["r"], body=body)],
+                       [vi("n", INT64, []), vi("z", INT64, [])], [vi("r", INT64, [])])
+    source = assert_roundtrip(model, use_operators=True)
+    assert "r = op.Add(i, r)" in source  # `+` would make `i` a Python int
