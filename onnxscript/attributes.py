@@ -165,9 +165,7 @@ def coerce(value: Any, kind: int) -> Any:
             return [coerce(v, _LIST_OF[kind]) for v in value.tolist()]
     elif kind == AT.GRAPH:
         return value
-    raise AttributeValueError(
-        f"expected a value of type {kind_name(kind)}, got {_describe(value)}"
-    )
+    raise AttributeValueError(f"expected a value of type {kind_name(kind)}, got {_describe(value)}")
 
 
 def _describe(value: Any) -> str:

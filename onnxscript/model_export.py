@@ -34,7 +34,7 @@ def _type(value: Any, what: str) -> TypeSpec | None:
         return type_from_proto(value)
     if isinstance(value, (TensorTypeSpec,)):
         return value
-    raise TypeError(f"{what}: expected a tensor type such as FLOAT[\"N\"], got {value!r}")
+    raise TypeError(f'{what}: expected a tensor type such as FLOAT["N"], got {value!r}')
 
 
 def _imports(value: Any) -> dict[str, int]:
@@ -82,7 +82,9 @@ def to_model_proto(fn: Function, options: Mapping[str, Any]) -> onnx.ModelProto:
     if len(in_given) != len(graph.inputs):
         raise ValueError(f"input_types has {len(in_given)} types for {len(graph.inputs)} inputs")
     if len(out_given) != len(graph.outputs):
-        raise ValueError(f"output_types has {len(out_given)} types for {len(graph.outputs)} outputs")
+        raise ValueError(
+            f"output_types has {len(out_given)} types for {len(graph.outputs)} outputs"
+        )
     in_types = [
         _type(g, "input_types") or v.declared_type or v.type or io_type
         for g, v in zip(in_given, graph.inputs)

@@ -12,11 +12,11 @@ Static type checkers see ``FLOAT[64, "N"]`` as a plain ``FLOAT`` when the mypy p
 from __future__ import annotations
 
 from types import EllipsisType
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar
 
 from onnxscript.ir.types import Dim, TensorTypeSpec
 
-ShapeSpec = Union[tuple[Dim, ...], EllipsisType, None]
+ShapeSpec = tuple[Dim, ...] | EllipsisType | None
 
 
 class TensorType:
@@ -36,7 +36,7 @@ class TensorType:
     def __new__(cls, *args: Any, **kwargs: Any) -> TensorType:
         raise NotImplementedError(
             f"{cls.__name__} describes a tensor type and cannot be instantiated; "
-            "use it in annotations, e.g. `x: FLOAT[\"N\"]`"
+            'use it in annotations, e.g. `x: FLOAT["N"]`'
         )
 
     def __class_getitem__(cls, shape: Any) -> type[TensorType]:
@@ -80,7 +80,7 @@ def _normalize_shape(shape: Any) -> ShapeSpec:
         return ...
     dims: tuple[Any, ...] = shape if isinstance(shape, tuple) else (shape,)
     for dim in dims:
-        if dim is not None and not isinstance(dim, (int, str)) or isinstance(dim, bool):
+        if (dim is not None and not isinstance(dim, (int, str))) or isinstance(dim, bool):
             raise TypeError(
                 f"invalid dimension {dim!r}: use an int (static size), a str (symbolic size) "
                 "or None (unknown size)"

@@ -96,8 +96,10 @@ class Signature:
                 allowed = self.type_constraints.get(out.type_var, ())
                 if len(allowed) == 1:
                     fixed = schemas.dtype_of_type_string(allowed[0])
-            slots = () if fixed is not None else tuple(
-                i for i, p in enumerate(inputs) if p.type_var == out.type_var
+            slots = (
+                ()
+                if fixed is not None
+                else tuple(i for i, p in enumerate(inputs) if p.type_var == out.type_var)
             )
             plan.append((fixed, slots))
         return tuple(plan)
@@ -220,9 +222,7 @@ def from_schema(schema: onnx.defs.OpSchema) -> Signature:
         )
         for o in schema.outputs
     )
-    constraints = {
-        c.type_param_str: tuple(c.allowed_type_strs) for c in schema.type_constraints
-    }
+    constraints = {c.type_param_str: tuple(c.allowed_type_strs) for c in schema.type_constraints}
     return Signature(schema.name, tuple(params), outputs, constraints)
 
 
@@ -310,9 +310,7 @@ def bind(sig: Signature, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Boun
                 inputs.extend(values)
             elif not present or _is_omitted(value):
                 if not param.optional:
-                    raise BindingError(
-                        f"{sig.name}() missing required input {param.name!r}"
-                    )
+                    raise BindingError(f"{sig.name}() missing required input {param.name!r}")
                 inputs.append(None)
             else:
                 inputs.append(value)
@@ -320,9 +318,7 @@ def bind(sig: Signature, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Boun
             if present and value is not None:
                 attributes[param.name] = value
             elif not param.optional and not param.has_default:
-                raise BindingError(
-                    f"{sig.name}() missing required attribute {param.name!r}"
-                )
+                raise BindingError(f"{sig.name}() missing required attribute {param.name!r}")
     while inputs and inputs[-1] is None:
         inputs.pop()
     return BoundArguments(inputs, attributes)

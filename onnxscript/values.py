@@ -168,9 +168,12 @@ def to_inspect_signature(sig: sig_mod.Signature) -> inspect.Signature:
             default = None
         else:
             default = inspect.Parameter.empty
-        if kind == inspect.Parameter.POSITIONAL_OR_KEYWORD and default is inspect.Parameter.empty:
-            if seen_optional:
-                default = None
+        if (
+            kind == inspect.Parameter.POSITIONAL_OR_KEYWORD
+            and default is inspect.Parameter.empty
+            and seen_optional
+        ):
+            default = None
         params.append(inspect.Parameter(p.name, kind, default=default))
     # Keyword-only parameters must come after *args in an inspect.Signature.
     positional = [p for p in params if p.kind != inspect.Parameter.KEYWORD_ONLY]
@@ -271,4 +274,3 @@ class GraphFunction:
 
     def __repr__(self) -> str:
         return f"<GraphFunction {self.__qualname__}>"
-

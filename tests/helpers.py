@@ -21,9 +21,7 @@ def checked_model(fn: OnnxFunction, **kwargs: Any) -> onnx.ModelProto:
 
 def run_model(model: onnx.ModelProto, *args: Any) -> list[np.ndarray]:
     """Run ``model`` with onnxruntime on positional inputs."""
-    session = ort.InferenceSession(
-        model.SerializeToString(), providers=["CPUExecutionProvider"]
-    )
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     names = [i.name for i in session.get_inputs()]
     feeds = {name: np.asarray(arg) for name, arg in zip(names, args)}
     return list(session.run(None, feeds))
@@ -58,7 +56,10 @@ def assert_matches_python(fn: OnnxFunction, *input_sets: Sequence[Any], **attrs:
     # Run the same code with `op` bound to numpy implementations.
     namespace = {**python_fn.__globals__, "op": NumpyOps}
     oracle = types.FunctionType(
-        python_fn.__code__, namespace, python_fn.__name__, python_fn.__defaults__,
+        python_fn.__code__,
+        namespace,
+        python_fn.__name__,
+        python_fn.__defaults__,
         python_fn.__closure__,
     )
     for inputs in input_sets:

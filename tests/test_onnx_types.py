@@ -106,8 +106,7 @@ def test_mypy_accepts_annotations_with_the_plugin(tmp_path: Path):
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\nplugins = onnxscript.mypy_plugin\nfollow_imports = silent\n")
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(config), "--no-incremental",
-         str(user)],
+        [sys.executable, "-m", "mypy", "--config-file", str(config), "--no-incremental", str(user)],
         capture_output=True,
         text=True,
         env={"MYPYPATH": str(root), "PATH": ""},

@@ -72,10 +72,7 @@ def _assigned_in(stmt: ast.stmt) -> Iterator[str]:
         yield from target_names(stmt.target)
         yield from assigned_names(stmt.body)
         yield from assigned_names(stmt.orelse)
-    elif isinstance(stmt, ast.While):
-        yield from assigned_names(stmt.body)
-        yield from assigned_names(stmt.orelse)
-    elif isinstance(stmt, ast.If):
+    elif isinstance(stmt, (ast.While, ast.If)):
         yield from assigned_names(stmt.body)
         yield from assigned_names(stmt.orelse)
     elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -262,9 +259,11 @@ def scan(root: ast.AST) -> Facts:
                 facts.has_compound = True
                 nested = True
         elif not nested:
-            if kind in _FLOW or (kind is ast.Return and n is not last_stmt):
-                facts.needs_normalize = True
-            elif kind is ast.For and n.orelse:  # type: ignore[attr-defined]
+            if (
+                kind in _FLOW
+                or (kind is ast.Return and n is not last_stmt)
+                or (kind is ast.For and n.orelse)
+            ):
                 facts.needs_normalize = True
             if kind in _COMPOUND:
                 facts.has_compound = True

@@ -14,7 +14,7 @@ from onnxscript.attributes import AT, infer_kind, python_to_array, tensor_from_v
 from onnxscript.converter import dtypes
 from onnxscript.converter.errors import SourceText
 from onnxscript.ir.graph import Attr, Graph, Node, SourceLocation, Value
-from onnxscript.ir.types import TensorTypeSpec, element_type
+from onnxscript.ir.types import element_type
 from onnxscript.signature import Signature, signature_for
 
 
@@ -60,8 +60,9 @@ class GraphBuilder:
         if line is None:
             return None
         source = self.ctx.source
-        return SourceLocation(source.filename, line + source.line_offset,
-                              getattr(origin, "col_offset", 0))
+        return SourceLocation(
+            source.filename, line + source.line_offset, getattr(origin, "col_offset", 0)
+        )
 
     def add_input(self, value: Value) -> None:
         """Make ``value`` an input of this graph."""
@@ -100,17 +101,14 @@ class GraphBuilder:
         ]
         if attr_values is None:
             attr_values = {a.name: a.value for a in attrs if a.ref is None}
-        inferred = dtypes.infer_output_types(
-            op_type, domain, sig, inputs, attr_values, n_outputs
-        )
+        inferred = dtypes.infer_output_types(op_type, domain, sig, inputs, attr_values, n_outputs)
         for value, (dtype, partner) in zip(outputs, inferred):
             if dtype is not None:
                 value.type = element_type(dtype)
             elif partner is not None:
                 value.same_type_as = partner
         self.graph.nodes.append(
-            Node(op_type, domain, list(inputs), outputs, list(attrs), "", "", "",
-                 self._location())
+            Node(op_type, domain, list(inputs), outputs, list(attrs), "", "", "", self._location())
         )
         self._produced.update(id(v) for v in outputs)
         return outputs
@@ -169,9 +167,11 @@ class GraphBuilder:
             tensor.CopyFrom(value)
             tensor.name = ""
         else:
-            tensor = onnx.helper.make_tensor(
-                "", code, array.shape, array.flatten().tolist()
-            ) if array.dtype == object else _tensor_of(array, code)
+            tensor = (
+                onnx.helper.make_tensor("", code, array.shape, array.flatten().tolist())
+                if array.dtype == object
+                else _tensor_of(array, code)
+            )
         out = self.emit(
             "Constant",
             [],

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from onnxscript.attributes import AT, AttributeValueError, coerce, infer_kind, kind_name
-from onnxscript.converter import dtypes
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
 from onnxscript.ir.graph import Attr, Graph, Value
 from onnxscript.ir.types import TensorTypeSpec, element_type
@@ -117,7 +116,11 @@ def _python_on_tensor(t: ExpressionTranslator, call: ast.Call, fn: Any) -> Excep
 
 
 def _output_count(
-    t: ExpressionTranslator, call: ast.Call, sig: Signature, name: str, attrs: dict[str, Any],
+    t: ExpressionTranslator,
+    call: ast.Call,
+    sig: Signature,
+    name: str,
+    attrs: dict[str, Any],
     n_outputs: int | None,
 ) -> int:
     most = sig.max_num_outputs()
@@ -144,8 +147,12 @@ def _output_count(
     return default
 
 
-_GRAPH_OUTPUTS = {"If": ("then_branch", 0), "Loop": ("body", 1), "Scan": ("body", 0),
-                  "SequenceMap": ("body", 0)}
+_GRAPH_OUTPUTS = {
+    "If": ("then_branch", 0),
+    "Loop": ("body", 1),
+    "Scan": ("body", 0),
+    "SequenceMap": ("body", 0),
+}
 
 
 def _count_from_graphs(name: str, attrs: dict[str, Any]) -> int | None:
@@ -205,7 +212,7 @@ def _attribute(
 
         graph = nested_graph(t, sym, arg.node)
         return Attr(name, AT.GRAPH, graph), graph
-    if isinstance(sym, Value) or isinstance(sym, SymTuple):
+    if isinstance(sym, (Value, SymTuple)):
         raise t.error(
             arg.node,
             f"attribute {name!r} of {op_name} must be known when the script is compiled, "
@@ -312,7 +319,11 @@ def function_call(
     t.ctx.add_callee(fn.function_ir)
     t.locate(call)
     outputs = t.builder.emit(
-        fn.name, inputs, attrs, domain=fn.domain, n_outputs=count,
+        fn.name,
+        inputs,
+        attrs,
+        domain=fn.domain,
+        n_outputs=count,
         hints=list(hints) or [v.hint for v in graph.outputs],
     )
     for out, formal in zip(outputs, graph.outputs):

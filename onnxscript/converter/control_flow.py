@@ -112,8 +112,12 @@ def _unify(
                 "unpack the call into separate variables, e.g. `a, b = op.TopK(...)`",
             )
         with _inside(t, builder, t.env):
-            value = t.to_tensor(sym, node, dtype=dtype if not isinstance(sym, Value) else None,
-                                like=like if dtype is None and not isinstance(sym, Value) else None)
+            value = t.to_tensor(
+                sym,
+                node,
+                dtype=dtype if not isinstance(sym, Value) else None,
+                like=like if dtype is None and not isinstance(sym, Value) else None,
+            )
             value = t.retype_int_like(value, dtype=dtype, like=like if dtype is None else None)
         dt = dtypes.known_dtype(value)
         if dtype is not None and dt is not None and dt != dtype:
@@ -236,7 +240,9 @@ def _is_terminal_break(stmt: ast.stmt) -> str | None:
 
 def _range_args(t: Translator, stmt: ast.For) -> list[int | Value]:
     it = stmt.iter
-    hint = "the loop must be `for i in range(n)`, `range(start, stop)` or `range(start, stop, step)`"
+    hint = (
+        "the loop must be `for i in range(n)`, `range(start, stop)` or `range(start, stop, step)`"
+    )
     if not isinstance(it, ast.Call):
         raise t.error(it, f"cannot loop over {t.text(it)}", hint)
     callee = t.expr(it.func)
@@ -363,7 +369,7 @@ def _loop(
             init = t.ctx.attr_params[name]
         initial[name] = init
         inp = Value(name)
-        if t.is_int_like(init):
+        if init is not None and t.is_int_like(init):
             t.int_like.add(id(inp))  # typed after the body, once the type is settled
         elif isinstance(init, Value):
             inp.type = element_type(init.dtype) if init.dtype is not None else init.type
@@ -376,7 +382,7 @@ def _loop(
     env.update(inputs)
     with _inside(t, builder, env):
         if cond_var is not None:
-            env[cond_var] = cond_in if cond_var not in inputs else inputs[cond_var]
+            env[cond_var] = inputs.get(cond_var, cond_in)
         if index is not None:
             target, start, step = index
             if simple_index:
@@ -407,8 +413,12 @@ def _loop(
             if isinstance(init, Value) and not t.is_int_like(init):
                 dtype = dtypes.known_dtype(init)
                 like = init if dtype is None else None
-            value = t.to_tensor(sym, stmt, dtype=None if isinstance(sym, Value) else dtype,
-                                like=None if isinstance(sym, Value) else like or inputs[name])
+            value = t.to_tensor(
+                sym,
+                stmt,
+                dtype=None if isinstance(sym, Value) else dtype,
+                like=None if isinstance(sym, Value) else like or inputs[name],
+            )
             if isinstance(init, Value) and not t.is_int_like(init):
                 value = t.retype_int_like(value, dtype=dtype, like=like)
             elif isinstance(init, Const) and isinstance(init.value, float):
@@ -478,8 +488,7 @@ def _initial_value(t: Translator, name: str, init: Sym | None, out: Value, stmt:
         stmt,
         f"'{name}' is first assigned inside this loop and used after it (or in a later "
         "iteration), and its element type cannot be determined",
-        f"give '{name}' a value before the loop, or annotate the function's inputs and "
-        "return type",
+        f"give '{name}' a value before the loop, or annotate the function's inputs and return type",
     )
 
 
@@ -514,8 +523,12 @@ def nested_graph(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Graph:
     assert isinstance(t, Translator)
     fdef = sym.node
     body = list(fdef.body)
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         body = body[1:]
     fresh = FreshNames(all_identifiers(fdef) | set(t.env) | set(t.ctx.local_names))
     body = normalize(body, t.ctx.source, fresh)

@@ -15,7 +15,6 @@ import numpy as np
 import onnx
 
 from onnxscript.ir.graph import Value
-from onnxscript.opsets.schemas import dtype_of_type_string
 from onnxscript.signature import Signature
 
 FLOAT_TYPES = frozenset(
@@ -23,9 +22,7 @@ FLOAT_TYPES = frozenset(
     for name, code in onnx.TensorProto.DataType.items()
     if name.startswith(("FLOAT", "BFLOAT")) or name == "DOUBLE"
 )
-INT_TYPES = frozenset(
-    code for name, code in onnx.TensorProto.DataType.items() if "INT" in name
-)
+INT_TYPES = frozenset(code for name, code in onnx.TensorProto.DataType.items() if "INT" in name)
 BOOL = onnx.TensorProto.BOOL
 INT64 = onnx.TensorProto.INT64
 FLOAT = onnx.TensorProto.FLOAT

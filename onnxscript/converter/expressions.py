@@ -19,7 +19,7 @@ from onnxscript.converter.context import FunctionContext
 from onnxscript.converter.errors import ScriptError
 from onnxscript.converter.scope import MISSING
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
-from onnxscript.ir.graph import Attr, SourceLocation, Value
+from onnxscript.ir.graph import Attr, Value
 from onnxscript.ir.types import TensorTypeSpec
 from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset
 
@@ -251,9 +251,7 @@ class ExpressionTranslator:
         if dtype == dtypes.STRING and any(not isinstance(v, str) for v in values):
             raise self.error(node, "a number is combined with a STRING tensor")
         if dtype != dtypes.STRING and any(isinstance(v, str) for v in values):
-            raise self.error(
-                node, f"a string is combined with a {dtypes.dtype_name(dtype)} tensor"
-            )
+            raise self.error(node, f"a string is combined with a {dtypes.dtype_name(dtype)} tensor")
 
     def attr_tensor(
         self, ref: AttrRef, node: ast.AST, like: Value | None = None, dtype: int | None = None
@@ -264,12 +262,20 @@ class ExpressionTranslator:
         if base is None:
             py = ref.python_type
             if ref.is_list:
-                field = {int: "value_ints", bool: "value_ints", float: "value_floats",
-                         str: "value_strings"}[py]
+                field = {
+                    int: "value_ints",
+                    bool: "value_ints",
+                    float: "value_floats",
+                    str: "value_strings",
+                }[py]
                 kind = {int: AT.INTS, bool: AT.INTS, float: AT.FLOATS, str: AT.STRINGS}[py]
             else:
-                field = {int: "value_int", bool: "value_int", float: "value_float",
-                         str: "value_string"}[py]
+                field = {
+                    int: "value_int",
+                    bool: "value_int",
+                    float: "value_float",
+                    str: "value_string",
+                }[py]
                 kind = {int: AT.INT, bool: AT.INT, float: AT.FLOAT, str: AT.STRING}[py]
             base = self.builder.emit(
                 "Constant",
@@ -280,8 +286,9 @@ class ExpressionTranslator:
             )[0]
             self.ctx.default_opset_version()
             base.type = TensorTypeSpec(
-                {int: dtypes.INT64, bool: dtypes.INT64, float: dtypes.FLOAT,
-                 str: dtypes.STRING}[py],
+                {int: dtypes.INT64, bool: dtypes.INT64, float: dtypes.FLOAT, str: dtypes.STRING}[
+                    py
+                ],
                 None,
             )
             if py is bool:
@@ -349,7 +356,8 @@ class ExpressionTranslator:
                         node,
                         f"{self.text(node)}: opset {obj.domain or 'ai.onnx'} version "
                         f"{obj.version} has no op {node.attr!r}",
-                        f"did you mean {' or '.join(close)}?" if close
+                        f"did you mean {' or '.join(close)}?"
+                        if close
                         else "check the op name in the ONNX operator list",
                     )
                 return Const(op)
@@ -408,9 +416,7 @@ class ExpressionTranslator:
                 picked = base.items[index.value]
                 return SymTuple(tuple(picked)) if isinstance(picked, tuple) else picked
             raise self.error(node, "a tuple of tensors can only be indexed by a constant")
-        if isinstance(base, Const) and not isinstance(
-            base.value, (np.ndarray, onnx.TensorProto)
-        ):
+        if isinstance(base, Const) and not isinstance(base.value, (np.ndarray, onnx.TensorProto)):
             index = self.expr(node.slice)
             if isinstance(index, Const):
                 try:
@@ -460,12 +466,10 @@ class ExpressionTranslator:
     def expr_BoolOp(self, node: ast.BoolOp) -> Sym:
         values = [self.expr(v) for v in node.values]
         if all(isinstance(v, Const) for v in values):
-            result: Any = values[0].value  # type: ignore[union-attr]
-            for v in values[1:]:
-                if isinstance(node.op, ast.And):
-                    result = result and v.value  # type: ignore[union-attr]
-                else:
-                    result = result or v.value  # type: ignore[union-attr]
+            consts = [v.value for v in values]  # type: ignore[union-attr]
+            result: Any = consts[0]
+            for value in consts[1:]:
+                result = (result and value) if isinstance(node.op, ast.And) else (result or value)
             return Const(result)
         return operators.boolean(self, node, values)
 

@@ -71,9 +71,10 @@ def _input_type(annotation: Any) -> tuple[TypeSpec | None, bool]:
     if is_tensor_type(annotation):
         return annotation.type_spec(), True
     origin = typing.get_origin(annotation)
-    if origin is typing.Union or origin is types.UnionType:
-        if all(is_tensor_type(a) for a in typing.get_args(annotation)):
-            return None, True
+    if (origin is typing.Union or origin is types.UnionType) and all(
+        is_tensor_type(a) for a in typing.get_args(annotation)
+    ):
+        return None, True
     if origin in _LIST_ORIGINS:
         args = typing.get_args(annotation)
         if len(args) == 1 and is_tensor_type(args[0]):
@@ -100,7 +101,9 @@ def _output_types(annotation: Any) -> list[TypeSpec | None] | None:
     return result
 
 
-def _param_error(source: SourceText, fdef: ast.FunctionDef, name: str, msg: str, hint: str = "") -> ScriptError:
+def _param_error(
+    source: SourceText, fdef: ast.FunctionDef, name: str, msg: str, hint: str = ""
+) -> ScriptError:
     for arg in [*fdef.args.posonlyargs, *fdef.args.args, *fdef.args.kwonlyargs]:
         if arg.arg == name:
             return source.error(arg, msg, hint)
@@ -187,13 +190,19 @@ def compile_function(
     try:
         annotations = inspect.get_annotations(fn, eval_str=True)
     except Exception as exc:
-        raise source.error(fdef, f"cannot evaluate the annotations of {fn.__name__}: {exc}") from None
+        raise source.error(
+            fdef, f"cannot evaluate the annotations of {fn.__name__}: {exc}"
+        ) from None
     py_params = python_parameters(fn)
 
     body = list(fdef.body)
     doc = ""
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-            and isinstance(body[0].value.value, str):
+    if (
+        body
+        and isinstance(body[0], ast.Expr)
+        and isinstance(body[0].value, ast.Constant)
+        and isinstance(body[0].value.value, str)
+    ):
         doc = inspect.cleandoc(body[0].value.value)
         body = body[1:]
 
@@ -205,8 +214,13 @@ def compile_function(
     for p in py_params:
         name = p.name
         if p.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
-            raise _param_error(source, fdef, name, f"*{name} parameters are not supported",
-                               "list the inputs one by one")
+            raise _param_error(
+                source,
+                fdef,
+                name,
+                f"*{name} parameters are not supported",
+                "list the inputs one by one",
+            )
         ann = annotations.get(name, inspect.Parameter.empty)
         attr_type = _attribute_type(ann) if ann is not inspect.Parameter.empty else None
         if attr_type is not None:
@@ -222,21 +236,32 @@ def compile_function(
             param = AttrParam(name, kind, default, has_default)
             attr_params.append(param)
             attr_refs[name] = AttrRef(param, base, is_list)
-            params.append(Param(name, is_input=False, optional=p.default is not inspect.Parameter.empty,
-                                attr_kind=kind, default=default if has_default else p.default,
-                                keyword_only=p.kind == inspect.Parameter.KEYWORD_ONLY))
+            params.append(
+                Param(
+                    name,
+                    is_input=False,
+                    optional=p.default is not inspect.Parameter.empty,
+                    attr_kind=kind,
+                    default=default if has_default else p.default,
+                    keyword_only=p.kind == inspect.Parameter.KEYWORD_ONLY,
+                )
+            )
             continue
         spec, ok = _input_type(ann)
         if not ok:
             raise _param_error(
-                source, fdef, name,
+                source,
+                fdef,
+                name,
                 f"parameter {name!r} has an unsupported annotation {ann!r}",
                 "annotate inputs with tensor types (FLOAT, INT64[...], ...) and attributes "
                 "with int, float, str, bool or list[int]/list[float]/list[str]",
             )
         if p.default is not inspect.Parameter.empty:
             raise _param_error(
-                source, fdef, name,
+                source,
+                fdef,
+                name,
                 f"input {name!r} cannot have a default value",
                 "only attribute parameters (int, float, str, bool, lists) take defaults",
             )
@@ -291,7 +316,8 @@ def compile_function(
     translator.block(structured)
     if translator.returned is None:
         raise source.error(
-            fdef, f"{fn.__name__} does not return anything",
+            fdef,
+            f"{fn.__name__} does not return anything",
             "a script function must return one or more tensors",
         )
     taken_outputs: set[int] = set()

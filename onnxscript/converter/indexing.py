@@ -69,9 +69,7 @@ def _classify(t: ExpressionTranslator, elts: list[ast.expr]) -> list[_Item]:
     return items
 
 
-def _bound(
-    t: ExpressionTranslator, node: ast.expr | None, default: int
-) -> int | Value:
+def _bound(t: ExpressionTranslator, node: ast.expr | None, default: int) -> int | Value:
     if node is None:
         return default
     sym = t.expr(node)

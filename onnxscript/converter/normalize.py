@@ -118,8 +118,9 @@ JumpHandler = Callable[[ast.stmt], list[ast.stmt]]
 FallHandler = Callable[[ast.stmt | None], list[ast.stmt]]
 
 
-def rewrite_ends(stmts: list[ast.stmt], on_jump: JumpHandler, on_fall: FallHandler,
-                 anchor: ast.stmt) -> list[ast.stmt]:
+def rewrite_ends(
+    stmts: list[ast.stmt], on_jump: JumpHandler, on_fall: FallHandler, anchor: ast.stmt
+) -> list[ast.stmt]:
     """Replace the jump ending each path of a restructured block, or extend its end."""
     if not stmts:
         return on_fall(anchor) or [_at(ast.Pass(), anchor)]
@@ -244,8 +245,9 @@ class Normalizer:
         out: list[ast.stmt] = []
         for stmt in stmts:
             if isinstance(stmt, ast.If):
-                new_if = ast.If(test=stmt.test, body=self.loops(stmt.body),
-                                orelse=self.loops(stmt.orelse))
+                new_if = ast.If(
+                    test=stmt.test, body=self.loops(stmt.body), orelse=self.loops(stmt.orelse)
+                )
                 out.append(ast.copy_location(new_if, stmt))
             elif isinstance(stmt, (ast.For, ast.While)):
                 out.extend(self.loop(stmt))
@@ -317,13 +319,15 @@ class Normalizer:
             if breaks or rets:
                 stop = ast.If(test=_not(_load(cond)), body=[ast.Break()], orelse=[])
                 new_body.append(_at(stop, stmt))
-            new = ast.For(target=stmt.target, iter=stmt.iter, body=new_body, orelse=[],
-                          type_comment=None)
+            new = ast.For(
+                target=stmt.target, iter=stmt.iter, body=new_body, orelse=[], type_comment=None
+            )
         ast.copy_location(new, stmt)
         if flag is not None:
             names = self.ret_names()
             value: ast.expr = (
-                _load(names[0]) if len(names) == 1
+                _load(names[0])
+                if len(names) == 1
                 else ast.Tuple(elts=[_load(n) for n in names], ctx=ast.Load())
             )
             ret = _at(ast.Return(value=value), stmt)
@@ -352,8 +356,11 @@ class Normalizer:
         if any(has_jump(s) for s in body[:-1]) or has_jump(last.test):
             return None
         test = last.test
-        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) \
-                and isinstance(test.operand, ast.Name):
+        if (
+            isinstance(test, ast.UnaryOp)
+            and isinstance(test.op, ast.Not)
+            and isinstance(test.operand, ast.Name)
+        ):
             keep = copy.copy(stmt)
             keep.body = body
             return [keep]  # already `if not c: break`
@@ -363,8 +370,13 @@ class Normalizer:
         else:
             update = _assign(cond, _at(_not(test), test), last)
         stop = _at(ast.If(test=_not(_load(cond)), body=[ast.Break()], orelse=[]), last)
-        new = ast.For(target=stmt.target, iter=stmt.iter, body=[*body[:-1], update, stop],
-                      orelse=[], type_comment=None)
+        new = ast.For(
+            target=stmt.target,
+            iter=stmt.iter,
+            body=[*body[:-1], update, stop],
+            orelse=[],
+            type_comment=None,
+        )
         return [ast.copy_location(new, stmt)]
 
 

@@ -95,7 +95,9 @@ def _same_type(t: ExpressionTranslator, node: ast.AST, symbol: str, a: Value, b:
         )
 
 
-def binary(t: ExpressionTranslator, node: ast.AST, op: ast.operator, left: Sym, right: Sym) -> Value:
+def binary(
+    t: ExpressionTranslator, node: ast.AST, op: ast.operator, left: Sym, right: Sym
+) -> Value:
     symbol = BINARY_SYMBOLS[type(op)]
     a, b = operands(t, node, left, right)
     if symbol != "**":

@@ -7,6 +7,7 @@ closes over, and builtins, as they are when the decorator runs.
 from __future__ import annotations
 
 import builtins
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -23,10 +24,9 @@ class PythonScope:
         cells = getattr(fn, "__closure__", None) or ()
         if code is not None:
             for name, cell in zip(code.co_freevars, cells):
-                try:
+                # An enclosing variable not assigned yet has no value.
+                with contextlib.suppress(ValueError):
                     self.closure[name] = cell.cell_contents
-                except ValueError:  # an enclosing variable not assigned yet
-                    pass
         self.extra = extra or {}
 
     def lookup(self, name: str) -> Any:

@@ -50,8 +50,11 @@ def _function_lines(fn: Callable[..., Any]) -> tuple[list[str], int, int]:
     if isinstance(code, types.CodeType):
         all_lines = linecache.getlines(code.co_filename, getattr(fn, "__globals__", None))
         first = code.co_firstlineno
-        if all_lines and first <= len(all_lines) and \
-                all_lines[first - 1].lstrip().startswith(("@", "def ", "async def ")):
+        if (
+            all_lines
+            and first <= len(all_lines)
+            and all_lines[first - 1].lstrip().startswith(("@", "def ", "async def "))
+        ):
             return all_lines, first, _last_code_line(code)
     lines, start = inspect.getsourcelines(fn)
     start = max(start, 1)

@@ -41,9 +41,7 @@ _IGNORED_CALLS = (builtins.print, builtins.breakpoint)
 class Translator(ExpressionTranslator):
     """Translates a function body, statement by statement, into the current graph."""
 
-    def __init__(
-        self, ctx: FunctionContext, builder: GraphBuilder, liveness: Liveness
-    ) -> None:
+    def __init__(self, ctx: FunctionContext, builder: GraphBuilder, liveness: Liveness) -> None:
         super().__init__(ctx, builder)
         self.liveness = liveness
         self.returned: list[tuple[Sym, ast.expr]] | None = None
@@ -137,7 +135,9 @@ class Translator(ExpressionTranslator):
 
     def stmt_AnnAssign(self, stmt: ast.AnnAssign) -> None:
         if stmt.value is None:
-            raise self.error(stmt, "a variable annotation needs a value", "write `x: FLOAT[3] = ...`")
+            raise self.error(
+                stmt, "a variable annotation needs a value", "write `x: FLOAT[3] = ...`"
+            )
         if not isinstance(stmt.target, ast.Name):
             raise self.error(stmt.target, f"cannot assign to {self.text(stmt.target)}")
         first = len(self.builder.graph.nodes)

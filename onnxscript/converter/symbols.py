@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from onnxscript.ir.graph import AttrParam, Value
 
@@ -51,4 +51,4 @@ class NestedGraph:
     node: ast.FunctionDef
 
 
-Sym = Union[Value, Const, AttrRef, SymTuple, NestedGraph]
+Sym = Value | Const | AttrRef | SymTuple | NestedGraph

@@ -185,9 +185,7 @@ def function_to_proto(fn: Function) -> onnx.FunctionProto:
     proto.opset_import.extend(
         onnx.helper.make_opsetid(domain, version) for domain, version in fn.opset_imports.items()
     )
-    proto.value_info.extend(
-        _value_info(v, v.declared_type or v.type) for v in fn.graph.value_infos
-    )
+    proto.value_info.extend(_value_info(v, v.declared_type or v.type) for v in fn.graph.value_infos)
     return proto
 
 

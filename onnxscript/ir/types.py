@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
-Dim = Union[int, str, None]
+Dim = int | str | None
 """One dimension: a static size, a symbolic name, or unknown."""
 
 
@@ -35,7 +34,7 @@ class OptionalTypeSpec:
     elem: TypeSpec
 
 
-TypeSpec = Union[TensorTypeSpec, SequenceTypeSpec, OptionalTypeSpec]
+TypeSpec = TensorTypeSpec | SequenceTypeSpec | OptionalTypeSpec
 
 _ELEMENT_ONLY: dict[int, TensorTypeSpec] = {}
 

@@ -9,9 +9,7 @@ import onnx
 import onnx.defs
 
 _TYPE_STRINGS: dict[str, int] = {
-    f"tensor({name.lower()})": code
-    for name, code in onnx.TensorProto.DataType.items()
-    if code != 0
+    f"tensor({name.lower()})": code for name, code in onnx.TensorProto.DataType.items() if code != 0
 }
 
 
@@ -20,7 +18,13 @@ def dtype_of_type_string(type_str: str) -> int | None:
     return _TYPE_STRINGS.get(type_str)
 
 
-STANDARD_DOMAINS = ("", "ai.onnx.ml", "ai.onnx.preview", "ai.onnx.preview.training", "ai.onnx.training")
+STANDARD_DOMAINS = (
+    "",
+    "ai.onnx.ml",
+    "ai.onnx.preview",
+    "ai.onnx.preview.training",
+    "ai.onnx.training",
+)
 
 
 def canonical_domain(domain: str) -> str:
@@ -28,7 +32,7 @@ def canonical_domain(domain: str) -> str:
     return "" if domain == "ai.onnx" else domain
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def domain_versions() -> dict[str, tuple[int, int]]:
     """The (first, last) opset version of every domain the installed onnx defines."""
     mapping: dict[str, tuple[int, int]] = onnx.defs.C.schema_version_map()

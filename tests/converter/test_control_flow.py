@@ -79,7 +79,7 @@ def test_branch_outputs_are_exactly_live_assigned_variables():
         return a + b
 
     model = checked_model(f)
-    if_node = [n for n in model.graph.node if n.op_type == "If"][0]
+    if_node = next(n for n in model.graph.node if n.op_type == "If")
     assert list(if_node.output) == ["a_1", "b"] or len(if_node.output) == 2
     assert_matches_python(f, *SIGNED)
 
@@ -199,7 +199,10 @@ def test_for_range_start_stop_step_python_and_tensor_bounds():
             s3 = s3 - op.Cast(k, to=FLOAT.dtype)
         return s1, s2, s3
 
-    cases = [(f32(1.0), i64(a), i64(b), i64(c)) for a, b, c in [(0, 4, -1), (3, 1, -1), (-2, 5, -2), (5, 5, -3)]]
+    cases = [
+        (f32(1.0), i64(a), i64(b), i64(c))
+        for a, b, c in [(0, 4, -1), (3, 1, -1), (-2, 5, -2), (5, 5, -3)]
+    ]
     assert_matches_python(f, *cases)
 
 
@@ -260,7 +263,7 @@ def test_break_as_last_statement_is_compact():
                 break
         return x
 
-    loop = [n for n in checked_model(f).graph.node if n.op_type == "Loop"][0]
+    loop = next(n for n in checked_model(f).graph.node if n.op_type == "Loop")
     body = loop.attribute[0].g
     assert "If" not in [n.op_type for n in body.node]
     assert_matches_python(f, *[(f32(v), i64(20)) for v in (1.0, 300.0, -1.0)])

@@ -53,33 +53,66 @@ def expect_error(body: str, match: str, **namespace) -> ScriptError:
         ("def f(x):\n    return op.relu(x)  # ERR\n", "did you mean Relu"),
         ("def f(x):\n    return op.Add(x)  # ERR\n", "missing required input 'B'"),
         ("def f(x):\n    return op.Relu(x, x)  # ERR\n", "at most 1 positional"),
-        ("def f(x):\n    return op.Relu(x, alpha=1.0)  # ERR\n", "unexpected keyword argument 'alpha'"),
-        ("def f(x):\n    return op.Concat(x, x, axis='a')  # ERR\n", "expected a value of type int"),
+        (
+            "def f(x):\n    return op.Relu(x, alpha=1.0)  # ERR\n",
+            "unexpected keyword argument 'alpha'",
+        ),
+        (
+            "def f(x):\n    return op.Concat(x, x, axis='a')  # ERR\n",
+            "expected a value of type int",
+        ),
         ("def f(x):\n    return op.Concat(x, x)  # ERR\n", "missing required attribute 'axis'"),
-        ("def f(x):\n    return op.Concat(x, x, axis=x)  # ERR\n", "must be known when the script is compiled"),
-        ("def f(x, k: int):\n    return op.RandomUniformLike(x, seed=k)  # ERR\n", "is float, but parameter 'k' is int"),
-        ("def f(x):\n    return [i for i in x]  # ERR\n", "unsupported Python expression (ListComp)"),
+        (
+            "def f(x):\n    return op.Concat(x, x, axis=x)  # ERR\n",
+            "must be known when the script is compiled",
+        ),
+        (
+            "def f(x, k: int):\n    return op.RandomUniformLike(x, seed=k)  # ERR\n",
+            "is float, but parameter 'k' is int",
+        ),
+        (
+            "def f(x):\n    return [i for i in x]  # ERR\n",
+            "unsupported Python expression (ListComp)",
+        ),
         ("def f(x):\n    return lambda: x  # ERR\n", "Lambda"),
         ("def f(x):\n    return {'a': x}  # ERR\n", "Dict"),
-        ("def f(x):\n    try:  # ERR\n        y = x\n    except Exception:\n        y = x\n    return y\n", "unsupported Python statement (Try)"),
+        (
+            "def f(x):\n    try:  # ERR\n        y = x\n    except Exception:\n        y = x\n    return y\n",
+            "unsupported Python statement (Try)",
+        ),
         ("def f(x):\n    assert x  # ERR\n    return x\n", "Assert"),
         ("def f(x):\n    raise ValueError()  # ERR\n", "Raise"),
         ("def f(x):\n    with x:  # ERR\n        pass\n    return x\n", "With"),
         ("def f(x):\n    global g  # ERR\n    return x\n", "Global"),
         ("def f(x):\n    x[0] = 1  # ERR\n    return x\n", "tensors are immutable"),
         ("def f(x):\n    a, b = x  # ERR\n    return a\n", "cannot unpack"),
-        ("def f(x):\n    a, b = op.TopK(x, [1]), x, x  # ERR\n    return a\n", "cannot unpack 3 values into 2"),
+        (
+            "def f(x):\n    a, b = op.TopK(x, [1]), x, x  # ERR\n    return a\n",
+            "cannot unpack 3 values into 2",
+        ),
         ("def f(x):\n    a, b, c = op.TopK(x, [1])  # ERR\n    return a\n", "at most 2 output(s)"),
         ("def f(x):\n    return x is None  # ERR\n", "`is` cannot be used with tensors"),
         ("def f(x):\n    return x.shape  # ERR\n", "op.Shape(x)"),
         ("def f(x):\n    return print  # ERR\n", "is a builtin_function_or_method, not a tensor"),
-        ("def f(x):\n    for i in x:  # ERR\n        x = x + 1\n    return x\n", "cannot loop over x"),
-        ("def f(x):\n    for i in range(1, 2, 3, 4):  # ERR\n        x = x + 1\n    return x\n", "range() takes 1 to 3"),
-        ("def f(x):\n    for i, j in range(3):  # ERR\n        x = x + 1\n    return x\n", "loop variable must be a plain name"),
+        (
+            "def f(x):\n    for i in x:  # ERR\n        x = x + 1\n    return x\n",
+            "cannot loop over x",
+        ),
+        (
+            "def f(x):\n    for i in range(1, 2, 3, 4):  # ERR\n        x = x + 1\n    return x\n",
+            "range() takes 1 to 3",
+        ),
+        (
+            "def f(x):\n    for i, j in range(3):  # ERR\n        x = x + 1\n    return x\n",
+            "loop variable must be a plain name",
+        ),
         ("def f(x):\n    if x > 0:\n        return x\n    y = x  # ERR\n", "ends without `return`"),
         ("def f(x):\n    y = x\n", "does not return anything"),
         ("def f(x):\n    return  # ERR\n", "`return` without a value"),
-        ("def f(x):\n    if x > 0:  # ERR\n        y = x\n    return y\n", "has no value in the else branch"),
+        (
+            "def f(x):\n    if x > 0:  # ERR\n        y = x\n    return y\n",
+            "has no value in the else branch",
+        ),
         ("def f(x):\n    return len(x)  # ERR\n", "cannot be applied to tensors"),
         ("def f(x):\n    return x[1.5]  # ERR\n", "cannot index a tensor with float"),
         ("def f(x):\n    return x[::0]  # ERR\n", "slice step cannot be zero"),
@@ -93,7 +126,10 @@ def expect_error(body: str, match: str, **namespace) -> ScriptError:
         ("def f(x, *rest):  # ERR\n    return x\n", "*rest parameters are not supported"),
         ("def f(x=None):  # ERR\n    return x\n", "cannot have a default value"),
         ("def f(x: dict):  # ERR\n    return x\n", "unsupported annotation"),
-        ("def f(x):\n    def g(y):  # ERR\n        return y\n    return x\n", "can only be decorated"),
+        (
+            "def f(x):\n    def g(y):  # ERR\n        return y\n    return x\n",
+            "can only be decorated",
+        ),
     ],
 )
 def test_error_messages_and_locations(body, match):
@@ -158,5 +194,5 @@ def test_decorator_misuse_is_a_type_error():
 
 def test_lambda_or_missing_source_is_a_script_error():
     fn = eval("lambda x: x")
-    with pytest.raises(ScriptError, match="plain `def`|cannot read the source"):
+    with pytest.raises(ScriptError, match=r"plain `def`|cannot read the source"):
         script()(fn)

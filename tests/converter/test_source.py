@@ -54,9 +54,7 @@ def test_several_decorators_and_nested_graph_last():
             t = s + r
             return t, t
 
-        a, b = op.Scan(
-            op.ConstantOfShape(op.Constant(value=[3])), x, body=body, num_scan_inputs=1
-        )
+        a, b = op.Scan(op.ConstantOfShape(op.Constant(value=[3])), x, body=body, num_scan_inputs=1)
         return b
 
     x = np.ones((2, 3), np.float32)
@@ -65,7 +63,7 @@ def test_several_decorators_and_nested_graph_last():
 
 def test_same_lines_as_inspect():
     def g(x):
-        y = x + [
+        y = x + [  # noqa: RUF005  (a statement over several lines)
             1,
         ]
         return y

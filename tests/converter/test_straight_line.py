@@ -49,7 +49,7 @@ def test_optional_input_by_name_lands_in_its_slot():
         return op.Resize(x, sizes=[1, 1, 4, 4], mode="nearest")
 
     model = checked_model(f)
-    resize = [n for n in model.graph.node if n.op_type == "Resize"][0]
+    resize = next(n for n in model.graph.node if n.op_type == "Resize")
     assert len(resize.input) == 4 and resize.input[1] == "" and resize.input[2] == ""
     x = np.arange(4, dtype=np.float32).reshape(1, 1, 2, 2)
     expected = x.repeat(2, axis=2).repeat(2, axis=3)
@@ -145,7 +145,7 @@ def test_comparisons_and_boolean_operators():
     def f(x: FLOAT[3, 4], y: FLOAT[3, 4]) -> tuple[BOOL[3, 4], BOOL[3, 4], BOOL[3, 4], BOOL[3, 4]]:
         a = x < y
         b = (x >= 0) and (y >= 0)
-        c = not (x == y) or x > 1
+        c = not (x == y) or x > 1  # noqa: SIM201  (`not` is under test)
         d = x != y
         return a, b, c, d
 
@@ -165,7 +165,9 @@ def test_chained_comparison():
 
 def test_bitwise_operators_by_element_type():
     @script()
-    def f(a: INT64[4], b: INT64[4], p: BOOL[4], q: BOOL[4]) -> tuple[INT64[4], INT64[4], INT64[4], INT64[4], BOOL[4], BOOL[4], BOOL[4]]:
+    def f(
+        a: INT64[4], b: INT64[4], p: BOOL[4], q: BOOL[4]
+    ) -> tuple[INT64[4], INT64[4], INT64[4], INT64[4], BOOL[4], BOOL[4], BOOL[4]]:
         return a & b, a | b, a ^ b, ~a, p & q, p | q, ~p
 
     a = np.array([1, 2, 3, 12], dtype=np.int64)
@@ -233,7 +235,11 @@ def test_literal_constants_and_lists():
 def test_constant_value_ints_and_empty_lists():
     @script()
     def f(x: FLOAT["N"]) -> tuple[INT64[0], FLOAT[0], INT64[2]]:
-        return op.Constant(value_ints=[]), op.Constant(value_floats=[]), op.Constant(value_ints=[1, 2])
+        return (
+            op.Constant(value_ints=[]),
+            op.Constant(value_floats=[]),
+            op.Constant(value_ints=[1, 2]),
+        )
 
     out = run_compiled(f, np.ones(1, np.float32))
     assert out[0].shape == (0,) and out[1].shape == (0,)
@@ -288,7 +294,9 @@ def test_required_attribute_needs_a_value_for_a_model():
 
 def test_attribute_parameter_used_as_tensor_and_as_attribute():
     @script()
-    def f(x: INT64["N"], axis: int = 0, flag: bool = True, ks: list[int] = [1, 2]) -> tuple[INT64["N"], INT64[2], BOOL]:  # noqa: B006
+    def f(
+        x: INT64["N"], axis: int = 0, flag: bool = True, ks: list[int] = [1, 2]
+    ) -> tuple[INT64["N"], INT64[2], BOOL]:  # noqa: B006
         s = op.CumSum(x, op.Constant(value_int=axis))
         return s + axis, op.Identity(ks) + 0, op.Identity(flag)
 
@@ -297,7 +305,9 @@ def test_attribute_parameter_used_as_tensor_and_as_attribute():
     assert set(refs) == {"axis", "flag", "ks"}
     x = np.array([1, 2, 3], dtype=np.int64)
     assert_close(run_compiled(f, x), [np.cumsum(x), np.array([1, 2]), np.array(True)])
-    assert_close(run_compiled(f, x, flag=False, ks=[5, 6]), [np.cumsum(x), np.array([5, 6]), np.array(False)])
+    assert_close(
+        run_compiled(f, x, flag=False, ks=[5, 6]), [np.cumsum(x), np.array([5, 6]), np.array(False)]
+    )
 
 
 def test_del_removes_a_variable():

@@ -49,9 +49,7 @@ def _scale_function() -> Function:
         Node("Mul", "", [x, alpha], [y]),
     ]
     graph = Graph("scale", inputs=[x], outputs=[y], nodes=nodes)
-    return Function(
-        "scale", "lib", graph, [AttrParam("alpha", AT.FLOAT, 2.0, True)], {"": 18}
-    )
+    return Function("scale", "lib", graph, [AttrParam("alpha", AT.FLOAT, 2.0, True)], {"": 18})
 
 
 def test_function_keeps_attribute_references_and_defaults():
