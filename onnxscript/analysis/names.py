@@ -262,7 +262,7 @@ def scan(root: ast.AST) -> Facts:
             if (
                 kind in _FLOW
                 or (kind is ast.Return and n is not last_stmt)
-                or (kind is ast.For and n.orelse)
+                or (kind is ast.For and n.orelse)  # type: ignore[attr-defined]
             ):
                 facts.needs_normalize = True
             if kind in _COMPOUND:
