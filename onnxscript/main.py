@@ -31,7 +31,7 @@ def script(
     offending line.
     """
     if opset is not None and not isinstance(opset, Opset):
-        if callable(opset):
+        if inspect.isfunction(opset):
             raise TypeError(
                 "@script must be called: write @script() (with parentheses) above the function"
             )
