@@ -14,7 +14,7 @@ from onnxscript.evaluator.base import CachingEvaluator, Evaluator, OpCall
 from onnxscript.evaluator.context import default, default_as, set_default
 from onnxscript.evaluator.eager import call_function, call_op
 from onnxscript.evaluator.errors import EagerEvaluationError, UserLocation
-from onnxscript.evaluator.tensor import AttrTensor, Tensor
+from onnxscript.evaluator.tensor import AttrTensor, IndexTensor, Tensor, TensorSequence
 from onnxscript.evaluator.typecheck import InputTypeError
 
 # Names used by code written for onnxscript 0.7.
@@ -27,6 +27,7 @@ __all__ = [
     "CachingEvaluator",
     "EagerEvaluationError",
     "Evaluator",
+    "IndexTensor",
     "InputTypeError",
     "MixedEvaluator",
     "ORTEvaluator",
@@ -36,6 +37,7 @@ __all__ = [
     "OpCall",
     "ReferenceEvaluator",
     "Tensor",
+    "TensorSequence",
     "UserLocation",
     "call_function",
     "call_op",

@@ -142,6 +142,7 @@ def value_type_string(value: Any) -> str:
         return type_string(onnx_dtype(value.dtype))
     if isinstance(value, list):
         if not value:
-            return "seq(?)"
+            elem_type = getattr(value, "elem_type", None)
+            return f"seq({type_string(elem_type)})" if elem_type else "seq(?)"
         return f"seq({value_type_string(value[0])})"
     return "?"

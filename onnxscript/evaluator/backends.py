@@ -13,8 +13,10 @@ from typing import Any
 import numpy as np
 
 from onnxscript import defaults
+from onnxscript.evaluator.arrays import onnx_dtype
 from onnxscript.evaluator.base import CachingEvaluator, OpCall, Runner
 from onnxscript.evaluator.node_model import single_node_model
+from onnxscript.evaluator.tensor import TensorSequence, sequence_elem_type
 from onnxscript.opsets import schemas
 
 
@@ -81,8 +83,16 @@ class OnnxRuntimeEvaluator(CachingEvaluator):
             # known but dims are not (Resize with `sizes`); without ranks it accepts them.
             session, in_names, out_names = self._session(call, inputs, False)
         present = [(i, n) for i, n in enumerate(in_names) if n is not None]
+        runner = self._plain_runner(session, present, out_names, len(present) != len(in_names))
+        seq_types = [sequence_elem_type(o.type) for o in session.get_outputs()]
+        if any(t is not None for t in seq_types):
+            return _typed_sequences(runner, seq_types)
+        return runner
+
+    def _plain_runner(
+        self, session: Any, present: list[tuple[int, str]], out_names: list[str], gaps: bool
+    ) -> Runner:
         names = [n for _, n in present]
-        gaps = len(present) != len(in_names)
         # The binding's own run() skips the Python wrapper's per-call feed validation (the
         # feeds are always complete here); the public run() is used if it is absent.
         binding = getattr(session, "_sess", None)
@@ -127,11 +137,28 @@ class ReferenceEvaluator(CachingEvaluator):
         return runner
 
 
+def _typed_sequences(runner: Runner, seq_types: list[int | None]) -> Runner:
+    """Wrap sequence outputs in :class:`TensorSequence` with their element type."""
+
+    def typed(values: Sequence[Any]) -> list[Any]:
+        outputs = runner(values)
+        return [
+            TensorSequence(o, t) if t is not None and isinstance(o, list) else o
+            for o, t in zip(outputs, seq_types, strict=False)
+        ]
+
+    return typed
+
+
 def _as_array(value: Any) -> Any:
     if isinstance(value, np.generic):
         return np.asarray(value)
     if isinstance(value, list):
-        return [_as_array(v) for v in value]
+        elem_type = getattr(value, "elem_type", None)
+        items = [_as_array(v) for v in value]
+        if elem_type is None and items:
+            elem_type = onnx_dtype(np.asarray(items[0]).dtype)
+        return TensorSequence(items, elem_type)
     return value
 
 

@@ -72,7 +72,7 @@ def input_key(value: Any) -> Hashable:
         return (value.dtype, value.ndim)
     if isinstance(value, list):
         if not value:
-            return ("seq",)
+            return ("seq", getattr(value, "elem_type", None))
         first = np.asarray(value[0])
         ranks = {np.ndim(v) for v in value}
         return ("seq", first.dtype, first.ndim if len(ranks) == 1 else None)

@@ -26,9 +26,10 @@ from onnxscript.evaluator import context
 from onnxscript.evaluator.arrays import cast_array, describe, literal_array, onnx_dtype
 from onnxscript.evaluator.base import OpCall
 from onnxscript.evaluator.errors import op_failure
-from onnxscript.evaluator.tensor import AttrTensor, Tensor
+from onnxscript.evaluator.tensor import AttrTensor, Tensor, TensorSequence
 from onnxscript.evaluator.typecheck import InputTypeError
 from onnxscript.signature import BindingError, Signature, bind, literal_input_type
+from onnxscript.values import GraphFunction
 
 if TYPE_CHECKING:
     from onnxscript.values import OnnxFunction, Op
@@ -118,7 +119,7 @@ def _wrap(value: Any) -> Any:
     if isinstance(value, np.ndarray):
         return Tensor(value)
     if isinstance(value, list):
-        return [_wrap(v) for v in value]
+        return TensorSequence([_wrap(v) for v in value], getattr(value, "elem_type", None))
     if isinstance(value, np.generic):
         return Tensor(np.asarray(value))
     return value
@@ -233,6 +234,12 @@ def _call_op_general(
         elif isinstance(value, Tensor):
             value = value.value
         if (kind == AT.GRAPH or kind is None) and callable(value):
+            if not isinstance(value, GraphFunction):
+                raise TypeError(
+                    f"{op.name}(): attribute {name!r} is the plain function "
+                    f"{getattr(value, '__qualname__', value)!r}; decorate a function used as "
+                    "a graph attribute with @graph()"
+                )
             python_bodies[name] = value
             continue
         if kind is None:
@@ -338,6 +345,30 @@ def _derived_output_count(op: Op, attrs: Mapping[str, Any], inputs: Sequence[Any
 # -- input conversion -------------------------------------------------------------------------
 
 
+def _is_sequence_value(value: Any) -> bool:
+    """A list that stands for an ONNX sequence (rather than a tensor literal): one returned
+    by an op, or a list of arrays or Tensors."""
+    if isinstance(value, TensorSequence):
+        return True
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(
+            isinstance(v, (np.ndarray, TensorSequence))
+            or (isinstance(v, Tensor) and not isinstance(v, AttrTensor))
+            for v in value
+        )
+    )
+
+
+def _sequence(value: Any, where: str) -> TensorSequence:
+    items = [_element(v, where) for v in value]
+    elem_type = getattr(value, "elem_type", None)
+    if elem_type is None and items and isinstance(items[0], np.ndarray):
+        elem_type = onnx_dtype(items[0].dtype)
+    return TensorSequence(items, elem_type)
+
+
 def _element(value: Any, where: str) -> Any:
     if isinstance(value, Tensor):
         return value.value
@@ -402,12 +433,11 @@ def convert_op_inputs(name: str, plan: OpPlan, values: Sequence[Any]) -> list[An
             arrays[slot] = value
         elif isinstance(value, np.generic):
             arrays[slot] = np.asarray(value)
-        elif (
-            isinstance(value, (list, tuple))
-            and n_formal
-            and plan.sequence_slots[min(slot, n_formal - 1)]
+        elif isinstance(value, (list, tuple)) and (
+            (n_formal and plan.sequence_slots[min(slot, n_formal - 1)])
+            or (_is_sequence_value(value) and _may_be_sequence(plan, slot))
         ):
-            arrays[slot] = [_element(v, f"{name}() sequence input") for v in value]
+            arrays[slot] = _sequence(value, f"{name}() sequence input")
         else:
             pending.append(slot)
     for slot in pending:
@@ -422,6 +452,16 @@ def convert_op_inputs(name: str, plan: OpPlan, values: Sequence[Any]) -> list[An
         where = f"{name}(): input {_input_name(sig, slot)!r}"
         arrays[slot] = literal_to_array(values[slot], dtype, where)
     return arrays
+
+
+def _may_be_sequence(plan: OpPlan, slot: int) -> bool:
+    """Whether input ``slot`` accepts a sequence (free-form ops accept anything)."""
+    sig = plan.signature
+    if sig.free_form or not sig.inputs:
+        return True
+    type_var = sig.input_type_var(slot)
+    allowed = sig.type_constraints.get(type_var, (type_var,))
+    return any(t.startswith(("seq(", "optional(seq(")) for t in allowed)
 
 
 def _input_name(sig: Signature, slot: int) -> str:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from onnxscript.evaluator.tensor import Tensor
+from onnxscript.evaluator.tensor import Tensor, TensorSequence
 
 if TYPE_CHECKING:
     from onnxscript.values import Op
@@ -24,7 +24,7 @@ def _outputs(result: Any) -> list[np.ndarray | list[np.ndarray]]:
     out: list[Any] = []
     for item in items:
         if isinstance(item, list):
-            out.append([_array(v) for v in item])
+            out.append(TensorSequence([_array(v) for v in item], getattr(item, "elem_type", None)))
         else:
             out.append(_array(item))
     return out
@@ -44,7 +44,7 @@ def _wrap(value: Any) -> Any:
     if value is None:
         return None
     if isinstance(value, list):
-        return [Tensor(v) for v in value]
+        return TensorSequence([Tensor(v) for v in value], getattr(value, "elem_type", None))
     return Tensor(value)
 
 
@@ -114,16 +114,16 @@ def _run_scan(
 def _run_sequence_map(inputs: Sequence[Any], body: Callable[..., Any]) -> list[Any]:
     sequence = inputs[0]
     extra = inputs[1:]
-    results: list[list[np.ndarray]] = []
+    results: list[TensorSequence] = []
     for i, item in enumerate(sequence):
         args = [Tensor(item)]
         for e in extra:
             args.append(Tensor(e[i]) if isinstance(e, list) else Tensor(e))
         outs = _outputs(body(*args))
         if not results:
-            results = [[] for _ in outs]
+            results = [TensorSequence() for _ in outs]
         for store, value in zip(results, outs, strict=False):
-            store.append(value)  # type: ignore[arg-type]
+            store.append(value)
     return results
 
 

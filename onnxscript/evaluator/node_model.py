@@ -24,6 +24,10 @@ def type_proto(value: Any, what: str, with_rank: bool = True) -> onnx.TypeProto:
         shape = [None] * value.ndim if with_rank else None
         return onnx.helper.make_tensor_type_proto(onnx_dtype(value.dtype), shape)
     if isinstance(value, list):
+        elem_type = getattr(value, "elem_type", None)
+        if not value and elem_type:
+            elem = onnx.helper.make_tensor_type_proto(elem_type, None)
+            return onnx.helper.make_sequence_type_proto(elem)
         if not value:
             raise TypeError(
                 f"{what}: cannot tell the element type of an empty sequence; create it with "
@@ -49,6 +53,21 @@ def node_of(
     return node
 
 
+def _body_input_types(call: OpCall) -> dict[int, onnx.TypeProto]:
+    """Loop-carried inputs that the body declares optional: an eager value holds no
+    "optional" wrapper, so the body's type is used for the model input."""
+    if call.domain != "" or call.op_type != "Loop":
+        return {}
+    body = next((v for name, _, v in call.attributes if name == "body"), None)
+    if not isinstance(body, onnx.GraphProto):
+        return {}
+    return {
+        slot: body.input[slot].type
+        for slot in range(2, len(body.input))
+        if body.input[slot].type.HasField("optional_type")
+    }
+
+
 def single_node_model(
     call: OpCall,
     inputs: Sequence[Any],
@@ -64,6 +83,7 @@ def single_node_model(
     in_names: list[str | None] = []
     node_inputs: list[str] = []
     graph_inputs = []
+    declared = _body_input_types(call)
     for slot, value in enumerate(inputs):
         if value is None:
             in_names.append(None)
@@ -72,11 +92,10 @@ def single_node_model(
         name = f"input_{slot}"
         in_names.append(name)
         node_inputs.append(name)
-        graph_inputs.append(
-            onnx.helper.make_value_info(
-                name, type_proto(value, f"{call.op_type} input {slot}", with_rank)
-            )
-        )
+        given = declared.get(slot)
+        if given is None:
+            given = type_proto(value, f"{call.op_type} input {slot}", with_rank)
+        graph_inputs.append(onnx.helper.make_value_info(name, given))
     out_names = [f"output_{i}" for i in range(call.n_outputs)]
     graph = onnx.helper.make_graph(
         [node_of(call, node_inputs, out_names)],

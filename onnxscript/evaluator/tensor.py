@@ -270,6 +270,28 @@ class IndexTensor(Tensor):
         return f"IndexTensor({self.value!r})"
 
 
+class TensorSequence(list):  # type: ignore[type-arg]
+    """An ONNX sequence value: a list of arrays (or Tensors) that remembers its element
+    type, so that an empty sequence can still be passed to an op (``elem_type`` is the ONNX
+    element type code, ``None`` if unknown)."""
+
+    def __init__(self, items: Any = (), elem_type: int | None = None) -> None:
+        super().__init__(items)
+        self.elem_type = elem_type
+
+    def __repr__(self) -> str:
+        return f"TensorSequence({list.__repr__(self)}, elem_type={self.elem_type})"
+
+
+def sequence_elem_type(type_string: str) -> int | None:
+    """The element type code in ``seq(tensor(float))``; ``None`` for other strings."""
+    if not type_string.startswith("seq(tensor(") or not type_string.endswith("))"):
+        return None
+    from onnxscript.opsets.schemas import dtype_of_type_string
+
+    return dtype_of_type_string(type_string[4:-1])
+
+
 # Imported last: these modules use Tensor at call time.
 from onnxscript.evaluator import indexing as _indexing  # noqa: E402
 from onnxscript.evaluator import operators as _ops  # noqa: E402
