@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -306,19 +306,56 @@ def _check_no_jumps(t: Translator, body: Sequence[ast.stmt]) -> None:
             raise t.error(stmt, "internal: a jump survived normalization")
 
 
+def _is_range_call(t: Translator, node: ast.expr) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    callee = t.expr(node.func)
+    return isinstance(callee, Const) and callee.value is builtins.range
+
+
 def translate_for(t: Translator, stmt: ast.For) -> None:
-    if not isinstance(stmt.target, ast.Name):
-        raise t.error(
-            stmt.target,
-            f"the loop variable must be a plain name, not {t.text(stmt.target)}",
-            "write `for i in range(n):`",
-        )
-    start, stop, step = _range_args(t, stmt)
+    """``for`` over ``range(...)`` or over a tensor's first axis becomes a ``Loop``; over
+    a tuple or list known at compile time it is unrolled."""
     body = list(stmt.body)
     cond_var = _is_terminal_break(body[-1]) if body else None
     if cond_var is not None:
         body = body[:-1]
     _check_no_jumps(t, body)
+    if _is_range_call(t, stmt.iter):
+        if not isinstance(stmt.target, ast.Name):
+            raise t.error(
+                stmt.target,
+                f"the loop variable must be a plain name, not {t.text(stmt.target)}",
+                "write `for i in range(n):`",
+            )
+        start, stop, step = _range_args(t, stmt)
+        trip = _trip_count(t, start, stop, step)
+        bind = _range_target(t, stmt.target.id, start, step)
+    else:
+        iterable = t.expr(stmt.iter)
+        if isinstance(iterable, SymTuple) or (
+            isinstance(iterable, Const) and isinstance(iterable.value, (list, tuple, range))
+        ):
+            _unroll(t, stmt, iterable, body, cond_var)
+            return
+        if not isinstance(iterable, Value):
+            raise t.error(
+                stmt.iter,
+                f"cannot loop over {t.text(stmt.iter)}",
+                "loop over range(...), a tensor (its first axis), or a tuple or list known "
+                "when the script is compiled",
+            )
+        if not isinstance(stmt.target, ast.Name):
+            raise t.error(stmt.target, "the loop variable over a tensor must be a plain name")
+        tensor = iterable
+        shape = t.builder.emit1("Shape", tensor, hint="shape")
+        zero = t.builder.constant(np.array(0, dtype=np.int64))
+        trip = t.builder.emit1("Gather", shape, zero, hint="trip_count", axis=0)
+        target = stmt.target.id
+
+        def bind(iteration: Value) -> Value:
+            return t.builder.emit1("Gather", tensor, iteration, hint=target, axis=0)
+
     cond_init = None
     carried = loop_carried(stmt, t.liveness)
     if cond_var is not None:
@@ -326,8 +363,46 @@ def translate_for(t: Translator, stmt: ast.For) -> None:
         cond_init = condition(t, Const(True), stmt)
         after = t.liveness.live_out(stmt)
         carried = [v for v in carried if v != cond_var or v in after]
-    trip = _trip_count(t, start, stop, step)
-    _loop(t, stmt, trip, cond_init, cond_var, carried, body, (stmt.target.id, start, step))
+    _loop(t, stmt, trip, cond_init, cond_var, carried, body, bind)
+
+
+def _range_target(
+    t: Translator, name: str, start: int | Value, step: int | Value
+) -> Callable[[Value], Value]:
+    """The loop variable of ``range(start, _, step)`` from the iteration number: a value
+    standing for a Python int."""
+
+    def bind(iteration: Value) -> Value:
+        value = iteration
+        if isinstance(step, Value) or step != 1:
+            value = t.builder.emit1("Mul", value, _as_tensor(t, step), hint=name)
+        if isinstance(start, Value) or start != 0:
+            value = t.builder.emit1("Add", value, _as_tensor(t, start), hint=name)
+        if value is iteration:
+            iteration.hint = name
+        t.int_like.add(id(value))
+        return value
+
+    return bind
+
+
+def _unroll(
+    t: Translator, stmt: ast.For, iterable: Const | SymTuple, body: list[ast.stmt], cond_var: str | None
+) -> None:
+    """A loop over a tuple or list known at compile time runs its body once per item."""
+    if cond_var is not None:
+        raise t.error(
+            stmt,
+            "`break` or `return` inside a loop over a Python tuple or list is not supported",
+            "loop over range(len(...)) with an index, or restructure without the jump",
+        )
+    items: list[Sym] = (
+        list(iterable.items) if isinstance(iterable, SymTuple)
+        else [Const(v) for v in iterable.value]
+    )
+    for item in items:
+        t.assign_target(stmt.target, item, stmt.iter)
+        t.block(body)
 
 
 def translate_while(t: Translator, stmt: ast.While) -> None:
@@ -352,12 +427,12 @@ def _loop(
     cond_var: str | None,
     carried: list[str],
     body_stmts: list[ast.stmt],
-    index: tuple[str, int | Value, int | Value] | None,
+    bind_target: Callable[[Value], Value] | None,
 ) -> None:
     outer_env = t.env
     builder = _child(t, "loop_body")
-    simple_index = index is not None and index[1] == 0 and index[2] == 1
-    iter_in = Value(index[0] if simple_index and index else "iter_num", _SCALAR_INT64)
+    target = stmt.target.id if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) else None
+    iter_in = Value("iter_num", _SCALAR_INT64)
     cond_in = Value(cond_var or "cond_in", _SCALAR_BOOL)
     builder.add_input(iter_in)
     builder.add_input(cond_in)
@@ -383,19 +458,8 @@ def _loop(
     with _inside(t, builder, env):
         if cond_var is not None:
             env[cond_var] = inputs.get(cond_var, cond_in)
-        if index is not None:
-            target, start, step = index
-            if simple_index:
-                env[target] = iter_in
-                t.int_like.add(id(iter_in))
-            else:
-                value = iter_in
-                if step != 1:
-                    value = builder.emit1("Mul", value, _as_tensor(t, step), hint=target)
-                if start != 0:
-                    value = builder.emit1("Add", value, _as_tensor(t, start), hint=target)
-                env[target] = value
-                t.int_like.add(id(value))
+        if bind_target is not None and target is not None:
+            env[target] = bind_target(iter_in)
         t.block(body_stmts)
         taken: set[int] = set()
         if cond_var is not None:

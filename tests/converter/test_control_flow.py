@@ -480,3 +480,37 @@ def test_loop_with_unused_results_leaves_no_dead_constants():
 
     proto = f.to_function_proto()
     assert [n.op_type for n in proto.node] == ["Identity"]
+
+
+def test_loop_over_compile_time_tuple_is_unrolled():
+    weights = (0.5, 2.0, -1.0)
+
+    @script()
+    def f(x: FLOAT, y: FLOAT) -> FLOAT:
+        acc = x * 0
+        for w in weights:
+            acc = acc + w * x
+        for a, b in ((1.0, 2.0), (3.0, 4.0)):
+            acc = acc + a * b
+        for v in (x, y, x * y):
+            acc = acc + v
+        return acc
+
+    assert "Loop" not in [n.op_type for n in f.to_function_proto().node]
+    assert_matches_python(f, (f32(2.0), f32(3.0)), (f32(-1.0), f32(0.5)))
+
+
+def test_loop_over_tensor_rows():
+    @script()
+    def f(x: FLOAT["N", 3]) -> FLOAT[3]:
+        total = op.ConstantOfShape(op.Constant(value=[3]))
+        for row in x:
+            if op.ReduceSum(row) > 3:
+                continue
+            total = total + row
+        return total
+
+    x = np.array([[1, 1, 1], [5, 5, 5], [0, 1, 0]], np.float32)
+    expected = x[0] + x[2]
+    assert_close(run_model(checked_model(f), x), [expected])
+    assert_close(run_model(checked_model(f), x[:0]), [np.zeros(3, np.float32)])

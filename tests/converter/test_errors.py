@@ -95,8 +95,12 @@ def expect_error(body: str, match: str, **namespace) -> ScriptError:
         ("def f(x):\n    return x.shape  # ERR\n", "op.Shape(x)"),
         ("def f(x):\n    return print  # ERR\n", "is a builtin_function_or_method, not a tensor"),
         (
-            "def f(x):\n    for i in x:  # ERR\n        x = x + 1\n    return x\n",
-            "cannot loop over x",
+            "def f(x):\n    for i in 3:  # ERR\n        x = x + 1\n    return x\n",
+            "cannot loop over 3",
+        ),
+        (
+            "def f(x):\n    for i in (1, 2):  # ERR\n        if x > i:\n            break\n    return x\n",
+            "inside a loop over a Python tuple",
         ),
         (
             "def f(x):\n    for i in range(1, 2, 3, 4):  # ERR\n        x = x + 1\n    return x\n",
