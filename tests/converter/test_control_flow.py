@@ -514,3 +514,19 @@ def test_loop_over_tensor_rows():
     expected = x[0] + x[2]
     assert_close(run_model(checked_model(f), x), [expected])
     assert_close(run_model(checked_model(f), x[:0]), [np.zeros(3, np.float32)])
+
+
+def test_explicit_loop_op_with_graph_body():
+    @script()
+    def f(x: FLOAT, n: INT64) -> FLOAT:
+        @graph()
+        def body(i: INT64, cond: BOOL, acc: FLOAT):
+            out_cond = op.Identity(cond)
+            new_acc = acc + x
+            return out_cond, new_acc
+
+        return op.Loop(n, None, x, body=body)
+
+    model = checked_model(f)
+    assert_close(run_model(model, f32(2.0), i64(3)), [f32(8.0)])
+    assert_close(run_model(model, f32(2.0), i64(0)), [f32(2.0)])
