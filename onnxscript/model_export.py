@@ -51,10 +51,14 @@ def _imports(value: Any) -> dict[str, int]:
 
 
 def _complete(t: TypeSpec | None) -> bool:
-    """Whether a declared type is used as is: a tensor type with element type and shape, or
-    any sequence/optional type (inference would only make it more specific)."""
+    """Whether a declared type is used as is: any declared type with an element type.
+
+    ``FLOAT[...]`` stays without a shape, as declared (onnx.checker then rejects it on a
+    model's outputs, which require a shape; annotate the rank to satisfy it). Outputs
+    declared without an element type get the type shape inference finds.
+    """
     if isinstance(t, TensorTypeSpec):
-        return bool(t.dtype) and t.shape is not None
+        return bool(t.dtype)
     return t is not None
 
 

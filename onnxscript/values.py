@@ -35,6 +35,7 @@ class Opset:
             raise TypeError(f"Opset version must be a positive int, got {version!r}")
         self.domain = schemas.canonical_domain(domain)
         self.version = version
+        self._ops: dict[str, Op] = {}
 
     def __repr__(self) -> str:
         return f"Opset({self.domain!r}, {self.version})"
@@ -56,8 +57,8 @@ class Opset:
 
     def lookup(self, name: str) -> Op | None:
         """The op called ``name``, or ``None`` if this (standard) domain has no such op."""
-        cached = self.__dict__.get(name)
-        if isinstance(cached, Op):
+        cached = self._ops.get(name)
+        if cached is not None:
             return cached
         if self.has_schemas:
             schema = schemas.get_schema(self.domain, name, self.version)
@@ -66,7 +67,7 @@ class Opset:
         else:
             schema = None
         op = Op(self, name, schema)
-        self.__dict__[name] = op
+        self._ops[name] = op
         return op
 
     def suggestions(self, name: str) -> list[str]:
@@ -76,7 +77,7 @@ class Opset:
         return schemas.suggest(self.domain, name, self.version)
 
     def __getattr__(self, name: str) -> Op:
-        if name.startswith("__"):
+        if name.startswith("__") or name == "_ops":
             raise AttributeError(name)
         op = self.lookup(name)
         if op is None:

@@ -148,3 +148,24 @@ def test_functions_written_against_different_opsets_keep_their_own_imports():
 def test_an_opset_argument_that_is_not_an_opset():
     with pytest.raises(TypeError, match="Opset"):
         script(op.Add)  # an Op is callable but not an opset
+
+
+def test_custom_ops_named_like_opset_attributes():
+    ex = Opset("com.example", 1)
+
+    @script()
+    def f(x: FLOAT[2]) -> FLOAT[2]:
+        return ex["domain"](x) + ex["version"](x)
+
+    nodes = f.to_function_proto().node
+    assert [(n.domain, n.op_type) for n in nodes[:2]] == [("com.example", "domain"), ("com.example", "version")]
+    assert ex.domain == "com.example" and ex.version == 1
+
+
+def test_declared_unknown_rank_output_stays_unshaped():
+    @script()
+    def f(x: FLOAT[3]) -> FLOAT[...]:
+        return op.Unsqueeze(x, op.Constant(value_ints=[0]))
+
+    out = f.to_model_proto().graph.output[0].type.tensor_type
+    assert out.elem_type == onnx.TensorProto.FLOAT and not out.HasField("shape")

@@ -414,6 +414,11 @@ def translate_while(t: Translator, stmt: ast.While) -> None:
     if isinstance(cond_sym, Const) and not _truth(t, cond_sym.value, stmt.test):
         return  # the loop never runs
     cond_init = condition(t, cond_sym, stmt.test)
+    if not isinstance(cond_sym, Const):
+        # A one-element condition of any rank (as Python's truth test allows) enters the
+        # Loop as a scalar, the rank its body declares.
+        no_dims = t.builder.constant(np.array([], dtype=np.int64))
+        cond_init = t.builder.emit1("Reshape", cond_init, no_dims, hint=cond_init.hint)
     after = t.liveness.live_out(stmt)
     carried = [v for v in loop_carried(stmt, t.liveness) if v != cond_var or v in after]
     _loop(t, stmt, None, cond_init, cond_var, carried, list(stmt.body), None)
@@ -433,6 +438,7 @@ def _loop(
     builder = _child(t, "loop_body")
     target = stmt.target.id if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) else None
     iter_in = Value("iter_num", _SCALAR_INT64)
+    # onnxruntime needs the condition input's rank; the initial condition is a scalar.
     cond_in = Value(cond_var or "cond_in", _SCALAR_BOOL)
     builder.add_input(iter_in)
     builder.add_input(cond_in)

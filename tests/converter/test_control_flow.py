@@ -530,3 +530,17 @@ def test_explicit_loop_op_with_graph_body():
     model = checked_model(f)
     assert_close(run_model(model, f32(2.0), i64(3)), [f32(8.0)])
     assert_close(run_model(model, f32(2.0), i64(0)), [f32(2.0)])
+
+
+def test_while_condition_with_one_element_of_rank_one():
+    @script()
+    def f(x: FLOAT["N"]) -> FLOAT["N"]:
+        limit = op.Constant(value_float=100.0)
+        go = op.ReduceSum(x) < limit  # keepdims: shape [1]
+        while go:
+            x = op.Add(x, x)
+            go = op.ReduceSum(x) < limit
+        return x
+
+    x = np.ones(3, np.float32)
+    assert_close(run_model(checked_model(f), x), [x * 64])
