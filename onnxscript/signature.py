@@ -81,6 +81,14 @@ class Signature:
         return tuple(p for p in self.params if not p.is_input)
 
     @functools.cached_property
+    def param_by_name(self) -> dict[str, Param]:
+        return {p.name: p for p in self.params}
+
+    @functools.cached_property
+    def positional_params(self) -> tuple[Param, ...]:
+        return tuple(p for p in self.params if not p.keyword_only)
+
+    @functools.cached_property
     def attribute_by_name(self) -> dict[str, Param]:
         return {p.name: p for p in self.params if not p.is_input}
 
@@ -255,10 +263,10 @@ def bind(sig: Signature, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Boun
         attrs = {k: v for k, v in kwargs.items() if v is not None}
         return BoundArguments(positional, attrs)
 
-    by_name = {p.name: p for p in sig.params}
+    by_name = sig.param_by_name
     slots: dict[str, Any] = {}
     variadic_values: list[Any] = []
-    positional = [p for p in sig.params if not p.keyword_only]
+    positional = sig.positional_params
 
     index = 0
     for arg in args:

@@ -75,6 +75,9 @@ class ExpressionTranslator:
         # Values that stand for Python ints (loop indices of `range` and int arithmetic on
         # them): like Python numbers, they take the other operand's type in operators.
         self.int_like: set[int] = set()
+        # Globals, closure variables and builtins read so far (they do not change while
+        # the function compiles).
+        self._outer_names: dict[str, Const] = {}
 
     # -- errors and locations -------------------------------------------------------------
 
@@ -103,6 +106,9 @@ class ExpressionTranslator:
                 f"'{name}' is assigned in this function but has no value here; "
                 "assign it before this line (on every path that reaches it)",
             )
+        outer = self._outer_names.get(name)
+        if outer is not None:
+            return outer
         value = self.ctx.scope.lookup(name)
         if value is MISSING:
             raise self.error(
@@ -111,7 +117,8 @@ class ExpressionTranslator:
                 f"'{name}' is not a variable of the function, a global or a closure "
                 "variable; check the spelling or define it before use",
             )
-        return Const(value, name)
+        outer = self._outer_names[name] = Const(value, name)
+        return outer
 
     # -- entry points ---------------------------------------------------------------------
 

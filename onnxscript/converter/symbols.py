@@ -19,12 +19,21 @@ from typing import Any
 from onnxscript.ir.graph import AttrParam, Value
 
 
-@dataclass(frozen=True)
 class Const:
-    """A Python value known at compile time; ``name`` is the Python variable it came from."""
+    """A Python value known at compile time; ``name`` is the Python variable it came from.
 
-    value: Any
-    name: str | None = None
+    (A slotted class rather than a frozen dataclass: symbols are created for every name and
+    literal the converter reads, and frozen dataclasses are slow to create.)
+    """
+
+    __slots__ = ("name", "value")
+
+    def __init__(self, value: Any, name: str | None = None) -> None:
+        self.value = value
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"Const({self.value!r})"
 
 
 @dataclass(frozen=True)
