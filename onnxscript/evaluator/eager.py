@@ -81,7 +81,8 @@ def _plan(op: Op) -> OpPlan:
     else:
         min_args, max_args = (required[-1] + 1 if required else 0), len(inputs)
     plain_call = None
-    if fast and default is not None:
+    needs_attributes = any(not p.optional and not p.has_default for p in sig.attributes)
+    if fast and default is not None and not needs_attributes:
         plain_call = OpCall(
             op.domain, op.name, op.version, (), default,
             (op.domain, op.name, op.version, (), default), sig, op.schema,

@@ -10,14 +10,17 @@ debuggers stop at breakpoints set in the user's file.
 What is rewritten (everything else runs as plain Python: ``if``, ``for``, ``while``,
 ``break``, ``continue``, ``return``, ``print``, conditional expressions, ...):
 
-* every call ``f(...)`` becomes ``rt.call(n, f, ...)``: ops and script functions called
+* every call ``f(...)`` becomes ``rt.callee(f, n)(...)``: ops and script functions called
   from a script always return :class:`Tensor` values, and ``a, b = op.X(...)`` asks the
-  op for exactly two outputs (``n``), as the converter does for tuple assignment;
+  op for exactly two outputs (``n``), as the converter does for tuple assignment; any
+  other callable is returned as is, so it is called from the user's own frame;
 * ``a and b``, ``a or b``, ``not a`` and chained comparisons ``a < b < c`` follow the
   compiled rules (element-wise ``And``/``Or``/``Not`` on BOOL tensors, Python values fold);
-* ``x[...]`` lowers to the converter's ``Slice``/``Gather``/``Unsqueeze`` when ``x`` is a
-  tensor, with the index read syntactically as the converter reads it;
-* ``for i in range(...)`` yields INT64 scalar tensors, as the compiled loop index is one;
+* ``x[...]`` becomes ``rt.indexable(x, kinds)[...]``, which lowers to the converter's
+  ``Slice``/``Gather``/``Unsqueeze`` when ``x`` is a tensor, reading the index
+  syntactically as the converter does (``kinds``); other values are indexed by Python;
+* ``for i in range(...)`` yields INT64 scalar tensors that act like Python ints, as the
+  compiled loop index does;
 * ``x += y`` becomes ``x = x + y`` (tensors are immutable; no in-place numpy update).
 """
 
@@ -82,9 +85,8 @@ class _Rewriter(ast.NodeTransformer):
         self.generic_visit(node)
         if _is_rt_call(node):
             return node
-        return self._call(
-            "call", [self._const(None, node), node.func, *node.args], node, node.keywords
-        )
+        node.func = self._call("callee", [node.func, self._const(None, node)], node.func)
+        return node
 
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
         self.generic_visit(node)
@@ -111,27 +113,19 @@ class _Rewriter(ast.NodeTransformer):
         if not isinstance(node.ctx, ast.Load):
             return node
         index = node.slice
-        is_tuple = isinstance(index, ast.Tuple)
         elts = list(index.elts) if isinstance(index, ast.Tuple) else [index]
-        kinds = "(" if is_tuple else ""
-        items: list[ast.expr] = []
+        kinds = "(" if isinstance(index, ast.Tuple) else ""
         for elt in elts:
             if isinstance(elt, ast.Slice):
                 kinds += SLICE
-                parts = [p if p is not None else self._const(None, elt)
-                         for p in (elt.lower, elt.upper, elt.step)]  # fmt: skip
-                items.append(self._call("slice_", parts, elt))
             elif isinstance(elt, ast.Constant) and elt.value is Ellipsis:
                 kinds += ELLIPSIS
-                items.append(elt)
             elif isinstance(elt, ast.Constant) and elt.value is None:
                 kinds += NEWAXIS
-                items.append(elt)
             else:
                 kinds += INDEX
-                items.append(elt)
-        key = ast.copy_location(ast.Tuple(elts=items, ctx=ast.Load()), index)
-        return self._call("getitem", [node.value, key, self._const(kinds, node)], node)
+        node.value = self._call("indexable", [node.value, self._const(kinds, node)], node.value)
+        return node
 
     def visit_AugAssign(self, node: ast.AugAssign) -> ast.stmt:
         if not isinstance(node.target, ast.Name):
@@ -147,24 +141,25 @@ class _Rewriter(ast.NodeTransformer):
     def visit_Assign(self, node: ast.Assign) -> ast.stmt:
         self.generic_visit(node)
         target = node.targets[0]
+        callee = node.value.func if isinstance(node.value, ast.Call) else None
         if (
             len(node.targets) == 1
             and isinstance(target, (ast.Tuple, ast.List))
             and all(isinstance(e, ast.Name) for e in target.elts)
-            and _is_rt_call(node.value, "call")
+            and callee is not None
+            and _is_rt_call(callee, "callee")
         ):
-            call = node.value
-            assert isinstance(call, ast.Call)
-            call.args[0] = self._const(len(target.elts), call.args[0])
+            assert isinstance(callee, ast.Call)
+            callee.args[1] = self._const(len(target.elts), callee.args[1])
         return node
 
     def visit_For(self, node: ast.For) -> ast.stmt:
         self.generic_visit(node)
-        if _is_rt_call(node.iter, "call"):
-            call = node.iter
-            assert isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
-            call.func.attr = "loop_iter"
-            call.args = call.args[1:]
+        callee = node.iter.func if isinstance(node.iter, ast.Call) else None
+        if callee is not None and _is_rt_call(callee, "callee"):
+            assert isinstance(callee, ast.Call) and isinstance(callee.func, ast.Attribute)
+            callee.func.attr = "loop_callee"
+            callee.args = callee.args[:1]
         return node
 
 

@@ -8,7 +8,7 @@ closure cell, never through the user's globals).
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -20,18 +20,39 @@ from onnxscript.evaluator.indexing import getitem as _tensor_getitem
 from onnxscript.evaluator.tensor import IndexTensor, Tensor
 from onnxscript.values import OnnxFunction, Op
 
-slice_ = builtins.slice
 
-
-def call(n_outputs: int | None, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
-    """``fn(*args, **kwargs)``; ops and script functions return Tensors, and ``n_outputs``
-    is the number of names a tuple assignment unpacks the result into."""
+def callee(fn: Any, n_outputs: int | None, /) -> Any:
+    """What a call ``fn(...)`` in a script calls eagerly: for an op or a script function, a
+    function that returns Tensors (and, for an op, ``n_outputs`` outputs when a tuple
+    assignment unpacks that many); any other callable itself."""
     kind = type(fn)
     if kind is Op:
-        return call_op(fn, args, kwargs, n_outputs, wrap=True)
+        callers = fn.__dict__.setdefault("_eager_callers", {})
+        caller = callers.get(n_outputs)
+        if caller is None:
+            caller = callers[n_outputs] = _op_caller(fn, n_outputs)
+        return caller
     if kind is OnnxFunction:
+        caller = fn.__dict__.get("_eager_caller")
+        if caller is None:
+            caller = fn.__dict__["_eager_caller"] = _function_caller(fn)
+        return caller
+    return fn
+
+
+def _op_caller(op: Op, n_outputs: int | None) -> Callable[..., Any]:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return call_op(op, args, kwargs, n_outputs, wrap=True)
+
+    call.__name__ = op.name
+    return call
+
+
+def _function_caller(fn: OnnxFunction) -> Callable[..., Any]:
+    def call(*args: Any, **kwargs: Any) -> Any:
         return call_function(fn, args, kwargs, wrap=True)
-    return fn(*args, **kwargs)
+
+    return call
 
 
 def bool_and(*values: Any) -> Any:
@@ -56,23 +77,50 @@ def compare_chain(symbols: tuple[str, ...], *values: Any) -> Any:
     return operators.compare_chain(symbols, values)
 
 
-def getitem(base: Any, items: tuple[Any, ...], kinds: str) -> Any:
-    """``base[...]``: the converter's Slice/Gather lowering when ``base`` is a tensor (or a
-    numpy constant, or a Python list indexed by a tensor), Python indexing otherwise.
-    ``kinds`` tells each item's role; a leading ``(`` marks a tuple index."""
-    is_tuple = kinds.startswith("(")
-    roles = kinds[1:] if is_tuple else kinds
+class _Indexer:
+    """``tensor[...]`` with the index's items given the roles ``kinds`` says."""
+
+    __slots__ = ("kinds", "tensor")
+
+    def __init__(self, tensor: Tensor, kinds: str) -> None:
+        self.tensor = tensor
+        self.kinds = kinds
+
+    def __getitem__(self, key: Any) -> Tensor:
+        if self.kinds.startswith("("):
+            return _tensor_getitem(self.tensor, key, self.kinds[1:])
+        return _tensor_getitem(self.tensor, (key,), self.kinds)
+
+
+def indexable(base: Any, kinds: str) -> Any:
+    """What ``base[...]`` indexes in a script: the converter's Slice/Gather lowering when
+    ``base`` is a tensor or a numpy constant (``kinds`` tells each index item's role, a
+    leading ``(`` a tuple index), Python indexing otherwise."""
     if isinstance(base, Tensor):
-        return _tensor_getitem(base, items, roles)
+        return _Indexer(base, kinds)
     if isinstance(base, np.ndarray):
-        return _tensor_getitem(Tensor(base), items, roles)
-    if (
-        isinstance(base, (list, tuple))
-        and is_literal(base)
-        and any(isinstance(i, Tensor) for i in items)
-    ):
-        return _tensor_getitem(Tensor(literal_to_array(base, None, "indexing")), items, roles)
-    return base[items if is_tuple else items[0]]
+        return _Indexer(Tensor(base), kinds)
+    if isinstance(base, (list, tuple)) and base and is_literal(base):
+        return _LiteralIndexer(base, kinds)
+    return base
+
+
+class _LiteralIndexer:
+    """A Python list of numbers indexed by a tensor becomes a tensor (as compiled); by
+    Python values it stays a Python list."""
+
+    __slots__ = ("base", "kinds")
+
+    def __init__(self, base: Any, kinds: str) -> None:
+        self.base = base
+        self.kinds = kinds
+
+    def __getitem__(self, key: Any) -> Any:
+        items = key if self.kinds.startswith("(") else (key,)
+        if any(isinstance(i, Tensor) for i in items):
+            array = literal_to_array(self.base, None, "indexing")
+            return _Indexer(Tensor(array), self.kinds)[key]
+        return self.base[key]
 
 
 def _as_int(value: Any) -> int:
@@ -81,13 +129,16 @@ def _as_int(value: Any) -> int:
     return int(value)
 
 
-def loop_iter(fn: Any, /, *args: Any, **kwargs: Any) -> Any:
-    """The iterable of a ``for`` loop: ``range(...)`` yields INT64 scalar tensors that act
-    like Python ints in operators, like the compiled loop index; anything else is iterated
-    as Python does."""
-    if fn is builtins.range and not kwargs:
-        return _tensor_range(*(_as_int(a) for a in args))
-    return fn(*args, **kwargs)
+def loop_callee(fn: Any, /) -> Any:
+    """What ``for ... in fn(...)`` calls: for ``range``, a range of INT64 scalar tensors
+    that act like Python ints in operators, like the compiled loop index; otherwise ``fn``."""
+    if fn is builtins.range:
+        return _loop_range
+    return fn
+
+
+def _loop_range(*args: Any) -> Iterator[IndexTensor]:
+    return _tensor_range(*(_as_int(a) for a in args))
 
 
 def _tensor_range(*bounds: int) -> Iterator[IndexTensor]:
