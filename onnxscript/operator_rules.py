@@ -15,12 +15,14 @@ import onnx
 T = TypeVar("T")
 Emit = Callable[..., Any]
 
-_FLOAT_TYPES = frozenset(
+FLOAT_TYPES = frozenset(
     code
     for name, code in onnx.TensorProto.DataType.items()
     if name.startswith(("FLOAT", "BFLOAT")) or name == "DOUBLE"
 )
-_INT_TYPES = frozenset(code for name, code in onnx.TensorProto.DataType.items() if "INT" in name)
+"""Element types of floating-point tensors."""
+INT_TYPES = frozenset(code for name, code in onnx.TensorProto.DataType.items() if "INT" in name)
+"""Element types of integer tensors (signed and unsigned)."""
 _BOOL = onnx.TensorProto.BOOL
 
 
@@ -45,11 +47,11 @@ BINARY_SYMBOLS = (*SIMPLE_BINARY, "//", "%", "&", "|", "^", "<<", ">>")
 
 
 def is_float(dtype: int | None) -> bool:
-    return dtype in _FLOAT_TYPES
+    return dtype in FLOAT_TYPES
 
 
 def is_int(dtype: int | None) -> bool:
-    return dtype in _INT_TYPES
+    return dtype in INT_TYPES
 
 
 def binary(symbol: str, a: Any, b: Any, dtype: int | None, emit: Emit) -> Any:

@@ -173,6 +173,16 @@ def literal_input_type(sig: Signature, slot: int) -> tuple[int | None, list[int]
     return None, sig.type_partners(slot)
 
 
+def describe(sig: Signature) -> str:
+    """What a signature accepts, for error messages: ``"Resize takes inputs (X, roi?, ...)
+    and attributes (mode, ...); ? marks optional inputs"`` (empty for free-form ops)."""
+    if sig.free_form:
+        return ""
+    ins = ", ".join(p.name + ("?" if p.optional else "") for p in sig.inputs) or "none"
+    attrs = ", ".join(p.name for p in sig.attributes) or "none"
+    return f"{sig.name} takes inputs ({ins}) and attributes ({attrs}); ? marks optional inputs"
+
+
 class BindingError(TypeError):
     """Call arguments that do not fit a signature. The message says what was expected."""
 

@@ -11,7 +11,7 @@ from onnxscript.attributes import AT, AttributeValueError, coerce, infer_kind, k
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
 from onnxscript.ir.graph import Attr, Graph, Value
 from onnxscript.ir.types import TensorTypeSpec, element_type
-from onnxscript.signature import BindingError, Signature, bind, literal_input_type
+from onnxscript.signature import BindingError, Signature, bind, describe, literal_input_type
 from onnxscript.values import GraphFunction, OnnxFunction, Op
 
 if TYPE_CHECKING:
@@ -245,7 +245,7 @@ def op_call(
     try:
         bound = bind(sig, args, kwargs)
     except BindingError as exc:
-        raise t.error(call, str(exc), _binding_hint(sig)) from None
+        raise t.error(call, str(exc), describe(sig)) from None
     attrs: list[Attr] = []
     attr_values: dict[str, Any] = {}
     by_name = sig.attribute_by_name
@@ -275,14 +275,6 @@ def op_call(
     if count == 1 and n_outputs is None:
         return outputs[0]
     return SymTuple(tuple(outputs))
-
-
-def _binding_hint(sig: Signature) -> str:
-    if sig.free_form:
-        return ""
-    ins = ", ".join(p.name + ("?" if p.optional else "") for p in sig.inputs) or "none"
-    attrs = ", ".join(p.name for p in sig.attributes) or "none"
-    return f"{sig.name} takes inputs ({ins}) and attributes ({attrs}); ? marks optional inputs"
 
 
 def function_call(

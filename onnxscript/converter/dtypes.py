@@ -17,12 +17,6 @@ import onnx
 from onnxscript.ir.graph import Value
 from onnxscript.signature import Signature
 
-FLOAT_TYPES = frozenset(
-    code
-    for name, code in onnx.TensorProto.DataType.items()
-    if name.startswith(("FLOAT", "BFLOAT")) or name == "DOUBLE"
-)
-INT_TYPES = frozenset(code for name, code in onnx.TensorProto.DataType.items() if "INT" in name)
 BOOL = onnx.TensorProto.BOOL
 INT64 = onnx.TensorProto.INT64
 FLOAT = onnx.TensorProto.FLOAT

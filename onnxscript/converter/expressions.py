@@ -21,6 +21,7 @@ from onnxscript.converter.scope import MISSING
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
 from onnxscript.ir.graph import Attr, Value
 from onnxscript.ir.types import TensorTypeSpec
+from onnxscript.operator_rules import INT_TYPES
 from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset
 
 _PY_BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
@@ -245,7 +246,7 @@ class ExpressionTranslator:
     def check_literal_fits(self, value: Any, dtype: int, node: ast.AST) -> None:
         """A non-integral float literal next to an integer tensor would be truncated."""
         values = value if isinstance(value, (list, tuple)) else [value]
-        if dtype in dtypes.INT_TYPES or dtype == dtypes.BOOL:
+        if dtype in INT_TYPES or dtype == dtypes.BOOL:
             for v in values:
                 if isinstance(v, float) and not (math.isfinite(v) and v.is_integer()):
                     raise self.error(
