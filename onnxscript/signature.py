@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -351,3 +351,48 @@ def _describe_params(sig: Signature) -> str:
     if attrs:
         parts.append("attributes " + ", ".join(attrs))
     return "; ".join(parts) or "no arguments"
+
+
+GRAPH_OUTPUT_RULES: dict[str, tuple[str, int]] = {
+    "If": ("then_branch", 0),
+    "Loop": ("body", 1),
+    "Scan": ("body", 0),
+    "SequenceMap": ("body", 0),
+}
+"""Ops whose output count is their graph attribute's output count (minus the loop
+condition for ``Loop``): op name -> (attribute, outputs not returned by the op)."""
+
+
+def output_count(
+    sig: Signature,
+    requested: int | None,
+    attributes: Mapping[str, Any],
+    graph_outputs: Callable[[Any], int | None],
+) -> int:
+    """How many outputs a call produces, for the converter and eager mode alike.
+
+    ``requested`` is the length of the tuple the call is unpacked into, if it is; otherwise
+    the op's default count, else its ``num_outputs`` attribute, else (If/Loop/Scan/
+    SequenceMap) the output count of the graph attribute, which ``graph_outputs`` reads
+    (``None`` if it cannot tell). Raises :class:`BindingError` when the count is too large
+    or cannot be known.
+    """
+    most = sig.max_num_outputs()
+    if requested is not None:
+        if most is not None and requested > most:
+            raise BindingError(
+                f"{sig.name} has at most {most} output(s), but {requested} are unpacked"
+            )
+        return requested
+    default = sig.default_num_outputs()
+    if default is not None:
+        return default
+    count = attributes.get("num_outputs")
+    if isinstance(count, int) and not isinstance(count, bool):
+        return count
+    rule = GRAPH_OUTPUT_RULES.get(sig.name)
+    if rule is not None and rule[0] in attributes:
+        found = graph_outputs(attributes[rule[0]])
+        if found is not None:
+            return found - rule[1]
+    raise BindingError(f"{sig.name} has a variable number of outputs")

@@ -28,7 +28,7 @@ from onnxscript.evaluator.base import OpCall
 from onnxscript.evaluator.errors import op_failure
 from onnxscript.evaluator.tensor import AttrTensor, Tensor, TensorSequence
 from onnxscript.evaluator.typecheck import InputTypeError
-from onnxscript.signature import BindingError, Signature, bind, literal_input_type
+from onnxscript.signature import BindingError, Signature, bind, literal_input_type, output_count
 from onnxscript.values import GraphFunction
 
 if TYPE_CHECKING:
@@ -293,6 +293,10 @@ def _attributes_key(attributes: Sequence[tuple[str, int, Any]]) -> Hashable:
     return tuple((name, kind, _freeze(value)) for name, kind, value in attributes)
 
 
+def _graph_outputs(graph: Any) -> int | None:
+    return len(graph.output) if isinstance(graph, onnx.GraphProto) else None
+
+
 def _output_count(
     op: Op,
     plan: OpPlan,
@@ -300,47 +304,33 @@ def _output_count(
     inputs: Sequence[Any],
     n_outputs: int | None,
 ) -> int:
-    sig = plan.signature
-    most = sig.max_num_outputs()
-    if n_outputs is not None:
-        if most is not None and n_outputs > most:
-            raise TypeError(
-                f"{op.name} has at most {most} output(s), but {n_outputs} were requested"
-            )
-        return n_outputs
-    if plan.default_outputs is not None:
-        return plan.default_outputs
+    """The shared rule (``signature.output_count``), then, eagerly, the length of Split's
+    ``split`` input, which is known here."""
     attrs = {name: value for name, _, value in attributes}
-    count = attrs.get("num_outputs")
-    if isinstance(count, int):
-        return count
-    derived = _derived_output_count(op, attrs, inputs)
-    if derived is not None:
-        return derived
-    raise TypeError(
-        f"{op.name} has a variable number of outputs: unpack them in a script "
-        f"(`a, b = op.{op.name}(...)`), pass num_outputs= if the op has it, or call "
-        "onnxscript.evaluator.call_op(op, args, kwargs, n_outputs=...)"
-    )
+    try:
+        return output_count(plan.signature, n_outputs, attrs, _graph_outputs)
+    except BindingError as exc:
+        derived = _split_count(op, attrs, inputs) if n_outputs is None else None
+        if derived is not None:
+            return derived
+        if n_outputs is not None:
+            raise TypeError(str(exc)) from None
+        raise TypeError(
+            f"{exc}: unpack them in a script (`a, b = op.{op.name}(...)`), pass num_outputs= "
+            "if the op has it, or call onnxscript.evaluator.call_op(op, args, kwargs, "
+            "n_outputs=...)"
+        ) from None
 
 
-def _derived_output_count(op: Op, attrs: Mapping[str, Any], inputs: Sequence[Any]) -> int | None:
-    """The output count of a variadic-output op that the call's values determine."""
-    if op.domain != "":
+def _split_count(op: Op, attrs: Mapping[str, Any], inputs: Sequence[Any]) -> int | None:
+    """Split's output count when its ``split`` sizes are given (eager mode sees them)."""
+    if op.domain != "" or op.name != "Split":
         return None
-    if op.name == "Split":
-        split = inputs[1] if len(inputs) > 1 else None
-        if isinstance(split, np.ndarray):
-            return int(split.size)
-        given = attrs.get("split")
-        if isinstance(given, list):
-            return len(given)
-        return None
-    body = {"If": "then_branch", "Loop": "body", "Scan": "body"}.get(op.name)
-    graph = attrs.get(body) if body else None
-    if isinstance(graph, onnx.GraphProto):
-        return len(graph.output) - (1 if op.name == "Loop" else 0)
-    return None
+    split = inputs[1] if len(inputs) > 1 else None
+    if isinstance(split, np.ndarray):
+        return int(split.size)
+    given = attrs.get("split")
+    return len(given) if isinstance(given, list) else None
 
 
 # -- input conversion -------------------------------------------------------------------------
