@@ -8,16 +8,18 @@ For each case the same computation runs two ways in the same process, on the sam
   ``+`` operator on ``Tensor`` objects, and a 15-op GELU script function called on a numpy
   array);
 * **floor**: onnxruntime ``InferenceSession.run`` on sessions created once before timing
-  (one single-node session per op, each fed the previous one's outputs for GELU). This is
-  the least any op-by-op eager mode built on onnxruntime's Python API can cost.
+  (one single-node session per op, each fed the previous one's outputs for GELU), with
+  onnxruntime's default session options and with thread spinning off (as the eager
+  evaluator runs them); the faster of the two is the floor. This is the least any op-by-op
+  eager mode built on onnxruntime's Python API can cost.
 
 Each figure is the best of several repetitions of many calls, in microseconds per call (and
 per op for GELU). The ratio is eager / floor; the target is at most 3x per op. The whole
 GELU model in one session is printed too, for scale (it is not an op-by-op floor).
 
-``--baseline`` also times onnxscript 0.7.2's eager ``Add`` when the virtual environment made
-by ``bench/compile.py`` exists (``bench/.venv-onnxscript-0.7.2``). ``--quick`` runs fewer
-repetitions. Nothing here asserts on timings.
+``--baseline`` also times onnxscript 0.7.2's eager ``Add``, in a virtual environment with
+onnxscript 0.7.2 and the same onnxruntime, made with pip on first use in the temporary
+directory. ``--quick`` runs fewer repetitions. Nothing here asserts on timings.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -90,7 +93,9 @@ GELU_STEPS: list[tuple[str, list[str], dict[str, Any], str]] = [
 ]
 
 
-def _session(op_type: str, inputs: list[np.ndarray], attrs: dict[str, Any]) -> Any:
+def _session(
+    op_type: str, inputs: list[np.ndarray], attrs: dict[str, Any], spinning: bool = True
+) -> Any:
     names = [f"i{k}" for k in range(len(inputs))]
     infos = [
         onnx.helper.make_tensor_value_info(
@@ -105,7 +110,11 @@ def _session(op_type: str, inputs: list[np.ndarray], attrs: dict[str, Any]) -> A
     )
     options = ort.SessionOptions()
     options.log_severity_level = 3
-    session = ort.InferenceSession(model.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    if not spinning:
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    session = ort.InferenceSession(
+        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
+    )
     return session, names
 
 
@@ -121,22 +130,33 @@ def best_time(fn: Callable[[], Any], number: int, repeat: int) -> float:
     return best
 
 
+def _floors(make: Callable[[bool], Callable[[], Any]], number: int, repeat: int) -> float:
+    """The floor: the faster of onnxruntime's default session options and sessions whose
+    threads do not spin (what the eager evaluator uses)."""
+    return min(best_time(make(spinning), number, repeat) for spinning in (True, False))
+
+
 def add_cases(shape: tuple[int, ...], number: int, repeat: int) -> list[tuple[str, float, float]]:
     rng = np.random.default_rng(0)
     a = rng.standard_normal(shape).astype(np.float32)
     b = rng.standard_normal(shape).astype(np.float32)
-    session, names = _session("Add", [a, b], {})
-    feeds = dict(zip(names, [a, b], strict=True))
-    floor = best_time(lambda: session.run(None, feeds), number, repeat)
-    raw = session._sess.run  # the binding under InferenceSession.run, for reference
-    raw_floor = best_time(lambda: raw(["out"], feeds, None), number, repeat)
-    print(f"  (Add [{'x'.join(map(str, shape))}]: the binding's own run() takes {raw_floor * 1e6:.2f} us)")
+
+    def make(spinning: bool) -> Callable[[], Any]:
+        session, names = _session("Add", [a, b], {}, spinning)
+        feeds = dict(zip(names, [a, b], strict=True))
+        return lambda: session.run(None, feeds)
+
+    floor = _floors(make, number, repeat)
     ta, tb = Tensor(a), Tensor(b)
     np.testing.assert_allclose(op.Add(a, b), a + b, rtol=1e-6)
     label = "x".join(map(str, shape))
     return [
         (f"op.Add(a, b), numpy [{label}]", best_time(lambda: op.Add(a, b), number, repeat), floor),
-        (f"op.Add(a, b), Tensor [{label}]", best_time(lambda: op.Add(ta, tb), number, repeat), floor),
+        (
+            f"op.Add(a, b), Tensor [{label}]",
+            best_time(lambda: op.Add(ta, tb), number, repeat),
+            floor,
+        ),
         (f"a + b, Tensor [{label}]", best_time(lambda: ta + tb, number, repeat), floor),
     ]
 
@@ -148,26 +168,31 @@ def gelu_case(shape: tuple[int, ...], number: int, repeat: int) -> tuple[str, fl
         "x": x, "c0044715": C_0044715, "sqrt2pi": C_SQRT_2_OVER_PI, "lo": C_LO, "hi": C_HI,
         "one": C_ONE, "half": C_HALF,
     }  # fmt: skip
-    plan = []
-    for op_type, ins, attrs, out in GELU_STEPS:
-        session, names = _session(op_type, [values[i] for i in ins], attrs)
-        values[out] = session.run(None, dict(zip(names, [values[i] for i in ins], strict=True)))[0]
-        plan.append((session.run, names, ins, out))
 
-    def floor_run() -> np.ndarray:
-        env = dict(values)
-        for run, names, ins, out in plan:
-            env[out] = run(None, {n: env[i] for n, i in zip(names, ins, strict=True)})[0]
-        return env["out"]
+    def make(spinning: bool) -> Callable[[], Any]:
+        plan = []
+        for op_type, ins, attrs, out in GELU_STEPS:
+            session, names = _session(op_type, [values[i] for i in ins], attrs, spinning)
+            feeds = dict(zip(names, [values[i] for i in ins], strict=True))
+            values[out] = session.run(None, feeds)[0]
+            plan.append((session.run, names, ins, out))
+
+        def floor_run() -> np.ndarray:
+            env = dict(values)
+            for run, names, ins, out in plan:
+                env[out] = run(None, {n: env[i] for n, i in zip(names, ins, strict=True)})[0]
+            return env["out"]
+
+        return floor_run
 
     eager_out = gelu15(x)
-    np.testing.assert_allclose(eager_out, floor_run(), rtol=1e-6)
+    np.testing.assert_allclose(eager_out, make(True)(), rtol=1e-6)
     model = gelu15.to_model_proto()
     whole = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     whole_name = whole.get_inputs()[0].name
     np.testing.assert_allclose(whole.run(None, {whole_name: x})[0], eager_out, rtol=1e-6)
     eager = best_time(lambda: gelu15(x), number, repeat)
-    floor = best_time(floor_run, number, repeat)
+    floor = _floors(make, number, repeat)
     whole_time = best_time(lambda: whole.run(None, {whole_name: x}), number, repeat)
     label = "x".join(map(str, shape))
     return f"gelu15(x) [{label}], 15 ops", eager, floor, whole_time
@@ -188,9 +213,31 @@ print(best)
 """
 
 
+BASELINE_VENV = Path(tempfile.gettempdir()) / "onnxscript-0.7.2-eager-venv"
+
+
+def baseline_python() -> Path | None:
+    """A Python with onnxscript 0.7.2 and our onnxruntime version, in a virtual environment
+    outside the repository (created on first use with pip)."""
+    python = BASELINE_VENV / "bin" / "python"
+    if python.exists():
+        return python
+    print(f"creating {BASELINE_VENV} with onnxscript==0.7.2 ...", flush=True)
+    subprocess.run([sys.executable, "-m", "venv", str(BASELINE_VENV)], check=True)
+    done = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "onnxscript==0.7.2",
+         f"onnxruntime=={ort.__version__}"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    if done.returncode != 0:
+        print(f"  could not install onnxscript 0.7.2: {done.stderr.strip()[-300:]}")
+        return None
+    return python
+
+
 def baseline_add(shape: tuple[int, ...], number: int) -> float | None:
-    python = REPO_ROOT / "bench" / ".venv-onnxscript-0.7.2" / "bin" / "python"
-    if not python.exists():
+    python = baseline_python()
+    if python is None:
         return None
     code = BASELINE_SNIPPET.format(shape=shape, number=number)
     out = subprocess.run([str(python), "-c", code], capture_output=True, text=True, cwd="/")
@@ -228,7 +275,6 @@ def main(argv: list[str] | None = None) -> None:
         for shape, number in (((4,), 300), ((256, 256), 100)):
             base = baseline_add(shape, number)
             if base is None:
-                print("onnxscript 0.7.2: no virtual environment (run bench/compile.py first)")
                 break
             label = "x".join(map(str, shape))
             ours = next(e for n, e, _ in rows if n == f"op.Add(a, b), numpy [{label}]")

@@ -1,7 +1,8 @@
 """Every example function of the converter tests, run eagerly and compiled.
 
-The converter tests (foundation, control flow, indexing, random programs) compile script
-functions and run the models through ``tests.helpers``. Here each of those tests runs
+The converter and compatibility tests (foundation, control flow, indexing, random
+programs, ...; every test module that runs models through ``tests.helpers`` is found
+automatically) compile script functions and run the models through ``tests.helpers``. Here each of those tests runs
 again with the helpers wrapped: whenever a model made from a script function is run on
 some inputs, the same function is also called eagerly on the same inputs (with the same
 attribute values) and the results must agree in count, element type, shape and value.
@@ -13,6 +14,7 @@ import importlib
 import inspect
 import itertools
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -24,12 +26,25 @@ import tests.helpers as helpers
 from onnxscript.testing import assert_same_values
 from onnxscript.values import OnnxFunction
 
-MODULES = [
-    "tests.converter.test_straight_line",
-    "tests.converter.test_control_flow",
-    "tests.converter.test_indexing",
-    "tests.converter.test_random_programs",
-]
+TESTS_DIR = Path(__file__).resolve().parents[1]
+_SKIP_DIRS = {"evaluator", "testing", "bench"}  # our own tests; benchmarks run subprocesses
+_RUNS_MODELS = ("run_compiled", "run_model", "assert_matches_python", "checked_model")
+
+
+def _modules_running_models() -> list[str]:
+    """Test modules that run compiled script functions through ``tests.helpers``."""
+    found = []
+    for path in sorted(TESTS_DIR.rglob("test_*.py")):
+        relative = path.relative_to(TESTS_DIR)
+        if relative.parts[0] in _SKIP_DIRS:
+            continue
+        text = path.read_text(encoding="utf-8")
+        if "tests.helpers" in text and any(name in text for name in _RUNS_MODELS):
+            found.append("tests." + ".".join(relative.with_suffix("").parts))
+    return found
+
+
+MODULES = _modules_running_models()
 
 
 class EagerChecker:
