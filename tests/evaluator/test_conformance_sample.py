@@ -21,7 +21,9 @@ KNOWN_FAILURES = {
 
 
 def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("eager_conformance", ROOT / "tools" / "eager_conformance.py")
+    spec = importlib.util.spec_from_file_location(
+        "eager_conformance", ROOT / "tools" / "eager_conformance.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["eager_conformance"] = module
