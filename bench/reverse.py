@@ -149,7 +149,7 @@ def main() -> int:
         model = make_model(blocks)
         n = _count(list(model.graph.node))
         models[n] = model
-        seconds = best_time(model, 5 if blocks < 100 else 3)
+        seconds = best_time(model, 9 if blocks < 100 else 5)
         per_node[n] = seconds / n * 1e6
         print(
             f"{n:6d} nodes: {seconds * 1e3:8.1f} ms, {per_node[n]:.2f} us/node "

@@ -24,21 +24,39 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("model", help="an ONNX model file (.onnx)")
     parser.add_argument("-o", "--output", help="write the script here instead of printing it")
-    parser.add_argument("--check", action="store_true",
-                        help="compile the script back and report whether it matches")
+    parser.add_argument(
+        "--check", action="store_true", help="compile the script back and report whether it matches"
+    )
     parser.add_argument("--function-name", help="name of the main function")
     parser.add_argument("--rename", action="store_true", help="short variable names")
-    parser.add_argument("--operators", action="store_true",
-                        help="write arithmetic and comparisons as Python operators")
-    parser.add_argument("--inline-const", action="store_true",
-                        help="write small constants used once where they are used")
-    parser.add_argument("--skip-initializers", action="store_true",
-                        help="make initializers inputs of the main function")
-    parser.add_argument("--inline-limit", type=int, default=16,
-                        help="largest tensor (elements) written in place (default 16)")
-    parser.add_argument("--large-limit", type=int, default=1024,
-                        help="tensors with more elements are read from the model file at "
-                        "compile time (default 1024)")
+    parser.add_argument(
+        "--operators",
+        action="store_true",
+        help="write arithmetic and comparisons as Python operators",
+    )
+    parser.add_argument(
+        "--inline-const",
+        action="store_true",
+        help="write small constants used once where they are used",
+    )
+    parser.add_argument(
+        "--skip-initializers",
+        action="store_true",
+        help="make initializers inputs of the main function",
+    )
+    parser.add_argument(
+        "--inline-limit",
+        type=int,
+        default=16,
+        help="largest tensor (elements) written in place (default 16)",
+    )
+    parser.add_argument(
+        "--large-limit",
+        type=int,
+        default=1024,
+        help="tensors with more elements are read from the model file at "
+        "compile time (default 1024)",
+    )
     return parser
 
 
@@ -67,9 +85,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     try:
         model = onnx.load(path, load_external_data=False)
-        source = proto2python(model, **options)  # type: ignore[arg-type]
-    except (TranslationError, onnx.onnx_cpp2py_export.checker.ValidationError,
-            OSError) as exc:
+        source = proto2python(model, **options)
+    except (TranslationError, onnx.onnx_cpp2py_export.checker.ValidationError, OSError) as exc:
         print(f"error: cannot translate {path}: {exc}", file=sys.stderr)
         return 1
     if args.output:

@@ -73,8 +73,10 @@ def generate(folder: str, names: Sequence[str] | None = None) -> list[str]:
         inputs, outputs = case.data_sets[0]
         data = os.path.join(path, "test_data_set_0")
         os.makedirs(data, exist_ok=True)
-        for prefix, values, infos in (("input", inputs, case.model.graph.input),
-                                      ("output", outputs, case.model.graph.output)):
+        for prefix, values, infos in (
+            ("input", inputs, case.model.graph.input),
+            ("output", outputs, case.model.graph.output),
+        ):
             for j, (value, info) in enumerate(zip(values, infos)):
                 proto = _to_proto(value, info.type, info.name)
                 with open(os.path.join(data, f"{prefix}_{j}.pb"), "wb") as f:
@@ -128,11 +130,15 @@ def _from_file(path: str, t: onnx.TypeProto) -> Any:
 def load_case(path: str) -> tuple[onnx.ModelProto, list[Any], list[Any]]:
     model = onnx.load(os.path.join(path, "model.onnx"))
     data = os.path.join(path, "test_data_set_0")
-    inputs = [_from_file(os.path.join(data, f"input_{j}.pb"), vi.type)
-              for j, vi in enumerate(model.graph.input)
-              if os.path.exists(os.path.join(data, f"input_{j}.pb"))]
-    outputs = [_from_file(os.path.join(data, f"output_{j}.pb"), vi.type)
-               for j, vi in enumerate(model.graph.output)]
+    inputs = [
+        _from_file(os.path.join(data, f"input_{j}.pb"), vi.type)
+        for j, vi in enumerate(model.graph.input)
+        if os.path.exists(os.path.join(data, f"input_{j}.pb"))
+    ]
+    outputs = [
+        _from_file(os.path.join(data, f"output_{j}.pb"), vi.type)
+        for j, vi in enumerate(model.graph.output)
+    ]
     return model, inputs, outputs
 
 
@@ -141,8 +147,9 @@ def run(model: onnx.ModelProto, inputs: Sequence[Any]) -> list[Any]:
 
     options = ort.SessionOptions()
     options.log_severity_level = 4
-    session = ort.InferenceSession(model.SerializeToString(), options,
-                                   providers=["CPUExecutionProvider"])
+    session = ort.InferenceSession(
+        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
+    )
     names = [i.name for i in session.get_inputs()]
     return list(session.run(None, dict(zip(names, inputs))))
 
@@ -150,13 +157,19 @@ def run(model: onnx.ModelProto, inputs: Sequence[Any]) -> list[Any]:
 def close(actual: Any, expected: Any) -> bool:
     """Whether results agree (the tolerance of onnx's backend tests)."""
     if isinstance(expected, list):
-        return isinstance(actual, list) and len(actual) == len(expected) and all(
-            close(a, e) for a, e in zip(actual, expected))
+        return (
+            isinstance(actual, list)
+            and len(actual) == len(expected)
+            and all(close(a, e) for a, e in zip(actual, expected))
+        )
     if expected is None:
         return actual is None
     if isinstance(expected, dict):
-        return isinstance(actual, dict) and actual.keys() == expected.keys() and all(
-            close(actual[k], expected[k]) for k in expected)
+        return (
+            isinstance(actual, dict)
+            and actual.keys() == expected.keys()
+            and all(close(actual[k], expected[k]) for k in expected)
+        )
     e = np.asarray(expected)
     a = np.asarray(actual)
     if a.shape != e.shape:
@@ -165,9 +178,12 @@ def close(actual: Any, expected: Any) -> bool:
         return bool(np.array_equal(a.astype(object), e.astype(object)))
     if e.dtype.kind in "fc" or a.dtype.kind in "fc":
         try:
-            np.testing.assert_allclose(a.astype(np.float64) if a.dtype.kind != "c" else a,
-                                       e.astype(np.float64) if e.dtype.kind != "c" else e,
-                                       rtol=RTOL, atol=ATOL)
+            np.testing.assert_allclose(
+                a.astype(np.float64) if a.dtype.kind != "c" else a,
+                e.astype(np.float64) if e.dtype.kind != "c" else e,
+                rtol=RTOL,
+                atol=ATOL,
+            )
             return True
         except (AssertionError, TypeError, ValueError):
             return False
@@ -191,8 +207,9 @@ def check(path: str) -> Result:
     except Exception as exc:
         return Result(name, "skip", "original", _first_line(exc))
     if len(original) != len(expected) or not all(close(a, e) for a, e in zip(original, expected)):
-        return Result(name, "skip", "original", "onnxruntime's results differ from the "
-                      "expected outputs")
+        return Result(
+            name, "skip", "original", "onnxruntime's results differ from the expected outputs"
+        )
     stage = "translate"
     try:
         source = proto2python(model)
@@ -205,8 +222,7 @@ def check(path: str) -> Result:
         stage = "run"
         actual = run(compiled, inputs)
         stage = "compare"
-        if len(actual) != len(expected) or not all(
-                close(a, e) for a, e in zip(actual, expected)):
+        if len(actual) != len(expected) or not all(close(a, e) for a, e in zip(actual, expected)):
             raise AssertionError("results differ from the expected outputs")
         result.status = "pass"
         result.stage = ""
@@ -214,7 +230,8 @@ def check(path: str) -> Result:
             result.differences = differences(model, compiled)
             result.isomorphic = not result.differences
             result.fixpoint = proto2python(compiled) == proto2python(
-                exec_script(proto2python(compiled))["make_model"]())
+                exec_script(proto2python(compiled))["make_model"]()
+            )
         except Exception as exc:
             result.differences.append(f"comparison failed: {_first_line(exc)}")
             result.isomorphic = False
@@ -248,11 +265,15 @@ def summarize(results: Sequence[Result], verbose: bool) -> dict[str, Any]:
     passed = [r for r in results if r.status == "pass"]
     iso = sum(1 for r in passed if r.isomorphic)
     fix = sum(1 for r in passed if r.fixpoint)
-    print(f"reverse conformance: {len(results)} tests, {eligible} eligible "
-          f"(onnxruntime runs the original and matches the expected outputs)")
+    print(
+        f"reverse conformance: {len(results)} tests, {eligible} eligible "
+        f"(onnxruntime runs the original and matches the expected outputs)"
+    )
     print(f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped")
-    print(f"pass rate {100 * rate:.2f}% of eligible; structurally equal {iso}/{len(passed)}, "
-          f"fixpoint {fix}/{len(passed)}")
+    print(
+        f"pass rate {100 * rate:.2f}% of eligible; structurally equal {iso}/{len(passed)}, "
+        f"fixpoint {fix}/{len(passed)}"
+    )
     failures = [r for r in results if r.status == "fail"]
     if failures:
         print("\nfailures:")
@@ -271,18 +292,28 @@ def summarize(results: Sequence[Result], verbose: bool) -> dict[str, Any]:
         for r in passed:
             if not r.fixpoint:
                 print(f"  {r.name}")
-    return {"total": len(results), "eligible": eligible, "passed": counts["pass"],
-            "failed": counts["fail"], "skipped": counts["skip"], "rate": rate,
-            "isomorphic": iso, "fixpoint": fix}
+    return {
+        "total": len(results),
+        "eligible": eligible,
+        "passed": counts["pass"],
+        "failed": counts["fail"],
+        "skipped": counts["skip"],
+        "rate": rate,
+        "isomorphic": iso,
+        "fixpoint": fix,
+    }
 
 
 def sample_names(names: Sequence[str], count: int) -> list[str]:
-    """A deterministic spread of ``count`` names, always including the control-flow tests."""
+    """A deterministic sample: every control-flow test (If, Loop, Scan, SequenceMap and the
+    expanded functions built on them), then an even spread of the others up to ``count``."""
     names = sorted(names)
-    control = [n for n in names if any(k in n for k in ("loop", "if", "scan", "sequence_map"))]
+    keys = ("_loop", "test_if", "scan", "sequence_map", "range_", "affine_grid")
+    control = [n for n in names if any(k in n for k in keys)]
     rest = [n for n in names if n not in control]
-    step = max(1, len(rest) // max(1, count - len(control)))
-    return sorted(set(control[: count // 2] + rest[::step][: count - min(len(control), count // 2)]))
+    room = max(0, count - len(control))
+    step = max(1, len(rest) // room) if room else len(rest) + 1
+    return sorted(control + rest[::step][:room])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -292,8 +323,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-j", "--jobs", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("-v", "--verbose", action="store_true")
     parser.add_argument("--json", help="write the results to this file")
-    parser.add_argument("--min-rate", type=float, default=0.995,
-                        help="exit with 1 when the pass rate is below this")
+    parser.add_argument(
+        "--min-rate", type=float, default=0.995, help="exit with 1 when the pass rate is below this"
+    )
     args = parser.parse_args(argv)
     names = test_names()
     if args.pattern:

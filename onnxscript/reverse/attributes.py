@@ -36,14 +36,26 @@ def attribute_kind(attr: onnx.AttributeProto) -> int:
     """The attribute's type, also for old protos that leave ``type`` unset."""
     if attr.type:
         return int(attr.type)
-    for field, kind in (("f", AT.FLOAT), ("i", AT.INT), ("s", AT.STRING), ("t", AT.TENSOR),
-                        ("g", AT.GRAPH), ("sparse_tensor", AT.SPARSE_TENSOR),
-                        ("tp", AT.TYPE_PROTO)):
+    for field, kind in (
+        ("f", AT.FLOAT),
+        ("i", AT.INT),
+        ("s", AT.STRING),
+        ("t", AT.TENSOR),
+        ("g", AT.GRAPH),
+        ("sparse_tensor", AT.SPARSE_TENSOR),
+        ("tp", AT.TYPE_PROTO),
+    ):
         if attr.HasField(field):
             return kind
-    for field, kind in (("floats", AT.FLOATS), ("ints", AT.INTS), ("strings", AT.STRINGS),
-                        ("tensors", AT.TENSORS), ("graphs", AT.GRAPHS),
-                        ("sparse_tensors", AT.SPARSE_TENSORS), ("type_protos", AT.TYPE_PROTOS)):
+    for field, kind in (
+        ("floats", AT.FLOATS),
+        ("ints", AT.INTS),
+        ("strings", AT.STRINGS),
+        ("tensors", AT.TENSORS),
+        ("graphs", AT.GRAPHS),
+        ("sparse_tensors", AT.SPARSE_TENSORS),
+        ("type_protos", AT.TYPE_PROTOS),
+    ):
         if getattr(attr, field):
             return kind
     return 0
@@ -57,7 +69,7 @@ def schema_attribute_kind(domain: str, op_type: str, name: str, version: int) ->
     except Exception:
         return 0
     attr = schema.attributes.get(name)
-    return int(attr.type) if attr is not None else 0
+    return int(attr.type) if attr is not None else 0  # type: ignore[call-overload]
 
 
 class AttributeWriter:
@@ -67,8 +79,9 @@ class AttributeWriter:
         self.tensors = tensors
         self.imports = imports
 
-    def value(self, attr: onnx.AttributeProto, domain: str, value_name: str,
-              file_key: str | None) -> str:
+    def value(
+        self, attr: onnx.AttributeProto, domain: str, value_name: str, file_key: str | None
+    ) -> str:
         """The Python expression of a (non-graph, non-reference) attribute."""
         kind = attribute_kind(attr)
         if kind == AT.INT:
@@ -92,10 +105,17 @@ class AttributeWriter:
         if kind == AT.TYPE_PROTO:
             return type_expression(attr.tp, self.imports)
         if kind == AT.TENSORS:
-            return "[" + ", ".join(self.tensors.expression(t, value_name) for t in attr.tensors) + "]"
+            return (
+                "[" + ", ".join(self.tensors.expression(t, value_name) for t in attr.tensors) + "]"
+            )
         if kind == AT.SPARSE_TENSORS:
-            return "[" + ", ".join(sparse_expression(t, self.tensors, value_name)
-                                   for t in attr.sparse_tensors) + "]"
+            return (
+                "["
+                + ", ".join(
+                    sparse_expression(t, self.tensors, value_name) for t in attr.sparse_tensors
+                )
+                + "]"
+            )
         if kind == AT.TYPE_PROTOS:
             return "[" + ", ".join(type_expression(t, self.imports) for t in attr.type_protos) + "]"
         raise TranslationError(f"attribute {attr.name!r} has an unsupported type {kind}")

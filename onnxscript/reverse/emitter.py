@@ -23,7 +23,6 @@ from onnxscript.reverse.identifiers import is_plain_identifier
 from onnxscript.reverse.literals import comment_lines, docstring, string
 from onnxscript.reverse.planning import (
     CALL,
-    EXPLICIT,
     FOR,
     FOR_BREAK,
     IF,
@@ -98,12 +97,24 @@ class Emitter:
         self.log: list[tuple[str, object]] = []
         self.inline: dict[int, str] = {}  # id(value) -> expression, for inline_const
         self.index_vals: set[int] = set()
+        # Liveness as the compiler sees it. The compiler only makes an If output or a loop
+        # result when the variable is read afterwards: `pending` holds, per variable, such
+        # a value that still has to be read. `watch` holds loop inputs (carried variables
+        # at the top of a body) until they are read.
+        self.pending: dict[str, Val] = {}
+        self.watch: dict[str, Val] = {}
+        # Reading a loop result also reads the loop's initial value (a watched loop input of
+        # an enclosing loop): id(result) -> (variable, watched value).
+        self.links: dict[int, list[tuple[str, Val]]] = {}
         self._ops: dict[str | tuple[str, str], tuple[str, LocalFunction | None, bool]] = {}
 
     # -- the simulated environment ------------------------------------------------------
 
     def bind(self, name: str, value: object) -> None:
         env = self.env
+        if self.pending and name in self.pending:
+            dead = self.pending.pop(name)
+            raise Mismatch(f"{dead.name!r} is never read, so it would not be computed", dead)
         self.log.append((name, env.get(name, _MISSING)))
         env[name] = value
 
@@ -115,7 +126,35 @@ class Emitter:
                 return inline
             found = self.env.get(name)
             raise Mismatch(f"{name} does not hold {val.name!r} here", val, found)
+        self._seen(name, val)
         return name
+
+    def _seen(self, name: str, val: Val) -> None:
+        if self.pending and self.pending.get(name) is val:
+            del self.pending[name]
+        if self.watch:
+            if self.watch.get(name) is val:
+                del self.watch[name]
+            linked = self.links.pop(id(val), None)
+            if linked:
+                for watched_name, watched in linked:
+                    self._seen(watched_name, watched)
+
+    def _require(self, name: str, val: Val) -> None:
+        """``val`` (in ``name``) exists only if something reads it later."""
+        self.pending[name] = val
+
+    def _drop_pending(self, names: Sequence[str], allowed: set[str]) -> None:
+        """A block ends: values of ``names`` that were never read would not be computed,
+        except for ``allowed`` variables, which the enclosing statement accounts for."""
+        for name in names:
+            dead = self.pending.get(name)
+            if dead is None:
+                continue
+            if name in allowed:
+                del self.pending[name]
+            else:
+                raise Mismatch(f"{dead.name!r} is never read, so it would not be computed", dead)
 
     def undo(self, mark: int) -> list[str]:
         """Restore the environment to the log position ``mark``; return the names assigned
@@ -132,8 +171,9 @@ class Emitter:
 
     # -- blocks ---------------------------------------------------------------------------
 
-    def function(self, graph: GraphInfo, header: Sequence[str], doc: str, indent: str,
-                 outputs: Sequence[Val]) -> None:
+    def function(
+        self, graph: GraphInfo, header: Sequence[str], doc: str, indent: str, outputs: Sequence[Val]
+    ) -> None:
         self.lines.extend(header)
         inner = indent + "    "
         if doc:
@@ -143,6 +183,9 @@ class Emitter:
         self.block(graph, inner)
         names = [self.read(v) for v in outputs]
         self.lines.append(f"{inner}return {', '.join(names)}")
+        if self.pending:
+            dead = next(iter(self.pending.values()))
+            raise Mismatch(f"{dead.name!r} is never read, so it would not be computed", dead)
 
     def block(self, graph: GraphInfo, indent: str) -> None:
         if self.scope.inline_const:
@@ -272,8 +315,10 @@ class Emitter:
         _, local, variadic = self._op_info(node)
         if len(outs) > 1:
             # Unused results of multi-output ops are written `_`.
-            names = [v.py if v is not None and (v.uses or v.is_output or v.var is not None)
-                     else "_" for v in outs]
+            names = [
+                v.py if v is not None and (v.uses or v.is_output or v.var is not None) else "_"
+                for v in outs
+            ]
         else:
             names = [v.py if v is not None else "_" for v in outs]
         if local is not None:
@@ -300,11 +345,15 @@ class Emitter:
                     args.append("None")
                 elif env_get(v.py) is v:
                     args.append(v.py)
+                    if self.pending or self.watch:
+                        self._seen(v.py, v)
                 else:
                     args.append(self.read(v))
             callee, local, variadic = self._op_info(node)
-            text = self._operator(node, args) if self.scope.use_operators else None
-            if text is None:
+            operator = self._operator(node, args) if self.scope.use_operators else None
+            if operator is not None:
+                text = operator
+            else:
                 if len(proto.attribute):
                     args.extend(self.attributes(node, first.name if first is not None else ""))
                 text = f"{callee}({', '.join(args)})"
@@ -329,8 +378,7 @@ class Emitter:
         symbol = _BINARY_OPERATORS.get(node.op_type)
         if symbol is None or len(node.outputs) != 1 or node.proto is None or node.proto.attribute:
             return None
-        if any(v is None or id(v) in self.index_vals or id(v) in self.inline
-               for v in node.inputs):
+        if any(v is None or id(v) in self.index_vals or id(v) in self.inline for v in node.inputs):
             return None
         return f"{args[0]} {symbol} {args[1]}"
 
@@ -352,8 +400,9 @@ class Emitter:
 
     # -- assignments at the end of a block ----------------------------------------------
 
-    def assign(self, indent: str, pairs: Sequence[tuple[str, Val]],
-               identity_for: Sequence[str] = ()) -> None:
+    def assign(
+        self, indent: str, pairs: Sequence[tuple[str, Val]], identity_for: Sequence[str] = ()
+    ) -> None:
         """Assign each target its source, reading every source before any target changes.
 
         A target that already holds its source is left alone, except that targets in
@@ -361,7 +410,10 @@ class Emitter:
         get an explicit ``op.Identity``.
         """
         work: list[tuple[str, str, Val]] = []
+        transfer: list[tuple[str, Val]] = []
         for target, src in pairs:
+            if self.pending and self.pending.get(src.py) is src and src.py != target:
+                transfer.append((target, src))  # an alias does not read; its target must
             text = self.read(src)
             if text == target:
                 if target not in identity_for:
@@ -383,6 +435,8 @@ class Emitter:
             self.lines.append(f"{indent}{', '.join(targets)} = {texts}")
         for target, _, src in work:
             self.bind(target, src)
+        for target, src in transfer:
+            self._require(target, src)
 
     # -- if -------------------------------------------------------------------------------
 
@@ -402,24 +456,31 @@ class Emitter:
             self.if_(inner_if, indent, "elif")
             self._check_outputs(results, plan.else_graph)
             else_assigned = self.undo(mark)
+            self._drop_pending(else_assigned, set(names))
         else:
             self.lines.append(f"{indent}else:")
-            else_assigned = self._branch(plan.else_graph, inner, results, plan.else_deferred,
-                                         None)
+            else_assigned = self._branch(plan.else_graph, inner, results, plan.else_deferred, None)
         group = set(names)
         for name in dict.fromkeys([*then_assigned, *else_assigned]):
             if name not in group:
                 self.bind(name, _POISON)
         for r in results:
             self.bind(r.py, r)
+            self._require(r.py, r)
 
     def _check_outputs(self, results: Sequence[Val], graph: GraphInfo) -> None:
         for r, value in zip(results, graph.outputs):
             if self.env.get(r.py) is not value:
                 raise Mismatch(f"branch output {value.name!r} is not in {r.py}", value)
 
-    def _branch(self, graph: GraphInfo, indent: str, results: list[Val], deferred: list[int],
-                order: list[str] | None) -> list[str]:
+    def _branch(
+        self,
+        graph: GraphInfo,
+        indent: str,
+        results: list[Val],
+        deferred: list[int],
+        order: list[str] | None,
+    ) -> list[str]:
         mark = len(self.log)
         start = len(self.lines)
         if graph.doc:
@@ -429,6 +490,7 @@ class Emitter:
         self._pass_if_empty(start, indent)
         self._check_outputs(results, graph)
         assigned = self.undo(mark)
+        self._drop_pending(assigned, {r.py for r in results})
         if order is not None:
             wanted = set(order)
             got = [n for n in assigned if n in wanted]
@@ -448,8 +510,11 @@ class Emitter:
         results = plan.results
         names = [r.py for r in results]
         n = len(results)
-        pairs = [(names[j], plan.inits[j]) for j in range(n)
-                 if self.env.get(names[j]) is not plan.inits[j]]
+        pairs = [
+            (names[j], plan.inits[j])
+            for j in range(n)
+            if self.env.get(names[j]) is not plan.inits[j]
+        ]
         cond_name = bins[1].py
         if form == WHILE:
             cond = plan.cond
@@ -465,12 +530,18 @@ class Emitter:
             trip = plan.trip
             assert trip is not None
             self.lines.append(f"{indent}for {iter_val.py} in range({self.read(trip)}):")
+        # The loop reads the initial values only if it carries the variables; it does when
+        # the body reads them (checked below) or when the results are read afterwards.
+        saved = [(self.pending.pop(name, None), self.watch.pop(name, None)) for name in names]
+        if form == WHILE:
+            self._seen(cond_name, bins[1] if plan.cond is None else plan.cond)
         mark = len(self.log)
         if form != WHILE:
             self.bind(iter_val.py, iter_val)
             self.index_vals.add(id(iter_val))
         for j in range(n):
             self.bind(names[j], bins[j + 2])
+            self.watch[names[j]] = bins[j + 2]
         if form == WHILE:
             self.bind(cond_name, bins[1])
         body_mark = len(self.log)
@@ -478,8 +549,7 @@ class Emitter:
         if body.doc:
             self.lines.extend(comment_lines(body.doc, inner))
         self.block(body, inner)
-        self.assign(inner, [(names[j], bouts[j + 1]) for j in plan.deferred],
-                    identity_for=names)
+        self.assign(inner, [(names[j], bouts[j + 1]) for j in plan.deferred], identity_for=names)
         if form == WHILE and plan.cond_deferred and self.env.get(cond_name) is not bouts[0]:
             self.assign(inner, [(cond_name, bouts[0])])
         for j in range(n):
@@ -496,13 +566,23 @@ class Emitter:
         order = [n for n in dict.fromkeys(name for name, _ in carried) if n in wanted]
         if order != names:
             raise Mismatch(f"loop would carry {order}, not {names}")
+        unread = {j for j in range(n) if self.watch.get(names[j]) is bins[j + 2]}
+        for name in names:
+            self.watch.pop(name, None)
         assigned = self.undo(mark)
         group = set(names)
+        self._drop_pending(assigned, group | {cond_name})
         for name in assigned:
             if name not in group:
                 self.bind(name, _POISON)
-        for r in results:
+        for j, r in enumerate(results):
             self.bind(r.py, r)
+            if j in unread:
+                self._require(r.py, r)
+                watched = saved[j][1]
+                if watched is not None:
+                    self.watch[r.py] = watched
+                    self.links.setdefault(id(r), []).append((r.py, watched))
 
     # -- nested graph functions ---------------------------------------------------------
 
@@ -551,7 +631,7 @@ class Emitter:
         self.block(graph, inner)
         names = [self.read(v) for v in graph.outputs]
         self.lines.append(f"{inner}return {', '.join(names)}")
-        self.undo(mark)
+        self._drop_pending(self.undo(mark), set())
         self.bind(graph.func_name, _POISON)
 
 

@@ -63,8 +63,16 @@ class Val:
         "var",
     )
 
-    def __init__(self, name: str, cand: str, seq: int, graph: GraphInfo,
-                 node: NodeInfo | None, slot: int, index: int) -> None:
+    def __init__(
+        self,
+        name: str,
+        cand: str,
+        seq: int,
+        graph: GraphInfo,
+        node: NodeInfo | None,
+        slot: int,
+        index: int,
+    ) -> None:
         self.name = name
         self.cand = cand
         self.seq = seq
@@ -88,11 +96,20 @@ class Val:
 class NodeInfo:
     """One node (or an initializer, as a pseudo ``Constant`` node with ``tensor`` set)."""
 
-    __slots__ = ("domain", "form", "graphs", "index", "inputs", "op_type", "outputs", "plan",
-                 "proto", "tensor")
+    __slots__ = (
+        "domain",
+        "form",
+        "graphs",
+        "index",
+        "inputs",
+        "op_type",
+        "outputs",
+        "plan",
+        "proto",
+        "tensor",
+    )
 
-    def __init__(self, proto: onnx.NodeProto | None, op_type: str, domain: str,
-                 index: int) -> None:
+    def __init__(self, proto: onnx.NodeProto | None, op_type: str, domain: str, index: int) -> None:
         self.proto = proto
         self.op_type = op_type
         self.domain = domain
@@ -114,11 +131,21 @@ class NodeInfo:
 class GraphInfo:
     """A graph (or function body): inputs, nodes in order, outputs."""
 
-    __slots__ = ("depth", "doc", "func_name", "inputs", "name", "nodes", "outputs", "parent",
-                 "proto")
+    __slots__ = (
+        "depth",
+        "doc",
+        "func_name",
+        "inputs",
+        "name",
+        "nodes",
+        "outputs",
+        "parent",
+        "proto",
+    )
 
-    def __init__(self, name: str, depth: int, parent: NodeInfo | None,
-                 proto: onnx.GraphProto | None) -> None:
+    def __init__(
+        self, name: str, depth: int, parent: NodeInfo | None, proto: onnx.GraphProto | None
+    ) -> None:
         self.name = name
         self.depth = depth
         self.parent = parent
@@ -147,8 +174,9 @@ class Reader:
         self.domains: set[str] = set()
         self.calls: set[tuple[str, str]] = set()
 
-    def _new(self, name: str, graph: GraphInfo, node: NodeInfo | None, slot: int,
-             index: int) -> Val:
+    def _new(
+        self, name: str, graph: GraphInfo, node: NodeInfo | None, slot: int, index: int
+    ) -> Val:
         self.seq += 1
         val = Val(name, self.names.take(name), self.seq, graph, node, slot, index)
         self.values.append(val)
@@ -222,9 +250,14 @@ class Reader:
                 scope[vname] = old
         return graph
 
-    def _pseudo_constant(self, graph: GraphInfo, name: str,
-                         tensor: onnx.TensorProto | onnx.SparseTensorProto, index: int,
-                         shadowed: list[tuple[str, Val | None]]) -> int:
+    def _pseudo_constant(
+        self,
+        graph: GraphInfo,
+        name: str,
+        tensor: onnx.TensorProto | onnx.SparseTensorProto,
+        index: int,
+        shadowed: list[tuple[str, Val | None]],
+    ) -> int:
         info = NodeInfo(None, "Constant", "", index)
         info.tensor = tensor
         self.domains.add("")
@@ -235,8 +268,13 @@ class Reader:
         self._define(val, shadowed)
         return index + 1
 
-    def _read_nodes(self, graph: GraphInfo, nodes: Sequence[onnx.NodeProto], index: int,
-                    shadowed: list[tuple[str, Val | None]]) -> int:
+    def _read_nodes(
+        self,
+        graph: GraphInfo,
+        nodes: Sequence[onnx.NodeProto],
+        index: int,
+        shadowed: list[tuple[str, Val | None]],
+    ) -> int:
         """Read the nodes of ``graph`` (the hot loop of reading: kept flat on purpose)."""
         scope = self.scope
         positions = self.positions
@@ -284,13 +322,17 @@ class Reader:
                 while inputs and inputs[-1] is None:
                     inputs.pop()
             outs = info.outputs
-            slot = 0
-            for out_name in node.output[:]:
+            for slot, out_name in enumerate(node.output[:]):
                 if out_name:
                     seq += 1
                     # The common case of NameAllocator.take, inlined.
-                    if out_name not in used and out_name.isidentifier() and out_name.isascii() \
-                            and out_name not in _KEYWORDS and out_name[:2] != "__":
+                    if (
+                        out_name not in used
+                        and out_name.isidentifier()
+                        and out_name.isascii()
+                        and out_name not in _KEYWORDS
+                        and out_name[:2] != "__"
+                    ):
                         used.add(out_name)
                         cand = out_name
                     else:
@@ -303,7 +345,6 @@ class Reader:
                     scope[out_name] = val
                 else:
                     outs.append(None)
-                slot += 1
             if outs and outs[-1] is None:
                 while outs and outs[-1] is None:
                     outs.pop()
@@ -347,4 +388,3 @@ class Reader:
         that values keep their names first)."""
         for sub in self.subgraphs:
             sub.func_name = self.names.take(sub.name or "body", default="body")
-

@@ -95,8 +95,13 @@ class NameAllocator:
     def take(self, name: str, default: str = "v") -> str:
         """A unique identifier derived from ``name``."""
         used = self.used
-        if name not in used and name.isascii() and name.isidentifier() \
-                and name[:2] != "__" and not keyword.iskeyword(name):
+        if (
+            name not in used
+            and name.isascii()
+            and name.isidentifier()
+            and name[:2] != "__"
+            and not keyword.iskeyword(name)
+        ):
             used.add(name)
             return name
         base = sanitize(name, default)

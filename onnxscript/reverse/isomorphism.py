@@ -67,10 +67,15 @@ def _const_true(node: _Node | None) -> bool:
     return array.size == 1 and bool(array.all())
 
 
-def _canonical_graph(graph: onnx.GraphProto | None, nodes: Sequence[onnx.NodeProto],
-                     inputs: list[str], input_types: list[onnx.TypeProto],
-                     outputs: list[str], output_types: list[onnx.TypeProto],
-                     parent: _Graph | None) -> _Graph:
+def _canonical_graph(
+    graph: onnx.GraphProto | None,
+    nodes: Sequence[onnx.NodeProto],
+    inputs: list[str],
+    input_types: list[onnx.TypeProto],
+    outputs: list[str],
+    output_types: list[onnx.TypeProto],
+    parent: _Graph | None,
+) -> _Graph:
     result = _Graph(inputs, input_types, [], output_types, [], parent)
     if graph is not None:
         for tensor in graph.initializer:
@@ -82,7 +87,8 @@ def _canonical_graph(graph: onnx.GraphProto | None, nodes: Sequence[onnx.NodePro
         for sparse in graph.sparse_initializer:
             attr = onnx.helper.make_attribute("sparse_value", sparse)
             result.nodes.append(
-                _Node("Constant", "", [], [sparse.values.name], {"sparse_value": attr}))
+                _Node("Constant", "", [], [sparse.values.name], {"sparse_value": attr})
+            )
     for node in nodes:
         attrs = {a.name: a for a in node.attribute if a.type != AT.GRAPH}
         node_inputs = list(node.input)
@@ -94,12 +100,18 @@ def _canonical_graph(graph: onnx.GraphProto | None, nodes: Sequence[onnx.NodePro
             if a.type == AT.GRAPH:
                 g = a.g
                 item.graphs[a.name] = _canonical_graph(
-                    g, g.node, [i.name for i in g.input], [i.type for i in g.input],
-                    [o.name for o in g.output], [o.type for o in g.output], result)
-    for node in result.nodes:
-        for i, name in enumerate(node.outputs):
+                    g,
+                    g.node,
+                    [i.name for i in g.input],
+                    [i.type for i in g.input],
+                    [o.name for o in g.output],
+                    [o.type for o in g.output],
+                    result,
+                )
+    for item in result.nodes:
+        for i, name in enumerate(item.outputs):
             if name:
-                result.producers[name] = (node, i)
+                result.producers[name] = (item, i)
     # Outputs not computed here (or listed twice) get an Identity.
     seen: set[str] = set()
     for k, name in enumerate(outputs):
@@ -107,19 +119,37 @@ def _canonical_graph(graph: onnx.GraphProto | None, nodes: Sequence[onnx.NodePro
             result.outputs.append(name)
         else:
             new = f"{name}\x00identity{k}"
-            node = _Node("Identity", "", [name], [new], {})
-            result.nodes.append(node)
-            result.producers[new] = (node, 0)
+            identity = _Node("Identity", "", [name], [new], {})
+            result.nodes.append(identity)
+            result.producers[new] = (identity, 0)
             result.outputs.append(new)
         seen.add(name)
-    # A constant-true Loop condition is no condition.
-    for node in result.nodes:
-        if node.op_type == "Loop" and not node.domain and len(node.inputs) > 1 \
-                and node.inputs[1]:
-            producer = _lookup(result, node.inputs[1])
+    return result
+
+
+def _canonical_loops(graph: _Graph) -> None:
+    """A constant-true Loop condition is no condition; a condition reshaped to a scalar is
+    the condition. (Run once the whole tree is built, so that outer values resolve.)"""
+    for node in graph.nodes:
+        for sub in node.graphs.values():
+            _canonical_loops(sub)
+        if node.op_type == "Loop" and not node.domain and len(node.inputs) > 1 and node.inputs[1]:
+            producer = _lookup(graph, node.inputs[1])
+            if producer is not None and _scalar_reshape(graph, producer[0]):
+                node.inputs[1] = producer[0].inputs[0]
+                producer = _lookup(graph, node.inputs[1])
             if producer is not None and _const_true(producer[0]):
                 node.inputs[1] = ""
-    return result
+
+
+def _scalar_reshape(graph: _Graph, node: _Node) -> bool:
+    if node.op_type != "Reshape" or node.domain or len(node.inputs) != 2 or node.attrs:
+        return False
+    shape = _lookup(graph, node.inputs[1])
+    if shape is None or shape[0].op_type != "Constant" or "value" not in shape[0].attrs:
+        return False
+    tensor = shape[0].attrs["value"].t
+    return tensor.data_type == onnx.TensorProto.INT64 and list(tensor.dims) == [0]
 
 
 def _lookup(graph: _Graph, name: str) -> tuple[_Node, int] | None:
@@ -210,18 +240,22 @@ def _attr_equal(a: onnx.AttributeProto, b: onnx.AttributeProto) -> bool:
         return _tensor_equal(a.t, b.t)
     if kind == AT.FLOATS:
         return len(a.floats) == len(b.floats) and all(
-            _float_equal(x, y) for x, y in zip(a.floats, b.floats))
+            _float_equal(x, y) for x, y in zip(a.floats, b.floats)
+        )
     if kind == AT.INTS:
         return list(a.ints) == list(b.ints)
     if kind == AT.STRINGS:
         return list(a.strings) == list(b.strings)
     if kind == AT.TENSORS:
         return len(a.tensors) == len(b.tensors) and all(
-            _tensor_equal(x, y) for x, y in zip(a.tensors, b.tensors))
+            _tensor_equal(x, y) for x, y in zip(a.tensors, b.tensors)
+        )
     if kind == AT.SPARSE_TENSOR:
-        return (list(a.sparse_tensor.dims) == list(b.sparse_tensor.dims)
-                and _tensor_equal(a.sparse_tensor.values, b.sparse_tensor.values)
-                and _tensor_equal(a.sparse_tensor.indices, b.sparse_tensor.indices))
+        return (
+            list(a.sparse_tensor.dims) == list(b.sparse_tensor.dims)
+            and _tensor_equal(a.sparse_tensor.values, b.sparse_tensor.values)
+            and _tensor_equal(a.sparse_tensor.indices, b.sparse_tensor.indices)
+        )
     if kind == AT.TYPE_PROTO:
         return a.tp == b.tp
     if kind == AT.TYPE_PROTOS:
@@ -248,8 +282,10 @@ class _Matcher:
     def pair_graphs(self, a: _Graph, b: _Graph, strict_types: bool) -> None:
         self.graphs[id(a)] = id(b)
         if len(a.inputs) != len(b.inputs) or len(a.outputs) != len(b.outputs):
-            self.fail(f"graph arity differs: {len(a.inputs)}->{len(a.outputs)} vs "
-                      f"{len(b.inputs)}->{len(b.outputs)}")
+            self.fail(
+                f"graph arity differs: {len(a.inputs)}->{len(a.outputs)} vs "
+                f"{len(b.inputs)}->{len(b.outputs)}"
+            )
             return
         for x, y, tx, ty in zip(a.inputs, b.inputs, a.input_types, b.input_types):
             self.values[(id(a), x)] = (id(b), y)
@@ -322,12 +358,16 @@ class _Matcher:
             self.fail(f"{na.domain}::{na.op_type} vs {nb.domain}::{nb.op_type}")
             return
         if len(na.inputs) != len(nb.inputs) or len(na.outputs) != len(nb.outputs):
-            self.fail(f"{na.op_type}: inputs/outputs {na.inputs}->{na.outputs} vs "
-                      f"{nb.inputs}->{nb.outputs}")
+            self.fail(
+                f"{na.op_type}: inputs/outputs {na.inputs}->{na.outputs} vs "
+                f"{nb.inputs}->{nb.outputs}"
+            )
             return
         if set(na.attrs) != set(nb.attrs) or set(na.graphs) != set(nb.graphs):
-            self.fail(f"{na.op_type}: attributes {sorted([*na.attrs, *na.graphs])} vs "
-                      f"{sorted([*nb.attrs, *nb.graphs])}")
+            self.fail(
+                f"{na.op_type}: attributes {sorted([*na.attrs, *na.graphs])} vs "
+                f"{sorted([*nb.attrs, *nb.graphs])}"
+            )
             return
         for name, attr in na.attrs.items():
             if not _attr_equal(attr, nb.attrs[name]):
@@ -347,16 +387,32 @@ def _count_nodes(graph: _Graph) -> int:
 
 def _main_graph(model: onnx.ModelProto | onnx.GraphProto) -> _Graph:
     g = model.graph if isinstance(model, onnx.ModelProto) else model
-    result = _canonical_graph(g, g.node, [i.name for i in g.input], [i.type for i in g.input],
-                              [o.name for o in g.output], [o.type for o in g.output], None)
+    result = _canonical_graph(
+        g,
+        g.node,
+        [i.name for i in g.input],
+        [i.type for i in g.input],
+        [o.name for o in g.output],
+        [o.type for o in g.output],
+        None,
+    )
+    _canonical_loops(result)
     _prune(result)
     return result
 
 
 def _function_graph(fn: onnx.FunctionProto) -> _Graph:
     empty = onnx.TypeProto()
-    result = _canonical_graph(None, fn.node, list(fn.input), [empty] * len(fn.input),
-                              list(fn.output), [empty] * len(fn.output), None)
+    result = _canonical_graph(
+        None,
+        fn.node,
+        list(fn.input),
+        [empty] * len(fn.input),
+        list(fn.output),
+        [empty] * len(fn.output),
+        None,
+    )
+    _canonical_loops(result)
     _prune(result)
     return result
 
@@ -396,8 +452,9 @@ def differences(
     """What differs structurally between ``original`` and ``other`` (empty if isomorphic)."""
     if isinstance(original, onnx.FunctionProto) and isinstance(other, onnx.FunctionProto):
         found = _compare(_function_graph(original), _function_graph(other), False)
-        if len(original.attribute) + len(original.attribute_proto) != \
-                len(other.attribute) + len(other.attribute_proto):
+        if len(original.attribute) + len(original.attribute_proto) != len(other.attribute) + len(
+            other.attribute_proto
+        ):
             found.append("attribute parameters differ")
         return found
     if isinstance(original, onnx.FunctionProto) or isinstance(other, onnx.FunctionProto):

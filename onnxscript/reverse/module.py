@@ -16,24 +16,39 @@ from dataclasses import dataclass, field
 import onnx
 import onnx.defs
 
-from onnxscript.reverse.attributes import PYTHON_KINDS, AttributeWriter, attribute_kind, \
-    schema_attribute_kind
+from onnxscript.reverse.attributes import (
+    PYTHON_KINDS,
+    AttributeWriter,
+    attribute_kind,
+    schema_attribute_kind,
+)
 from onnxscript.reverse.emitter import Emitter, FunctionScope, LocalFunction, Mismatch
-from onnxscript.reverse.graph_model import GraphInfo, Reader, TranslationError, Val
-from onnxscript.reverse.identifiers import NameAllocator, sanitize
+from onnxscript.reverse.graph_model import GraphInfo, Reader, TranslationError, Val, Var
+from onnxscript.reverse.identifiers import NameAllocator, sanitize, ssa_base
 from onnxscript.reverse.literals import docstring, string
 from onnxscript.reverse.planning import Planner
 from onnxscript.reverse.tensors import TensorWriter
-from onnxscript.reverse.types import DTYPE_NAMES, Imports, annotation, has_type, \
-    type_expression
+from onnxscript.reverse.types import DTYPE_NAMES, Imports, annotation, has_type, type_expression
 
 AT = onnx.AttributeProto
 
 _MODULE_NAMES = frozenset(
-    {"np", "onnx", "script", "graph", "Opset", "external_tensor", "model_tensor",
-     "_", *DTYPE_NAMES.values()}
+    {
+        "np",
+        "onnx",
+        "script",
+        "graph",
+        "Opset",
+        "external_tensor",
+        "model_tensor",
+        "_",
+        *DTYPE_NAMES.values(),
+    }
 )
 _MAX_TARGETED_RETRIES = 8
+# Names the script compiler gives values it makes on its own (a `for` loop's condition
+# constant, the shape that makes a `while` condition a scalar, loop body inputs).
+_COMPILER_HINTS = frozenset({"true", "const", "iter_num", "cond_in"})
 
 
 @dataclass
@@ -104,8 +119,9 @@ class ModuleWriter:
         for domain, version in pairs:
             if (domain, version) in self.opset_vars:
                 continue
-            self.opset_vars[(domain, version)] = self._opset_name(domain, version,
-                                                                  per_domain[domain] > 1)
+            self.opset_vars[(domain, version)] = self._opset_name(
+                domain, version, per_domain[domain] > 1
+            )
 
     def _opset_name(self, domain: str, version: int, several: bool) -> str:
         if not domain:
@@ -147,8 +163,7 @@ class ModuleWriter:
         for attr_name in [*attributes, *(a.name for a in attribute_defaults)]:
             attr_params[attr_name] = names.take(attr_name, default="attr")
         reader = Reader(names)
-        graph = reader.read_graph(name, inputs, nodes, outputs, initializers,
-                                  sparse_initializers)
+        graph = reader.read_graph(name, inputs, nodes, outputs, initializers, sparse_initializers)
         reader.name_subgraphs()
         graph.doc = doc
         scope = FunctionScope(
@@ -206,16 +221,18 @@ class ModuleWriter:
         while True:
             for val in values:
                 val.var = None
-            Planner(level, avoid, main_graph).plan_graph(fn.graph)
-            self._name_values(fn, values)
+            Planner(level, avoid, main_graph).plan(fn.graph)
             state = self.names.snapshot()
+            fn_state = fn.names.snapshot()
             module_mark = len(self.tensors.module_lines)
             imports_state = (set(self.imports.names), set(self.imports.modules))
             emitter = Emitter(fn.scope)
             try:
+                self._name_values(fn, values)
                 emitter.function(fn.graph, fn.header, fn.doc, "", fn.outputs)
             except Mismatch as exc:
                 self.names.restore(state)
+                fn.names.restore(fn_state)
                 del self.tensors.module_lines[module_mark:]
                 self.imports.names, self.imports.modules = imports_state
                 tries += 1
@@ -234,9 +251,16 @@ class ModuleWriter:
 
     def _name_values(self, fn: _Function, values: Sequence[Val]) -> None:
         if not self.options.rename:
+            multi: dict[str, Var] = {}
             for val in values:
                 var = val.var
-                val.py = var.root.cand if var is not None else val.cand
+                if var is not None:
+                    val.py = var.root.cand
+                    if len(var.members) > 1:
+                        multi[val.py] = var
+                else:
+                    val.py = val.cand
+            self._avoid_suffix_names(fn, values, multi)
             return
         keep = {id(v) for v in fn.graph.inputs}
         if fn.is_main:
@@ -265,6 +289,37 @@ class ModuleWriter:
                         break
             by_var[key] = name
             val.py = name
+
+    def _avoid_suffix_names(
+        self, fn: _Function, values: Sequence[Val], multi: dict[str, Var]
+    ) -> None:
+        """The compiler names the values of a variable ``x`` ``x``, ``x_1``, ``x_2``, ...;
+        another variable called ``x_1`` would lose its name to them when compiled, and
+        translating again would not give the same text. Such variables get a trailing ``_``
+        (except the model's inputs and outputs, whose names are its interface)."""
+        keep = {id(v) for v in fn.graph.inputs}
+        if fn.is_main:
+            keep |= {id(v) for v in fn.graph.outputs}
+        renamed: dict[str, str] = {}
+        hints = _COMPILER_HINTS
+        for val in values:
+            name = val.py
+            if not name[-1].isdigit() and name not in hints:
+                continue
+            base = ssa_base(name)
+            if name in _COMPILER_HINTS or base in _COMPILER_HINTS:
+                if id(val) in keep:
+                    continue
+                base = name
+            elif base is None or base not in multi:
+                continue
+            elif id(val) in keep:
+                # The model's input or output keeps its name: plan `base` without merges.
+                raise Mismatch(f"{name} would collide with the values of {base}", multi[base].root)
+            new = renamed.get(name)
+            if new is None:
+                new = renamed[name] = fn.names.take(name + "_")
+            val.py = new
 
     def write(self) -> str:
         """The module text (call after every function was translated)."""
@@ -319,8 +374,10 @@ class ModuleWriter:
             lines.append("import onnx")
         if lines:
             lines.append("")
-        names = sorted(self.imports.names - {"external_tensor", "model_tensor"},
-                       key=lambda n: (n[0].islower(), n))
+        names = sorted(
+            self.imports.names - {"external_tensor", "model_tensor"},
+            key=lambda n: (n[0].islower(), n),
+        )
         used_vars = self.imports.opsets
         opset_lines = []
         custom = []
@@ -349,8 +406,12 @@ class ModuleWriter:
         return lines
 
 
-def attribute_parameters(fn: onnx.FunctionProto, writer: AttributeWriter,
-                         py_names: dict[str, str], versions: dict[str, int]) -> list[str]:
+def attribute_parameters(
+    fn: onnx.FunctionProto,
+    writer: AttributeWriter,
+    py_names: dict[str, str],
+    versions: dict[str, int],
+) -> list[str]:
     """Python parameters for a function's attributes: required ones, then defaulted ones."""
     kinds = _reference_kinds(fn.node, versions)
     params = []
@@ -384,8 +445,9 @@ def _reference_kinds(nodes: Sequence[onnx.NodeProto], versions: dict[str, int]) 
                 kind = int(attr.type)
                 if not kind:
                     domain = _canonical(node.domain)
-                    kind = schema_attribute_kind(domain, node.op_type, attr.name,
-                                                 versions.get(domain, 1))
+                    kind = schema_attribute_kind(
+                        domain, node.op_type, attr.name, versions.get(domain, 1)
+                    )
                 if kind:
                     found.setdefault(attr.ref_attr_name, kind)
             elif attr.type == AT.GRAPH:
@@ -403,17 +465,21 @@ def input_parameters(inputs: Sequence[Val], imports: Imports) -> tuple[list[str]
         t = val.type
         ann = annotation(t, imports) if t is not None else None
         params.append(f"{val.cand}: {ann}" if ann else val.cand)
-        overrides.append(type_expression(t, imports) if t is not None and ann is None
-                         and has_type(t) else None)
+        overrides.append(
+            type_expression(t, imports) if t is not None and ann is None and has_type(t) else None
+        )
     return params, overrides
 
 
-def output_annotation(types: Sequence[onnx.TypeProto],
-                      imports: Imports) -> tuple[str, list[str | None]]:
+def output_annotation(
+    types: Sequence[onnx.TypeProto], imports: Imports
+) -> tuple[str, list[str | None]]:
     """The return annotation and the ``TypeProto`` expressions annotations cannot give."""
     anns = [annotation(t, imports) if has_type(t) else None for t in types]
-    overrides = [type_expression(t, imports) if a is None and has_type(t) else None
-                 for a, t in zip(anns, types)]
+    overrides = [
+        type_expression(t, imports) if a is None and has_type(t) else None
+        for a, t in zip(anns, types)
+    ]
     if not anns or all(a is None for a in anns):
         return "", overrides
     if len(anns) == 1:

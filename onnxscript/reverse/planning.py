@@ -97,6 +97,23 @@ def _is_const_true(val: Val) -> bool:
         return False
 
 
+def _is_empty_shape(val: Val) -> bool:
+    """Whether ``val`` is a ``Constant`` holding the empty int64 shape (a scalar's)."""
+    node = val.node
+    if node is None or node.op_type != "Constant" or node.domain:
+        return False
+    tensor = node.tensor
+    if tensor is None and node.proto is not None:
+        attrs = node.proto.attribute
+        if len(attrs) == 1 and attrs[0].name == "value" and not attrs[0].ref_attr_name:
+            tensor = attrs[0].t
+    return (
+        isinstance(tensor, onnx.TensorProto)
+        and tensor.data_type == onnx.TensorProto.INT64
+        and list(tensor.dims) == [0]
+    )
+
+
 class Planner:
     """Plans one function body (and its nested graphs) at one ``level``."""
 
@@ -104,6 +121,7 @@ class Planner:
         self.level = level
         self.avoid = avoid
         self.main = main
+        self.skipped_uses: dict[int, int] = {}  # uses of a value by skipped nodes
 
     def optional(self, val: Val) -> bool:
         """Whether an optional merge moving ``val`` is allowed."""
@@ -111,7 +129,21 @@ class Planner:
 
     # -- graphs ---------------------------------------------------------------------------
 
+    def plan(self, graph: GraphInfo) -> None:
+        """Plan a function body: control flow first (innermost first), then SSA merges,
+        which must see the final control-flow variables."""
+        self.plan_graph(graph)
+        if self.level == 0:
+            self._merge_all(graph)
+
+    def _merge_all(self, graph: GraphInfo) -> None:
+        for node in graph.nodes:
+            for _, sub in node.graphs:
+                self._merge_all(sub)
+        self.merge_ssa(graph)
+
     def plan_graph(self, graph: GraphInfo) -> None:
+        """Choose the form of every node of ``graph`` and its nested graphs."""
         for node in graph.nodes:
             if not node.graphs:
                 node.form = CALL
@@ -124,8 +156,6 @@ class Planner:
                 self.plan_loop(node, graph)
             else:
                 node.form = EXPLICIT
-        if self.level == 0:
-            self.merge_ssa(graph)
 
     # -- if -------------------------------------------------------------------------------
 
@@ -145,7 +175,7 @@ class Planner:
             or not outs
             or len(then_g.outputs) != len(outs)
             or len(else_g.outputs) != len(outs)
-            or any(o is None or not (o.uses or o.is_output) for o in outs)
+            or any(o is None or not (o.uses or o.is_output) or o.seq in self.avoid for o in outs)
         ):
             node.form = EXPLICIT
             return
@@ -158,10 +188,7 @@ class Planner:
         plan.else_deferred = self._branch(results, else_g, ordered=False)
         live = [n for n in else_g.nodes if n.form != SKIP]
         plan.elif_ = (
-            not plan.else_deferred
-            and len(live) == 1
-            and live[0].form == IF
-            and not else_g.doc
+            not plan.else_deferred and len(live) == 1 and live[0].form == IF and not else_g.doc
         )
         node.plan = plan
 
@@ -181,7 +208,11 @@ class Planner:
                 and value.node is not None
                 and value.node.form != SKIP
                 and value.seq not in self.avoid
-                and not (value.var is not None and any(value.var is r.var for r in results))
+                and not (
+                    value.var is not None
+                    and value.var is not out.var
+                    and any(value.var is r.var for r in results)
+                )
             )
             pos = (value.index, value.slot)
             if ok and ordered:
@@ -211,7 +242,7 @@ class Planner:
             or len(body.outputs) != n + 1
             or len(outs) != n
             or any(v is None for v in inits)
-            or any(o is None for o in outs)
+            or any(o is None or o.seq in self.avoid for o in outs)
         ):
             node.form = EXPLICIT
             return
@@ -242,8 +273,12 @@ class Planner:
             )
             if is_passthrough:
                 passthrough = src
-        if trip is not None and cond_true and is_passthrough and \
-                cond_in.uses == (1 if passthrough is not None else 0):
+        if (
+            trip is not None
+            and cond_true
+            and is_passthrough
+            and cond_in.uses == (1 if passthrough is not None else 0)
+        ):
             node.form = FOR
             if passthrough is not None:
                 passthrough.form = SKIP
@@ -254,9 +289,15 @@ class Planner:
         else:
             node.form = EXPLICIT
             return
-        if node.form in (FOR, FOR_BREAK) and cond is not None and cond.uses == 1 \
-                and cond.node is not None:
+        if (
+            node.form in (FOR, FOR_BREAK)
+            and cond is not None
+            and cond.uses == 1
+            and cond.node is not None
+        ):
             cond.node.form = SKIP  # the compiler makes its own `true` when it needs one
+        if node.form == WHILE and cond is not None:
+            cond = self._unreshaped(cond)
         plan = LoopPlan(body, trip, cond, init_vals, results)
         is_while = node.form == WHILE
         for j in range(n):
@@ -264,10 +305,11 @@ class Planner:
         if is_while:
             var_of(cond_in)
 
-        def taken(val: Val) -> bool:
-            """Whether ``val`` already shares a variable with one of this loop's."""
+        def taken(val: Val, own: Val | None = None) -> bool:
+            """Whether ``val`` already shares a variable with one of this loop's (other
+            than ``own``'s)."""
             var = val.var
-            if var is None:
+            if var is None or (own is not None and var is own.var):
                 return False
             return any(var is r.var for r in results) or (is_while and var is cond_in.var)
 
@@ -282,7 +324,7 @@ class Planner:
                 and value.node.form != SKIP
                 and bins[j + 2].last_use <= value.index
                 and value.seq not in self.avoid
-                and not taken(value)
+                and not taken(value, results[j])
                 and (value.index, value.slot) > last
             )
             if ok:
@@ -298,7 +340,7 @@ class Planner:
                 and cond_out.node.form != SKIP
                 and cond_in.last_use <= cond_out.index
                 and cond_out.seq not in self.avoid
-                and not taken(cond_out)
+                and not taken(cond_out, cond_in)
             ):
                 unite(cond_in, cond_out)
             else:
@@ -308,12 +350,45 @@ class Planner:
             # A model output keeps its name only as the first value of its variable.
             if graph is self.main and results[j].is_output:
                 continue
-            if self._can_merge_init(node, init_vals[j], graph) and not taken(init_vals[j]):
+            if self._can_merge_init(node, init_vals[j], graph) and not taken(
+                init_vals[j], results[j]
+            ):
                 unite(results[j], init_vals[j])
-        if is_while and cond is not None and self._can_merge_init(node, cond, graph) \
-                and not taken(cond):
+        if (
+            is_while
+            and cond is not None
+            and self._can_merge_init(node, cond, graph)
+            and not taken(cond, cond_in)
+        ):
             unite(cond_in, cond)
         node.plan = plan
+
+    def _unreshaped(self, cond: Val) -> Val:
+        """The compiler reshapes a ``while`` condition to a scalar itself: a condition that
+        is ``Reshape(c, [])``, read only by this loop, is written as ``c``."""
+        node = cond.node
+        if (
+            node is None
+            or node.op_type != "Reshape"
+            or node.domain
+            or cond.uses != 1
+            or len(node.inputs) != 2
+            or node.form == SKIP
+            or node.proto is None
+            or len(node.proto.attribute)
+        ):
+            return cond
+        source, shape = node.inputs
+        if source is None or shape is None or not _is_empty_shape(shape):
+            return cond
+        node.form = SKIP
+        shape_node = shape.node
+        assert shape_node is not None
+        count = self.skipped_uses.get(id(shape), 0) + 1
+        self.skipped_uses[id(shape)] = count
+        if count == shape.uses and not shape.is_output:
+            shape_node.form = SKIP
+        return source
 
     def _can_merge_init(self, node: NodeInfo, init: Val, graph: GraphInfo) -> bool:
         """An initial value can become the loop variable when it is defined in the loop's
@@ -339,9 +414,10 @@ class Planner:
         for node in graph.nodes:
             if node.form == SKIP:
                 continue
-            for val in node.outputs:
-                if val is None:
+            for out in node.outputs:
+                if out is None:
                     continue
+                val = out
                 var = val.var
                 if var is None:
                     if not (val.uses or val.is_output):

@@ -40,8 +40,7 @@ class RoundTrip:
         if self.error:
             return f"round trip failed: {self.error}"
         lines = [
-            "structurally equal up to renaming: "
-            + ("yes" if not self.differences else "no"),
+            "structurally equal up to renaming: " + ("yes" if not self.differences else "no"),
             *(f"  - {d}" for d in self.differences[:20]),
             f"translating the compiled model again gives the same text: "
             f"{'yes' if self.fixpoint else 'no'}",
@@ -70,8 +69,9 @@ def compile_source(source: str) -> onnx.ModelProto | onnx.FunctionProto:
     return proto
 
 
-def check(original: onnx.ModelProto | onnx.FunctionProto, source: str,
-          run: bool = True, **options: Any) -> RoundTrip:
+def check(
+    original: onnx.ModelProto | onnx.FunctionProto, source: str, run: bool = True, **options: Any
+) -> RoundTrip:
     """Compile ``source`` (the translation of ``original`` with ``options``) back, compare
     structures, translate again for the fixpoint and, for models, compare results on
     random inputs with onnxruntime (when ``run``)."""
@@ -125,8 +125,9 @@ def _run(model: onnx.ModelProto, inputs: Sequence[np.ndarray]) -> list[Any]:
 
     options = ort.SessionOptions()
     options.log_severity_level = 4
-    session = ort.InferenceSession(model.SerializeToString(), options,
-                                   providers=["CPUExecutionProvider"])
+    session = ort.InferenceSession(
+        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
+    )
     names = [i.name for i in session.get_inputs()]
     return list(session.run(None, dict(zip(names, inputs, strict=True))))
 
@@ -147,8 +148,10 @@ def compare_results(original: onnx.ModelProto, compiled: onnx.ModelProto) -> str
     for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
         a_arr, e_arr = np.asarray(a), np.asarray(e)
         if a_arr.shape != e_arr.shape or a_arr.dtype != e_arr.dtype:
-            return f"different: output {i} has shape/type {a_arr.shape}/{a_arr.dtype}, " \
-                   f"expected {e_arr.shape}/{e_arr.dtype}"
+            return (
+                f"different: output {i} has shape/type {a_arr.shape}/{a_arr.dtype}, "
+                f"expected {e_arr.shape}/{e_arr.dtype}"
+            )
         if e_arr.dtype.kind in "fc":
             same = np.allclose(a_arr, e_arr, rtol=1e-5, atol=1e-6, equal_nan=True)
         else:

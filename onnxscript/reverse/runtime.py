@@ -34,8 +34,13 @@ def external_tensor(
     tensor.data_type = data_type
     tensor.dims.extend(dims)
     tensor.data_location = onnx.TensorProto.EXTERNAL
-    fields = {"location": location, "offset": offset, "length": length,
-              "checksum": checksum, "basepath": basepath}
+    fields = {
+        "location": location,
+        "offset": offset,
+        "length": length,
+        "checksum": checksum,
+        "basepath": basepath,
+    }
     for key, value in fields.items():
         if value is not None:
             entry = tensor.external_data.add()

@@ -84,8 +84,11 @@ def _nested(items: Sequence[str], shape: Sequence[int]) -> str:
     if len(shape) == 1:
         return "[" + ", ".join(items) + "]"
     step = len(items) // shape[0] if shape[0] else 0
-    return "[" + ", ".join(_nested(items[i * step:(i + 1) * step], shape[1:])
-                           for i in range(shape[0])) + "]"
+    return (
+        "["
+        + ", ".join(_nested(items[i * step : (i + 1) * step], shape[1:]) for i in range(shape[0]))
+        + "]"
+    )
 
 
 def _wrapped(items: Sequence[str], indent: str) -> str:
@@ -118,8 +121,9 @@ class TensorWriter:
     tensor_file: str | None = None
     module_lines: list[str] = field(default_factory=list)
 
-    def expression(self, tensor: onnx.TensorProto, value_name: str = "",
-                   file_key: str | None = None) -> str:
+    def expression(
+        self, tensor: onnx.TensorProto, value_name: str = "", file_key: str | None = None
+    ) -> str:
         """An expression for ``tensor`` that can be used inside a script.
 
         ``value_name`` names module-level constants; ``file_key`` is how
@@ -130,11 +134,7 @@ class TensorWriter:
         count = 1
         for d in tensor.dims:
             count *= d
-        if (
-            count > self.large_limit
-            and self.tensor_file is not None
-            and file_key is not None
-        ):
+        if count > self.large_limit and self.tensor_file is not None and file_key is not None:
             self.imports.names.add("model_tensor")
             return f"model_tensor({string(self.tensor_file)}, {string(file_key)})"
         inline = count <= self.inline_limit
@@ -153,16 +153,21 @@ class TensorWriter:
         return text
 
     def _module_constant(self, value_name: str, text: str) -> str:
-        name = self.names.take(value_name.upper() if value_name.islower() else value_name,
-                               default="T")
+        name = self.names.take(
+            value_name.upper() if value_name.islower() else value_name, default="T"
+        )
         self.module_lines.append(f"{name} = {text}")
         return name
 
     def _external(self, tensor: onnx.TensorProto) -> str:
         info = {entry.key: entry.value for entry in tensor.external_data}
         self.imports.names.add("external_tensor")
-        args = [string(tensor.name), str(tensor.data_type), str(list(tensor.dims)),
-                string(info.get("location", ""))]
+        args = [
+            string(tensor.name),
+            str(tensor.data_type),
+            str(list(tensor.dims)),
+            string(info.get("location", "")),
+        ]
         for key in ("offset", "length"):
             if key in info and info[key].isdigit():
                 args.append(f"{key}={int(info[key])}")
@@ -197,8 +202,9 @@ class TensorWriter:
             return self._array_text(items, dims, "dtype=object", inline, indent), False
         return self._other(tensor, array, dims, inline, indent)
 
-    def _array_text(self, items: list[str], dims: list[int], dtype: str, inline: bool,
-                    indent: str) -> str:
+    def _array_text(
+        self, items: list[str], dims: list[int], dtype: str, inline: bool, indent: str
+    ) -> str:
         if not dims:
             return f"np.array({items[0]}, {dtype})"
         if not items:
@@ -209,8 +215,14 @@ class TensorWriter:
         shape = ", ".join(str(d) for d in dims)
         return f"np.array({_wrapped(items, indent)}, {dtype}).reshape({shape})"
 
-    def _other(self, tensor: onnx.TensorProto, array: np.ndarray, dims: list[int],
-               inline: bool, indent: str) -> tuple[str, bool]:
+    def _other(
+        self,
+        tensor: onnx.TensorProto,
+        array: np.ndarray,
+        dims: list[int],
+        inline: bool,
+        indent: str,
+    ) -> tuple[str, bool]:
         """Element types numpy lacks: values through ``make_tensor`` when exact, else bytes."""
         self.imports.modules.add("onnx")
         code = tensor.data_type
@@ -220,7 +232,7 @@ class TensorWriter:
         try:
             values = array.astype(np.float64).reshape(-1).tolist()
             candidate = onnx.helper.make_tensor("", code, dims, values)
-            same = (onnx.numpy_helper.to_array(candidate).tobytes() == original.tobytes())
+            same = onnx.numpy_helper.to_array(candidate).tobytes() == original.tobytes()
         except Exception:
             same = False
         if same:

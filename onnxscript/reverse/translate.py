@@ -78,8 +78,9 @@ def translate_model(model: onnx.ModelProto, options: Options) -> str:
         fn_imports.append({**model_imports, **own} if own else dict(model_imports))
     writer.declare_opsets([model_imports, *fn_imports], _main_version(model_imports))
     fn_names = [writer.names.take(fn.name, default="function") for fn in model.functions]
-    main_name = writer.names.take(options.function_name or model.graph.name or "main",
-                                  default="main")
+    main_name = writer.names.take(
+        options.function_name or model.graph.name or "main", default="main"
+    )
     seen = set()
     for fn, py_name, imports in zip(model.functions, fn_names, fn_imports):
         key = (_canonical(fn.domain), fn.name)
@@ -112,8 +113,13 @@ def translate_model(model: onnx.ModelProto, options: Options) -> str:
     return writer.write()
 
 
-def _add_main(writer: ModuleWriter, graph: onnx.GraphProto, name: str,
-              imports: dict[str, int], options: Options) -> Any:
+def _add_main(
+    writer: ModuleWriter,
+    graph: onnx.GraphProto,
+    name: str,
+    imports: dict[str, int],
+    options: Options,
+) -> Any:
     inputs = [(vi.name, vi.type) for vi in graph.input]
     initializers = list(graph.initializer)
     if options.skip_initializers:
@@ -135,8 +141,9 @@ def _add_main(writer: ModuleWriter, graph: onnx.GraphProto, name: str,
     )
 
 
-def _main_header(writer: ModuleWriter, main: Any,
-                 graph: onnx.GraphProto) -> tuple[list[str | None], list[str | None]]:
+def _main_header(
+    writer: ModuleWriter, main: Any, graph: onnx.GraphProto
+) -> tuple[list[str | None], list[str | None]]:
     params, in_over = input_parameters(main.graph.inputs, writer.imports)
     returns, out_over = output_annotation([o.type for o in graph.output], writer.imports)
     writer.imports.names.add("script")
@@ -157,8 +164,7 @@ def _function_headers(writer: ModuleWriter, functions: Any, model_imports: dict[
         writer.imports.names.add("script")
         params = [v.cand for v in fn.graph.inputs]
         attributes = fn.scope.attributes
-        params += attribute_parameters(proto, attributes, local.attributes,
-                                       fn.scope.opset_versions)
+        params += attribute_parameters(proto, attributes, local.attributes, fn.scope.opset_versions)
         fn.header = function_header(f"@script({opset})", local.py_name, params, "")
 
 

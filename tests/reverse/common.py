@@ -67,8 +67,13 @@ def make_model(
     graph = oh.make_graph(nodes, name, inputs, outputs, initializer=initializers or [])
     imports = [oh.make_opsetid("", opset)]
     imports += [oh.make_opsetid(d, v) for d, v in (extra_opsets or {}).items()]
-    model = oh.make_model(graph, opset_imports=imports, functions=functions or [],
-                          ir_version=kwargs.pop("ir_version", 8), **kwargs)
+    model = oh.make_model(
+        graph,
+        opset_imports=imports,
+        functions=functions or [],
+        ir_version=kwargs.pop("ir_version", 8),
+        **kwargs,
+    )
     return model
 
 
@@ -79,8 +84,7 @@ def vi(name: str, elem: int = FLOAT, shape: list[Any] | None = None) -> onnx.Val
 def run(model: onnx.ModelProto, *inputs: Any) -> list[Any]:
     import onnxruntime as ort
 
-    session = ort.InferenceSession(model.SerializeToString(),
-                                   providers=["CPUExecutionProvider"])
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     names = [i.name for i in session.get_inputs()]
     results = session.run(None, dict(zip(names, inputs, strict=True)))
     return [v if isinstance(v, list) else np.asarray(v) for v in results]

@@ -29,7 +29,7 @@ def _script(body: str, name: str = "f") -> onnx.ModelProto:
 
 
 def test_if_else_comes_back_as_if_else_with_one_variable():
-    model = _script('''
+    model = _script("""
 @script()
 def f(x: FLOAT["N"], c: BOOL) -> FLOAT["N"]:
     if c:
@@ -37,13 +37,13 @@ def f(x: FLOAT["N"], c: BOOL) -> FLOAT["N"]:
     else:
         y = op.Abs(x)
     return y
-''')
+""")
     source = assert_roundtrip(model)
     assert "    if c:\n        y = op.Neg(x)\n    else:\n        y = op.Abs(x)\n" in source
 
 
 def test_elif_and_ssa_variants_are_merged():
-    model = _script('''
+    model = _script("""
 @script()
 def f(x: FLOAT["N"], c: BOOL) -> FLOAT["N"]:
     x = op.Relu(x)
@@ -56,14 +56,14 @@ def f(x: FLOAT["N"], c: BOOL) -> FLOAT["N"]:
         y = op.Exp(x)
     z = op.Add(x, y)
     return z
-''')
+""")
     source = assert_roundtrip(model)
     assert "    x = op.Relu(x)\n    if c:\n        x = op.Neg(x)\n" in source
     assert "x_1" not in source and "y_1" not in source
 
 
 def test_pure_elif_chain():
-    model = _script('''
+    model = _script("""
 @script()
 def f(x: FLOAT["N"], a: BOOL, b: BOOL) -> FLOAT["N"]:
     if a:
@@ -73,13 +73,13 @@ def f(x: FLOAT["N"], a: BOOL, b: BOOL) -> FLOAT["N"]:
     else:
         y = op.Exp(x)
     return y
-''')
+""")
     source = assert_roundtrip(model)
     assert "    elif b:\n        y = op.Abs(x)\n    else:\n        y = op.Exp(x)\n" in source
 
 
 def test_for_loop_with_carried_values():
-    model = _script('''
+    model = _script("""
 @script()
 def f(x: FLOAT["N"], n: INT64) -> FLOAT["N"]:
     y = x
@@ -89,14 +89,14 @@ def f(x: FLOAT["N"], n: INT64) -> FLOAT["N"]:
         z = op.Mul(z, x)
     w = op.Add(y, z)
     return w
-''')
+""")
     source = assert_roundtrip(model)
     assert "for i in range(n):" in source
     assert "        y = op.Add(y, z)\n        z = op.Mul(z, x)\n" in source
 
 
 def test_for_loop_with_break():
-    model = _script('''
+    model = _script("""
 @script()
 def f(x: FLOAT["N"], n: INT64) -> FLOAT["N"]:
     y = x
@@ -106,13 +106,13 @@ def f(x: FLOAT["N"], n: INT64) -> FLOAT["N"]:
         if not go:
             break
     return y
-''')
+""")
     source = assert_roundtrip(model)
     assert "        if not go:\n            break\n" in source
 
 
 def test_while_loop():
-    model = _script('''
+    model = _script("""
 @script()
 def f(x: FLOAT["N"]) -> FLOAT["N"]:
     lim = op.Constant(value_float=100.0)
@@ -120,14 +120,32 @@ def f(x: FLOAT["N"]) -> FLOAT["N"]:
     while go:
         x = op.Add(x, x)
         go = op.ReduceSum(x, keepdims=0) < lim
-    return x
-''')
+    y = op.Neg(x)
+    return y
+""")
     source = assert_roundtrip(model)
     assert "    while go:\n        x = op.Add(x, x)\n" in source
 
 
+def test_model_output_names_are_kept():
+    model = _script("""
+@script()
+def f(x: FLOAT["N"], n: INT64) -> FLOAT["N"]:
+    for i in range(n):
+        x = op.Add(x, x)
+    return x
+""")
+    (name,) = [o.name for o in model.graph.output]
+    source = assert_roundtrip(model)
+    assert (
+        f"    {name} = x\n    for i in range(n):\n        {name} = op.Add({name}, {name})\n"
+        in source
+    )
+    assert compiled(source).graph.output[0].name == name
+
+
 def test_loop_index_and_if_inside_loop():
-    model = _script('''
+    model = _script("""
 @script()
 def f(x: FLOAT["N"], n: INT64) -> FLOAT["N"]:
     acc = op.Identity(x)
@@ -136,15 +154,19 @@ def f(x: FLOAT["N"], n: INT64) -> FLOAT["N"]:
             acc = op.Sub(acc, x)
         else:
             acc = op.Add(acc, x)
-    return acc
-''')
+    out = op.Neg(acc)
+    return out
+""")
     source = assert_roundtrip(model)
     assert "for i in range(n):" in source
-    assert "            acc = op.Sub(acc, x)\n        else:\n            acc = op.Add(acc, x)" in source
+    assert (
+        "            acc = op.Sub(acc, x)\n        else:\n            acc = op.Add(acc, x)"
+        in source
+    )
 
 
 def test_nested_loops():
-    model = _script('''
+    model = _script("""
 @script()
 def f(x: FLOAT["N"], n: INT64, m: INT64) -> FLOAT["N"]:
     y = op.Identity(x)
@@ -153,13 +175,13 @@ def f(x: FLOAT["N"], n: INT64, m: INT64) -> FLOAT["N"]:
             y = op.Add(y, x)
         y = op.Mul(y, x)
     return y
-''')
+""")
     source = assert_roundtrip(model)
     assert "    for i in range(n):\n        for j in range(m):\n" in source
 
 
 def test_scan_is_a_nested_graph_function():
-    model = _script('''
+    model = _script("""
 @script()
 def f(x: FLOAT[4, 3]) -> FLOAT[3]:
     @graph()
@@ -171,7 +193,7 @@ def f(x: FLOAT[4, 3]) -> FLOAT[3]:
     zeros = op.Expand(init, op.Constant(value_ints=[3]))
     total, rows = op.Scan(zeros, x, body=body, num_scan_inputs=1)
     return total
-''')
+""")
     source = assert_roundtrip(model)
     assert "@graph()\n    def body(s: FLOAT[3], row: FLOAT[3]):" in source
     assert "op.Scan(zeros, x, num_scan_inputs=1, body=body)" in source
@@ -184,7 +206,8 @@ def _pytorch_style_loop(cond_out_identity: bool = True) -> onnx.ModelProto:
     if cond_out_identity:
         body_nodes.insert(0, oh.make_node("Identity", ["cond_in"], ["cond_out"]))
     body = oh.make_graph(
-        body_nodes, "body",
+        body_nodes,
+        "body",
         [vi("it", INT64, []), vi("cond_in", BOOL, []), vi("y_in", FLOAT, [3])],
         [vi("cond_out" if cond_out_identity else "cond_in", BOOL, []), vi("y_out", FLOAT, [3])],
     )
@@ -204,8 +227,16 @@ def test_exported_for_loop_becomes_for_range(identity):
     assert "Loop" not in source
 
 
-def _loop_model(body_nodes, body_inputs, body_outputs, loop_inputs, loop_outputs, pre=(),
-                graph_inputs=None, graph_outputs=None):
+def _loop_model(
+    body_nodes,
+    body_inputs,
+    body_outputs,
+    loop_inputs,
+    loop_outputs,
+    pre=(),
+    graph_inputs=None,
+    graph_outputs=None,
+):
     body = oh.make_graph(body_nodes, "body", body_inputs, body_outputs)
     nodes = [*pre, oh.make_node("Loop", loop_inputs, loop_outputs, body=body)]
     return make_model(
@@ -217,11 +248,15 @@ def _loop_model(body_nodes, body_inputs, body_outputs, loop_inputs, loop_outputs
 
 def test_loop_with_scan_outputs_stays_an_op_call():
     model = _loop_model(
-        [oh.make_node("Identity", ["c"], ["c2"]), oh.make_node("Add", ["y", "x"], ["y2"]),
-         oh.make_node("Identity", ["y2"], ["s"])],
+        [
+            oh.make_node("Identity", ["c"], ["c2"]),
+            oh.make_node("Add", ["y", "x"], ["y2"]),
+            oh.make_node("Identity", ["y2"], ["s"]),
+        ],
         [vi("i", INT64, []), vi("c", BOOL, []), vi("y", FLOAT, [3])],
         [vi("c2", BOOL, []), vi("y2", FLOAT, [3]), vi("s", FLOAT, [3])],
-        ["n", "", "x"], ["last", "all"],
+        ["n", "", "x"],
+        ["last", "all"],
         graph_outputs=[vi("last", FLOAT, [3]), vi("all", FLOAT, ["n", 3])],
     )
     source = assert_roundtrip(model)
@@ -231,12 +266,15 @@ def test_loop_with_scan_outputs_stays_an_op_call():
 
 def test_loop_with_trip_count_and_condition_stays_an_op_call():
     model = _loop_model(
-        [oh.make_node("Add", ["y", "x"], ["y2"]),
-         oh.make_node("ReduceSum", ["y2"], ["s"], keepdims=0),
-         oh.make_node("Less", ["s", "lim"], ["c2"])],
+        [
+            oh.make_node("Add", ["y", "x"], ["y2"]),
+            oh.make_node("ReduceSum", ["y2"], ["s"], keepdims=0),
+            oh.make_node("Less", ["s", "lim"], ["c2"]),
+        ],
         [vi("i", INT64, []), vi("c", BOOL, []), vi("y", FLOAT, [3])],
         [vi("c2", BOOL, []), vi("y2", FLOAT, [3])],
-        ["n", "c0", "x"], ["out"],
+        ["n", "c0", "x"],
+        ["out"],
         pre=[oh.make_node("Constant", [], ["lim"], value=oh.make_tensor("", FLOAT, [], [50.0]))],
         graph_inputs=[vi("x", FLOAT, [3]), vi("n", INT64, []), vi("c0", BOOL, [])],
     )
@@ -251,7 +289,8 @@ def test_swapped_loop_values_use_a_parallel_assignment():
         [oh.make_node("Identity", ["c"], ["c2"]), oh.make_node("Neg", ["a"], ["na"])],
         [vi("i", INT64, []), vi("c", BOOL, []), vi("a", FLOAT, [3]), vi("b", FLOAT, [3])],
         [vi("c2", BOOL, []), vi("b", FLOAT, [3]), vi("na", FLOAT, [3])],
-        ["n", "", "x", "x2"], ["ra", "rb"],
+        ["n", "", "x", "x2"],
+        ["ra", "rb"],
         pre=[oh.make_node("Relu", ["x"], ["x2"])],
         graph_outputs=[vi("ra", FLOAT, [3]), vi("rb", FLOAT, [3])],
     )
@@ -267,11 +306,17 @@ def test_swapped_loop_values_use_a_parallel_assignment():
 
 def test_if_outputs_computed_out_of_order_are_assigned_at_the_end():
     then_g = oh.make_graph(
-        [oh.make_node("Neg", ["x"], ["tb"]), oh.make_node("Abs", ["x"], ["ta"])], "then", [],
-        [vi("ta", FLOAT, [3]), vi("tb", FLOAT, [3])])
+        [oh.make_node("Neg", ["x"], ["tb"]), oh.make_node("Abs", ["x"], ["ta"])],
+        "then",
+        [],
+        [vi("ta", FLOAT, [3]), vi("tb", FLOAT, [3])],
+    )
     else_g = oh.make_graph(
-        [oh.make_node("Exp", ["x"], ["ea"]), oh.make_node("Relu", ["x"], ["eb"])], "else", [],
-        [vi("ea", FLOAT, [3]), vi("eb", FLOAT, [3])])
+        [oh.make_node("Exp", ["x"], ["ea"]), oh.make_node("Relu", ["x"], ["eb"])],
+        "else",
+        [],
+        [vi("ea", FLOAT, [3]), vi("eb", FLOAT, [3])],
+    )
     model = make_model(
         [oh.make_node("If", ["c"], ["a", "b"], then_branch=then_g, else_branch=else_g)],
         [vi("x", FLOAT, [3]), vi("c", BOOL, [])],
@@ -286,7 +331,9 @@ def test_branch_returning_an_outer_value():
     else_g = oh.make_graph([oh.make_node("Neg", ["x"], ["e"])], "else", [], [vi("e", FLOAT, [3])])
     model = make_model(
         [oh.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)],
-        [vi("x", FLOAT, [3]), vi("c", BOOL, [])], [vi("y", FLOAT, [3])])
+        [vi("x", FLOAT, [3]), vi("c", BOOL, [])],
+        [vi("y", FLOAT, [3])],
+    )
     # onnxruntime does not run a branch that returns an outer value directly; the compiled
     # model (which adds an Identity) runs.
     source = assert_roundtrip(model, fixpoint=False, run=False)
@@ -297,13 +344,23 @@ def test_branch_returning_an_outer_value():
 
 
 def test_if_with_unused_output_keeps_all_outputs():
-    then_g = oh.make_graph([oh.make_node("Neg", ["x"], ["t1"]), oh.make_node("Abs", ["x"], ["t2"])],
-                           "then", [], [vi("t1", FLOAT, [3]), vi("t2", FLOAT, [3])])
-    else_g = oh.make_graph([oh.make_node("Exp", ["x"], ["e1"]), oh.make_node("Relu", ["x"], ["e2"])],
-                           "else", [], [vi("e1", FLOAT, [3]), vi("e2", FLOAT, [3])])
+    then_g = oh.make_graph(
+        [oh.make_node("Neg", ["x"], ["t1"]), oh.make_node("Abs", ["x"], ["t2"])],
+        "then",
+        [],
+        [vi("t1", FLOAT, [3]), vi("t2", FLOAT, [3])],
+    )
+    else_g = oh.make_graph(
+        [oh.make_node("Exp", ["x"], ["e1"]), oh.make_node("Relu", ["x"], ["e2"])],
+        "else",
+        [],
+        [vi("e1", FLOAT, [3]), vi("e2", FLOAT, [3])],
+    )
     model = make_model(
         [oh.make_node("If", ["c"], ["y", "unused"], then_branch=then_g, else_branch=else_g)],
-        [vi("x", FLOAT, [3]), vi("c", BOOL, [])], [vi("y", FLOAT, [3])])
+        [vi("x", FLOAT, [3]), vi("c", BOOL, [])],
+        [vi("y", FLOAT, [3])],
+    )
     source = assert_roundtrip(model)
     assert "    y, _ = op.If(c, then_branch=then, else_branch=else_)\n" in source
 
@@ -313,12 +370,28 @@ def test_single_output_if_as_op_call_uses_a_one_element_tuple():
     else_g = oh.make_graph([oh.make_node("Abs", ["x"], ["e"])], "else", [], [vi("e", FLOAT, [3])])
     # An If nested in a Scan body: the Scan forces nested functions, the If stays readable.
     model = make_model(
-        [oh.make_node("If", ["c"], ["y", "z"], then_branch=oh.make_graph(
-            [oh.make_node("Neg", ["x"], ["t"]), oh.make_node("Abs", ["x"], ["t2"])], "then", [],
-            [vi("t", FLOAT, [3]), vi("t2", FLOAT, [3])]), else_branch=oh.make_graph(
-            [oh.make_node("Exp", ["x"], ["e"]), oh.make_node("Relu", ["x"], ["e2"])], "else", [],
-            [vi("e", FLOAT, [3]), vi("e2", FLOAT, [3])]))],
-        [vi("x", FLOAT, [3]), vi("c", BOOL, [])], [vi("y", FLOAT, [3])])
+        [
+            oh.make_node(
+                "If",
+                ["c"],
+                ["y", "z"],
+                then_branch=oh.make_graph(
+                    [oh.make_node("Neg", ["x"], ["t"]), oh.make_node("Abs", ["x"], ["t2"])],
+                    "then",
+                    [],
+                    [vi("t", FLOAT, [3]), vi("t2", FLOAT, [3])],
+                ),
+                else_branch=oh.make_graph(
+                    [oh.make_node("Exp", ["x"], ["e"]), oh.make_node("Relu", ["x"], ["e2"])],
+                    "else",
+                    [],
+                    [vi("e", FLOAT, [3]), vi("e2", FLOAT, [3])],
+                ),
+            )
+        ],
+        [vi("x", FLOAT, [3]), vi("c", BOOL, [])],
+        [vi("y", FLOAT, [3])],
+    )
     del then_g, else_g
     source = proto2python(model)
     assert "(y, z) = " not in source
@@ -326,12 +399,16 @@ def test_single_output_if_as_op_call_uses_a_one_element_tuple():
 
 
 def test_sequence_map_with_one_output():
-    body = oh.make_graph([oh.make_node("Neg", ["t"], ["u"])], "body",
-                         [vi("t", FLOAT, None)], [vi("u", FLOAT, None)])
+    body = oh.make_graph(
+        [oh.make_node("Neg", ["t"], ["u"])], "body", [vi("t", FLOAT, None)], [vi("u", FLOAT, None)]
+    )
     seq = onnx.helper.make_tensor_sequence_value_info
     model = make_model(
         [oh.make_node("SequenceMap", ["s"], ["r"], body=body)],
-        [seq("s", FLOAT, None)], [seq("r", FLOAT, None)], opset=18)
+        [seq("s", FLOAT, None)],
+        [seq("r", FLOAT, None)],
+        opset=18,
+    )
     source = assert_roundtrip(model, run=False)
     assert "(r,) = op.SequenceMap(s, body=body)" in source
     got = run(compiled(source), [np.ones(2, np.float32), np.zeros(3, np.float32)])

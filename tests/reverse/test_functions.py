@@ -11,7 +11,7 @@ from onnxscript.reverse.isomorphism import differences
 from onnxscript.reverse.roundtrip import compile_source
 from tests.reverse.common import FLOAT, assert_roundtrip, compiled, make_model, run, vi
 
-SOURCE = '''
+SOURCE = """
 from onnxscript import script, FLOAT, Opset, opset18 as op
 dom = Opset("my.domain.com", 1)
 
@@ -33,7 +33,7 @@ def twice(x, beta: float, names: list[str] = ["a"]):
 def main(x: FLOAT[3]) -> FLOAT[3]:
     y = twice(x, beta=2.0)
     return y
-'''
+"""
 
 
 def _model() -> onnx.ModelProto:
@@ -47,7 +47,7 @@ def test_functions_with_attribute_parameters_round_trip():
     source = assert_roundtrip(model)
     assert 'my_domain_com = Opset("my.domain.com", 1)' in source
     assert "@script(my_domain_com)\ndef scaled(x, alpha: float = 0.5, dtype: int = 1):" in source
-    assert "@script(my_domain_com)\ndef twice(x, beta: float, names: list[str] = [\"a\"]):" in source
+    assert '@script(my_domain_com)\ndef twice(x, beta: float, names: list[str] = ["a"]):' in source
     # Attribute references: a Constant of an attribute (twice) and Cast(to=<attribute>).
     assert "op.Constant(value_float=beta)" in source
     assert "op.Cast(y, to=dtype)" in source
@@ -80,12 +80,21 @@ def test_function_proto_alone():
 
 def test_attribute_without_type_information_and_unused_attribute():
     fn = oh.make_function(
-        "local", "f", ["x"], ["y"],
+        "local",
+        "f",
+        ["x"],
+        ["y"],
         [oh.make_node("LeakyRelu", ["x"], ["y"], alpha=0.2)],
-        opset_imports=[oh.make_opsetid("", 18)], attributes=["unused"])
-    model = make_model([oh.make_node("f", ["x"], ["y"], domain="local", unused=3)],
-                       [vi("x", FLOAT, [2])], [vi("y", FLOAT, [2])], functions=[fn],
-                       extra_opsets={"local": 1})
+        opset_imports=[oh.make_opsetid("", 18)],
+        attributes=["unused"],
+    )
+    model = make_model(
+        [oh.make_node("f", ["x"], ["y"], domain="local", unused=3)],
+        [vi("x", FLOAT, [2])],
+        [vi("y", FLOAT, [2])],
+        functions=[fn],
+        extra_opsets={"local": 1},
+    )
     source = assert_roundtrip(model)
     assert "def f(x, unused: int):" in source
 
@@ -96,11 +105,22 @@ def test_reference_kind_comes_from_the_schema_when_the_proto_omits_it():
     ref.ref_attr_name = "a"  # no type set
     node = oh.make_node("LeakyRelu", ["x"], ["y"])
     node.attribute.append(ref)
-    fn = oh.make_function("local", "f", ["x"], ["y"], [node],
-                          opset_imports=[oh.make_opsetid("", 18)], attributes=["a"])
-    model = make_model([oh.make_node("f", ["x"], ["y"], domain="local", a=0.3)],
-                       [vi("x", FLOAT, [2])], [vi("y", FLOAT, [2])], functions=[fn],
-                       extra_opsets={"local": 1})
+    fn = oh.make_function(
+        "local",
+        "f",
+        ["x"],
+        ["y"],
+        [node],
+        opset_imports=[oh.make_opsetid("", 18)],
+        attributes=["a"],
+    )
+    model = make_model(
+        [oh.make_node("f", ["x"], ["y"], domain="local", a=0.3)],
+        [vi("x", FLOAT, [2])],
+        [vi("y", FLOAT, [2])],
+        functions=[fn],
+        extra_opsets={"local": 1},
+    )
     source = proto2python(model)
     assert "def f(x, a: float):" in source
     x = np.array([-1.0, 1.0], np.float32)
@@ -109,10 +129,15 @@ def test_reference_kind_comes_from_the_schema_when_the_proto_omits_it():
 
 def test_custom_op_without_function_and_odd_op_names():
     model = make_model(
-        [oh.make_node("Weird-Op", ["x"], ["a"], domain="com.example", k=1),
-         oh.make_node("class", ["a"], ["b"], domain="com.example"),
-         oh.make_node("Relu", ["b"], ["y"])],
-        [vi("x", FLOAT, [2])], [vi("y", FLOAT, [2])], extra_opsets={"com.example": 2})
+        [
+            oh.make_node("Weird-Op", ["x"], ["a"], domain="com.example", k=1),
+            oh.make_node("class", ["a"], ["b"], domain="com.example"),
+            oh.make_node("Relu", ["b"], ["y"]),
+        ],
+        [vi("x", FLOAT, [2])],
+        [vi("y", FLOAT, [2])],
+        extra_opsets={"com.example": 2},
+    )
     source = proto2python(model)
     assert 'com_example = Opset("com.example", 2)' in source
     assert 'a = com_example["Weird-Op"](x, k=1)' in source
@@ -121,14 +146,28 @@ def test_custom_op_without_function_and_odd_op_names():
 
 
 def test_functions_calling_functions_in_any_order():
-    inner = oh.make_function("d", "inner", ["x"], ["y"], [oh.make_node("Neg", ["x"], ["y"])],
-                             opset_imports=[oh.make_opsetid("", 18)])
-    outer = oh.make_function("d", "outer", ["x"], ["y"],
-                             [oh.make_node("inner", ["x"], ["t"], domain="d"),
-                              oh.make_node("Abs", ["t"], ["y"])],
-                             opset_imports=[oh.make_opsetid("", 18), oh.make_opsetid("d", 1)])
-    model = make_model([oh.make_node("outer", ["x"], ["y"], domain="d")],
-                       [vi("x", FLOAT, [2])], [vi("y", FLOAT, [2])],
-                       functions=[outer, inner], extra_opsets={"d": 1})
+    inner = oh.make_function(
+        "d",
+        "inner",
+        ["x"],
+        ["y"],
+        [oh.make_node("Neg", ["x"], ["y"])],
+        opset_imports=[oh.make_opsetid("", 18)],
+    )
+    outer = oh.make_function(
+        "d",
+        "outer",
+        ["x"],
+        ["y"],
+        [oh.make_node("inner", ["x"], ["t"], domain="d"), oh.make_node("Abs", ["t"], ["y"])],
+        opset_imports=[oh.make_opsetid("", 18), oh.make_opsetid("d", 1)],
+    )
+    model = make_model(
+        [oh.make_node("outer", ["x"], ["y"], domain="d")],
+        [vi("x", FLOAT, [2])],
+        [vi("y", FLOAT, [2])],
+        functions=[outer, inner],
+        extra_opsets={"d": 1},
+    )
     source = assert_roundtrip(model)
     assert source.index("def inner(") < source.index("def outer(")

@@ -97,13 +97,16 @@ def _evil_model() -> onnx.ModelProto:
     model = make_model(
         nodes,
         [vi("input", FLOAT, ["n\"'\n", 2])],
-        [vi("output\n'\"", FLOAT, ["n\"'\n", 2]), oh.make_tensor_value_info("s", onnx.TensorProto.STRING, [])],
-        name="evil\"\"\" + __import__('os')",
+        [
+            vi("output\n'\"", FLOAT, ["n\"'\n", 2]),
+            oh.make_tensor_value_info("s", onnx.TensorProto.STRING, []),
+        ],
+        name='evil""" + __import__(\'os\')',
         doc_string='model doc """ \\ \n import os',
         producer_name="p'\n\"",
     )
     model.graph.doc_string = 'graph doc\n"""\nimport os  # \\\x00 \u2028'
-    oh.set_model_props(model, {"k'\n": "v\"\"\"\n"})
+    oh.set_model_props(model, {"k'\n": 'v"""\n'})
     return model
 
 
@@ -117,9 +120,9 @@ def test_evil_names_and_strings_are_escaped():
     assert not differences(model, back)
     assert back.producer_name == model.producer_name
     assert back.doc_string == model.doc_string
-    assert {p.key: p.value for p in back.metadata_props} == {"k'\n": "v\"\"\"\n"}
+    assert {p.key: p.value for p in back.metadata_props} == {"k'\n": 'v"""\n'}
     value = next(n for n in back.graph.node if n.op_type == "Constant").attribute[0].s
-    assert value == "'''\"\"\"\n\\x\x00".encode()
+    assert value == b"'''\"\"\"\n\\x\x00"
     x = np.array([[1.0, -2.0]], np.float32)
     np.testing.assert_array_equal(run(back, x)[0], run(model, x)[0])
     assert proto2python(back) == proto2python(compiled(proto2python(back)))
@@ -133,8 +136,13 @@ def test_names_that_collide_after_sanitizing_stay_distinct():
     model = make_model(nodes, [vi("x", FLOAT, [2])], [vi("total", FLOAT, [2])])
     source = proto2python(model)
     tree = assert_safe(source)
-    targets = [t.id for n in ast.walk(tree) if isinstance(n, ast.Assign)
-               for t in n.targets if isinstance(t, ast.Name) and t.id.startswith("a_b")]
+    targets = [
+        t.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Assign)
+        for t in n.targets
+        if isinstance(t, ast.Name) and t.id.startswith("a_b")
+    ]
     assert len(targets) == 5 and len(set(targets)) == 5, source
     back = compiled(source)
     assert not differences(model, back)
@@ -163,30 +171,52 @@ def test_allocator_never_hands_out_reserved_or_taken_names():
 
 def test_evil_function_domain_attribute_and_op_names():
     fn = oh.make_function(
-        "dom'\n\"", "f\n()", ["x"], ["y"],
+        "dom'\n\"",
+        "f\n()",
+        ["x"],
+        ["y"],
         [oh.make_node("LeakyRelu", ["x"], ["y"])],
-        opset_imports=[oh.make_opsetid("", 18)], attributes=["class"])
+        opset_imports=[oh.make_opsetid("", 18)],
+        attributes=["class"],
+    )
     ref = onnx.AttributeProto()
     ref.name, ref.ref_attr_name, ref.type = "alpha", "class", onnx.AttributeProto.FLOAT
     fn.node[0].attribute.append(ref)
     model = make_model(
-        [oh.make_node("f\n()", ["x"], ["y"], domain="dom'\n\"", **{"class": 0.5}),
-         oh.make_node("evil'op\n", ["y"], ["z"], domain="other\"domain")],
-        [vi("x", FLOAT, [2])], [vi("z", FLOAT, [2])], functions=[fn],
-        extra_opsets={"dom'\n\"": 1, "other\"domain": 1})
+        [
+            oh.make_node("f\n()", ["x"], ["y"], domain="dom'\n\"", **{"class": 0.5}),
+            oh.make_node("evil'op\n", ["y"], ["z"], domain='other"domain'),
+        ],
+        [vi("x", FLOAT, [2])],
+        [vi("z", FLOAT, [2])],
+        functions=[fn],
+        extra_opsets={"dom'\n\"": 1, 'other"domain': 1},
+    )
     source = proto2python(model)
     assert_safe(source)
     # The custom op has no implementation: compile only, do not run.
     back = compiled(source)
     ops = [(n.domain, n.op_type) for n in back.graph.node]
-    assert ("other\"domain", "evil'op\n") in ops
+    assert ('other"domain', "evil'op\n") in ops
 
 
 def test_doc_strings_with_every_kind_of_quote_round_trip():
-    for doc in ['"""', "'''", 'ends with "', "back\\slash", "tab\there", "\r\n", "\x0b\x0c",
-                "plain text\nsecond line"]:
-        model = make_model([oh.make_node("Relu", ["x"], ["y"])], [vi("x", FLOAT, [2])],
-                           [vi("y", FLOAT, [2])], doc_string=doc)
+    for doc in [
+        '"""',
+        "'''",
+        'ends with "',
+        "back\\slash",
+        "tab\there",
+        "\r\n",
+        "\x0b\x0c",
+        "plain text\nsecond line",
+    ]:
+        model = make_model(
+            [oh.make_node("Relu", ["x"], ["y"])],
+            [vi("x", FLOAT, [2])],
+            [vi("y", FLOAT, [2])],
+            doc_string=doc,
+        )
         model.graph.doc_string = doc
         source = proto2python(model)
         assert_safe(source)
@@ -201,8 +231,12 @@ def test_doc_strings_with_every_kind_of_quote_round_trip():
 
 def test_names_are_not_looked_up_as_builtins_or_globals():
     # Values named like things scripts use must not shadow them.
-    nodes = [oh.make_node("Relu", ["x"], ["range"]), oh.make_node("Neg", ["range"], ["op"]),
-             oh.make_node("Abs", ["op"], ["np"]), oh.make_node("Exp", ["np"], ["float"])]
+    nodes = [
+        oh.make_node("Relu", ["x"], ["range"]),
+        oh.make_node("Neg", ["range"], ["op"]),
+        oh.make_node("Abs", ["op"], ["np"]),
+        oh.make_node("Exp", ["np"], ["float"]),
+    ]
     model = make_model(nodes, [vi("x", FLOAT, [2])], [vi("float", FLOAT, [2])])
     source = proto2python(model)
     assert_safe(source)

@@ -28,8 +28,9 @@ def _arith_model() -> onnx.ModelProto:
         oh.make_node("Less", ["m", "x"], ["lt"]),
         oh.make_node("Where", ["lt", "m", "s"], ["out"]),
     ]
-    return make_model(nodes, [vi("x", FLOAT, [3]), vi("y", FLOAT, [3])], [vi("out", FLOAT, [3])],
-                      name="arith")
+    return make_model(
+        nodes, [vi("x", FLOAT, [3]), vi("y", FLOAT, [3])], [vi("out", FLOAT, [3])], name="arith"
+    )
 
 
 def test_public_entry_point():
@@ -71,8 +72,12 @@ def test_inline_const():
 
 def test_skip_initializers_makes_them_inputs():
     w = nh.from_array(np.arange(3, dtype=np.float32), "w")
-    model = make_model([oh.make_node("Add", ["x", "w"], ["y"])], [vi("x", FLOAT, [3])],
-                       [vi("y", FLOAT, [3])], initializers=[w])
+    model = make_model(
+        [oh.make_node("Add", ["x", "w"], ["y"])],
+        [vi("x", FLOAT, [3])],
+        [vi("y", FLOAT, [3])],
+        initializers=[w],
+    )
     source = proto2python(model, skip_initializers=True)
     assert "def main(x: FLOAT[3], w: FLOAT[3]) -> FLOAT[3]:" in source
     back = compiled(source)
@@ -82,8 +87,12 @@ def test_skip_initializers_makes_them_inputs():
 
 def _big_model(path: str | None = None) -> onnx.ModelProto:
     big = nh.from_array(np.arange(5000, dtype=np.float32), "big")
-    model = make_model([oh.make_node("Add", ["x", "big"], ["y"])], [vi("x", FLOAT, [5000])],
-                       [vi("y", FLOAT, [5000])], initializers=[big])
+    model = make_model(
+        [oh.make_node("Add", ["x", "big"], ["y"])],
+        [vi("x", FLOAT, [5000])],
+        [vi("y", FLOAT, [5000])],
+        initializers=[big],
+    )
     if path is not None:
         onnx.save(model, path)
     return model
@@ -109,11 +118,14 @@ def test_large_tensors_without_a_file_are_module_constants():
 
 def test_external_data_tensors_print_as_external_tensor(tmp_path):
     big = nh.from_array(np.arange(4096, dtype=np.float32), "w")
-    model = make_model([oh.make_node("Add", ["x", "w"], ["y"])], [vi("x", FLOAT, [4096])],
-                       [vi("y", FLOAT, [4096])], initializers=[big])
+    model = make_model(
+        [oh.make_node("Add", ["x", "w"], ["y"])],
+        [vi("x", FLOAT, [4096])],
+        [vi("y", FLOAT, [4096])],
+        initializers=[big],
+    )
     path = str(tmp_path / "ext.onnx")
-    onnx.save(model, path, save_as_external_data=True, location="ext.data",
-              size_threshold=0)
+    onnx.save(model, path, save_as_external_data=True, location="ext.data", size_threshold=0)
     source = proto2python(path)
     assert 'external_tensor("w", 1, [4096], "ext.data", offset=0, length=16384)' in source
     back = compiled(source)
@@ -161,11 +173,15 @@ def test_cli_as_module_runs_the_written_file(tmp_path):
     onnx.save(_arith_model(), path)
     out = tmp_path / "generated.py"
     env = {**os.environ, "PYTHONPATH": os.getcwd()}
-    subprocess.run([sys.executable, "-m", "onnxscript", path, "-o", str(out)], check=True,
-                   env=env)
+    subprocess.run([sys.executable, "-m", "onnxscript", path, "-o", str(out)], check=True, env=env)
     result = subprocess.run(
         [sys.executable, "-c", "import generated; print(generated.make_model().graph.name)"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, check=True)
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert result.stdout.strip() == "arith"
 
 
@@ -190,9 +206,14 @@ def test_check_reports_differences():
 def test_loop_index_is_not_written_as_an_operand():
     body = oh.make_graph(
         [oh.make_node("Identity", ["c"], ["c2"]), oh.make_node("Add", ["i", "acc"], ["acc2"])],
-        "body", [vi("i", INT64, []), vi("c", onnx.TensorProto.BOOL, []), vi("acc", INT64, [])],
-        [vi("c2", onnx.TensorProto.BOOL, []), vi("acc2", INT64, [])])
-    model = make_model([oh.make_node("Loop", ["n", "", "z"], ["r"], body=body)],
-                       [vi("n", INT64, []), vi("z", INT64, [])], [vi("r", INT64, [])])
+        "body",
+        [vi("i", INT64, []), vi("c", onnx.TensorProto.BOOL, []), vi("acc", INT64, [])],
+        [vi("c2", onnx.TensorProto.BOOL, []), vi("acc2", INT64, [])],
+    )
+    model = make_model(
+        [oh.make_node("Loop", ["n", "", "z"], ["r"], body=body)],
+        [vi("n", INT64, []), vi("z", INT64, [])],
+        [vi("r", INT64, [])],
+    )
     source = assert_roundtrip(model, use_operators=True)
     assert "r = op.Add(i, r)" in source  # `+` would make `i` a Python int

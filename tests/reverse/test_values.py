@@ -37,8 +37,10 @@ def test_symbolic_unknown_and_scalar_dims_in_annotations():
 def test_untyped_rank_and_sequence_annotations():
     seq = oh.make_tensor_sequence_value_info
     model = make_model(
-        [oh.make_node("SequenceInsert", ["s", "x"], ["t"]),
-         oh.make_node("SequenceLength", ["t"], ["n"])],
+        [
+            oh.make_node("SequenceInsert", ["s", "x"], ["t"]),
+            oh.make_node("SequenceLength", ["t"], ["n"]),
+        ],
         [seq("s", FLOAT, None), vi("x", FLOAT, None)],
         [vi("n", INT64, [])],
     )
@@ -52,7 +54,8 @@ def test_optional_input_type_goes_to_make_model():
     opt = oh.make_optional_type_proto(oh.make_tensor_type_proto(FLOAT, [2]))
     model = make_model(
         [oh.make_node("OptionalHasElement", ["o"], ["has"])],
-        [oh.make_value_info("o", opt)], [vi("has", BOOL, [])],
+        [oh.make_value_info("o", opt)],
+        [vi("has", BOOL, [])],
     )
     source = assert_roundtrip(model, run=False)
     assert "def main(o) -> BOOL:" in source
@@ -73,7 +76,9 @@ ATTRIBUTE_NODES = [
 ]
 
 
-@pytest.mark.parametrize("node", ATTRIBUTE_NODES, ids=lambda n: n.op_type + ":" + n.attribute[0].name)
+@pytest.mark.parametrize(
+    "node", ATTRIBUTE_NODES, ids=lambda n: n.op_type + ":" + n.attribute[0].name
+)
 def test_attribute_kinds_round_trip(node):
     nodes = [node]
     if "pads" in node.input:
@@ -88,8 +93,9 @@ def test_attribute_kinds_round_trip(node):
 
 
 def test_dtype_attributes_are_written_as_types():
-    model = make_model([oh.make_node("Cast", ["x"], ["y"], to=INT64)], [vi("x", FLOAT, [2])],
-                       [vi("y", INT64, [2])])
+    model = make_model(
+        [oh.make_node("Cast", ["x"], ["y"], to=INT64)], [vi("x", FLOAT, [2])], [vi("y", INT64, [2])]
+    )
     assert "op.Cast(x, to=INT64)" in assert_roundtrip(model)
 
 
@@ -122,20 +128,34 @@ def test_tensor_constants_round_trip_bit_exactly(name):
     got = nh.to_array(back.graph.node[0].attribute[0].t)
     assert got.dtype == array.dtype and got.shape == array.shape
     if array.dtype == object:
-        assert got.tolist() == [s.encode() if isinstance(s, str) else s for s in array.tolist()] \
+        assert (
+            got.tolist() == [s.encode() if isinstance(s, str) else s for s in array.tolist()]
             or got.tolist() == array.tolist()
+        )
     else:
         assert got.tobytes() == array.tobytes()
 
 
-@pytest.mark.parametrize("dtype", [onnx.TensorProto.BFLOAT16, onnx.TensorProto.FLOAT8E4M3FN,
-                                   onnx.TensorProto.FLOAT8E5M2, onnx.TensorProto.INT4,
-                                   onnx.TensorProto.UINT4])
+@pytest.mark.parametrize(
+    "dtype",
+    [
+        onnx.TensorProto.BFLOAT16,
+        onnx.TensorProto.FLOAT8E4M3FN,
+        onnx.TensorProto.FLOAT8E5M2,
+        onnx.TensorProto.INT4,
+        onnx.TensorProto.UINT4,
+    ],
+)
 def test_element_types_numpy_lacks(dtype):
     values = [1.0, -2.0, 3.0] if dtype != onnx.TensorProto.UINT4 else [1, 2, 15]
     tensor = oh.make_tensor("", dtype, [3], values)
-    model = make_model([oh.make_node("Constant", [], ["y"], value=tensor)], [],
-                       [oh.make_tensor_value_info("y", dtype, [3])], ir_version=10, opset=21)
+    model = make_model(
+        [oh.make_node("Constant", [], ["y"], value=tensor)],
+        [],
+        [oh.make_tensor_value_info("y", dtype, [3])],
+        ir_version=10,
+        opset=21,
+    )
     source = proto2python(model)
     assert "onnx.helper.make_tensor(" in source
     back = compiled(source)
@@ -147,8 +167,11 @@ def test_element_types_numpy_lacks(dtype):
 def test_nan_payloads_fall_back_to_raw_bytes():
     raw = np.array([0x7FC1, 0x3F80], np.uint16).tobytes()  # a bfloat16 NaN with a payload
     tensor = oh.make_tensor("", onnx.TensorProto.BFLOAT16, [2], raw, raw=True)
-    model = make_model([oh.make_node("Constant", [], ["y"], value=tensor)], [],
-                       [oh.make_tensor_value_info("y", onnx.TensorProto.BFLOAT16, [2])])
+    model = make_model(
+        [oh.make_node("Constant", [], ["y"], value=tensor)],
+        [],
+        [oh.make_tensor_value_info("y", onnx.TensorProto.BFLOAT16, [2])],
+    )
     source = proto2python(model)
     assert "raw=True" in source
     back = compiled(source)
@@ -159,16 +182,22 @@ def test_initializers_become_constants_small_inline_larger_module_level():
     small = nh.from_array(np.arange(10, dtype=np.float32), "small")
     medium = nh.from_array(np.arange(100, dtype=np.float32).reshape(10, 10), "medium")
     model = make_model(
-        [oh.make_node("Add", ["x", "small"], ["a"]), oh.make_node("MatMul", ["medium", "a2"], ["y"]),
-         oh.make_node("Reshape", ["a", "shape"], ["a2"])],
-        [vi("x", FLOAT, [10])], [vi("y", FLOAT, [10, 1])],
+        [
+            oh.make_node("Add", ["x", "small"], ["a"]),
+            oh.make_node("MatMul", ["medium", "a2"], ["y"]),
+            oh.make_node("Reshape", ["a", "shape"], ["a2"]),
+        ],
+        [vi("x", FLOAT, [10])],
+        [vi("y", FLOAT, [10, 1])],
         initializers=[small, medium, nh.from_array(np.array([10, 1], np.int64), "shape")],
     )
     # a2 is defined after its use in node order; fix the order for a valid model.
     model.graph.node.insert(1, model.graph.node.pop(2))
     source = assert_roundtrip(model)
-    assert "small = op.Constant(value=np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, " \
+    assert (
+        "small = op.Constant(value=np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, "
         "9.0], dtype=np.float32))" in source
+    )
     assert "MEDIUM = np.array([" in source and ".reshape(10, 10)" in source
     assert "medium = op.Constant(value=MEDIUM)" in source
 
@@ -178,10 +207,15 @@ def test_sparse_initializer_and_sparse_attribute():
     indices = nh.from_array(np.array([1, 4], np.int64))
     sparse = oh.make_sparse_tensor(values, indices, [6])
     graph = oh.make_graph(
-        [oh.make_node("Add", ["x", "sp"], ["y"]),
-         oh.make_node("Constant", [], ["z"], sparse_value=sparse)],
-        "main", [vi("x", FLOAT, [6])], [vi("y", FLOAT, [6]), vi("z", FLOAT, [6])],
-        sparse_initializer=[sparse])
+        [
+            oh.make_node("Add", ["x", "sp"], ["y"]),
+            oh.make_node("Constant", [], ["z"], sparse_value=sparse),
+        ],
+        "main",
+        [vi("x", FLOAT, [6])],
+        [vi("y", FLOAT, [6]), vi("z", FLOAT, [6])],
+        sparse_initializer=[sparse],
+    )
     model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", 18)], ir_version=8)
     source = proto2python(model)
     assert "op.Constant(sparse_value=" in source
@@ -191,40 +225,62 @@ def test_sparse_initializer_and_sparse_attribute():
 
 def test_type_proto_attribute():
     tp = oh.make_tensor_type_proto(FLOAT, [2])
-    model = make_model([oh.make_node("Optional", [], ["o"], type=tp),
-                        oh.make_node("OptionalHasElement", ["o"], ["y"])],
-                       [], [vi("y", BOOL, [])])
+    model = make_model(
+        [
+            oh.make_node("Optional", [], ["o"], type=tp),
+            oh.make_node("OptionalHasElement", ["o"], ["y"]),
+        ],
+        [],
+        [vi("y", BOOL, [])],
+    )
     source = assert_roundtrip(model)
     assert "op.Optional(type=onnx.helper.make_tensor_type_proto(1, [2]))" in source
 
 
 def test_omitted_optional_inputs_print_as_none():
     model = make_model(
-        [oh.make_node("Constant", [], ["scales"], value=nh.from_array(
-            np.array([1.0, 1.0, 2.0, 2.0], np.float32))),
-         oh.make_node("Resize", ["x", "", "scales"], ["y"], mode="nearest")],
-        [vi("x", FLOAT, [1, 1, 2, 2])], [vi("y", FLOAT, [1, 1, 4, 4])])
+        [
+            oh.make_node(
+                "Constant",
+                [],
+                ["scales"],
+                value=nh.from_array(np.array([1.0, 1.0, 2.0, 2.0], np.float32)),
+            ),
+            oh.make_node("Resize", ["x", "", "scales"], ["y"], mode="nearest"),
+        ],
+        [vi("x", FLOAT, [1, 1, 2, 2])],
+        [vi("y", FLOAT, [1, 1, 4, 4])],
+    )
     source = assert_roundtrip(model)
-    assert "op.Resize(x, None, scales, mode=\"nearest\")" in source
+    assert 'op.Resize(x, None, scales, mode="nearest")' in source
 
 
 def test_unused_outputs_of_multi_output_ops_are_underscores():
-    model = make_model([oh.make_node("TopK", ["x", "k"], ["values", "indices"]),
-                        oh.make_node("Constant", [], ["k"], value_ints=[1])],
-                       [vi("x", FLOAT, [4])], [vi("indices", INT64, [1])])
+    model = make_model(
+        [
+            oh.make_node("TopK", ["x", "k"], ["values", "indices"]),
+            oh.make_node("Constant", [], ["k"], value_ints=[1]),
+        ],
+        [vi("x", FLOAT, [4])],
+        [vi("indices", INT64, [1])],
+    )
     model.graph.node.insert(0, model.graph.node.pop(1))
     source = assert_roundtrip(model)
     assert "_, indices = op.TopK(x, k)" in source
 
 
 def test_float_attributes_use_shortest_float32_text():
-    model = make_model([oh.make_node("LeakyRelu", ["x"], ["y"], alpha=0.1)],
-                       [vi("x", FLOAT, [2])], [vi("y", FLOAT, [2])])
+    model = make_model(
+        [oh.make_node("LeakyRelu", ["x"], ["y"], alpha=0.1)],
+        [vi("x", FLOAT, [2])],
+        [vi("y", FLOAT, [2])],
+    )
     assert "alpha=0.1)" in assert_roundtrip(model)
 
 
 def test_nan_float_attribute():
-    model = make_model([oh.make_node("Constant", [], ["y"], value_float=math.nan)], [],
-                       [vi("y", FLOAT, [])])
+    model = make_model(
+        [oh.make_node("Constant", [], ["y"], value_float=math.nan)], [], [vi("y", FLOAT, [])]
+    )
     source = assert_roundtrip(model, run=False)
     assert 'value_float=float("nan")' in source

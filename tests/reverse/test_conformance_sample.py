@@ -1,0 +1,35 @@
+"""A quick, deterministic sample of the backend-node-test conformance run
+(``tools/reverse_conformance.py`` runs all of them)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+
+import pytest
+
+_TOOL = os.path.join(os.path.dirname(__file__), "..", "..", "tools", "reverse_conformance.py")
+
+
+@pytest.fixture(scope="module")
+def conformance():
+    spec = importlib.util.spec_from_file_location("reverse_conformance", _TOOL)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["reverse_conformance"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_sample_of_backend_node_tests(conformance, tmp_path):
+    names = conformance.sample_names(conformance.test_names(), 60)
+    assert any("loop" in n for n in names) and any("if" in n for n in names)
+    results = [conformance.check(path) for path in conformance.generate(str(tmp_path), names)]
+    eligible = [r for r in results if r.status != "skip"]
+    assert len(eligible) >= 30
+    failures = [f"{r.name} [{r.stage}] {r.message}" for r in eligible if r.status != "pass"]
+    assert not failures, "\n".join(failures)
+    not_equal = [f"{r.name}: {r.differences}" for r in eligible if not r.isomorphic]
+    assert not not_equal, "\n".join(not_equal)
+    assert all(r.fixpoint for r in eligible), [r.name for r in eligible if not r.fixpoint]

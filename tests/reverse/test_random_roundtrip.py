@@ -1,0 +1,59 @@
+"""Property test: random programs of the script language (the generator of the converter's
+own property test), compiled, translated back and compiled again give the same graph, the
+same text when translated again, and the same results.
+
+Examples that hit converter issue R7 (see the assumptions below) are discarded until it is
+fixed; everything else is checked.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+
+import numpy as np
+from hypothesis import HealthCheck, assume, given, settings
+
+from onnxscript import FLOAT, INT64, ScriptError, register_source, script
+from onnxscript.reverse import proto2python
+from onnxscript.reverse.isomorphism import differences
+from tests.converter.test_random_programs import INPUTS, programs
+from tests.reverse.common import compiled, run
+
+_ids = itertools.count()
+_EXAMPLES = int(os.environ.get("ONNXSCRIPT_FUZZ_EXAMPLES", "25"))
+
+
+@settings(
+    max_examples=_EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    derandomize="ONNXSCRIPT_FUZZ_EXAMPLES" not in os.environ,
+)
+@given(programs())
+def test_random_programs_round_trip(source):
+    filename = f"<reverse-random-{next(_ids)}>"
+    register_source(source, filename)
+    namespace = {"FLOAT": FLOAT, "INT64": INT64}
+    exec(compile(source, filename, "exec"), namespace)
+    model = script()(namespace["f"]).to_model_proto()
+    text = proto2python(model)
+    try:
+        back = compiled(text)
+    except ScriptError as exc:
+        # Converter issue R7 (/work/notes/from-reverse.md): the element types of an
+        # explicit op.Loop's outputs are inferred from the wrong body outputs.
+        assume(not ("op.Loop(" in text and "on one path and" in str(exc)))
+        raise
+    found = differences(model, back)
+    # R7 again: a spurious Cast to BOOL of an explicit Loop's result before an `if`.
+    assume(not ("op.Loop(" in text and any("of Cast" in d for d in found)))
+    assert not found, f"{source}\n{text}"
+    again = proto2python(back)
+    assert again == text, f"{source}\n{text}\n---\n{again}"
+    with np.errstate(all="ignore"):
+        for inputs in INPUTS:
+            args = [np.asarray(v) for v in inputs]
+            expected = run(model, *args)
+            got = run(back, *args)
+            np.testing.assert_array_equal(got[0], expected[0])
