@@ -49,13 +49,6 @@ def _child(t: ExpressionTranslator, name: str) -> GraphBuilder:
     return GraphBuilder(Graph(name), t.ctx, parent=t.builder)
 
 
-def _truth(t: ExpressionTranslator, value: Any, node: ast.AST) -> bool:
-    try:
-        return bool(value)
-    except Exception as exc:
-        raise t.error(node, f"cannot decide the condition {t.text(node)}: {exc}") from None
-
-
 def condition(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Value:
     """A BOOL tensor for an ``if``/``while`` condition (non-BOOL tensors are cast, like
     Python's truth test of a number)."""
@@ -175,7 +168,7 @@ def _emit_if(
 def translate_if(t: Translator, stmt: ast.If) -> None:
     test = t.expr(stmt.test)
     if isinstance(test, Const):
-        t.block(stmt.body if _truth(t, test.value, stmt.test) else stmt.orelse)
+        t.block(stmt.body if t.truth(test.value, stmt.test) else stmt.orelse)
         return
     cond = condition(t, test, stmt.test)
     names = if_outputs(stmt, t.liveness)
@@ -387,7 +380,11 @@ def _range_target(
 
 
 def _unroll(
-    t: Translator, stmt: ast.For, iterable: Const | SymTuple, body: list[ast.stmt], cond_var: str | None
+    t: Translator,
+    stmt: ast.For,
+    iterable: Const | SymTuple,
+    body: list[ast.stmt],
+    cond_var: str | None,
 ) -> None:
     """A loop over a tuple or list known at compile time runs its body once per item."""
     if cond_var is not None:
@@ -397,7 +394,8 @@ def _unroll(
             "loop over range(len(...)) with an index, or restructure without the jump",
         )
     items: list[Sym] = (
-        list(iterable.items) if isinstance(iterable, SymTuple)
+        list(iterable.items)
+        if isinstance(iterable, SymTuple)
         else [Const(v) for v in iterable.value]
     )
     for item in items:
@@ -411,7 +409,7 @@ def translate_while(t: Translator, stmt: ast.While) -> None:
     _check_no_jumps(t, stmt.body)
     cond_var = stmt.test.id
     cond_sym = t.lookup(cond_var, stmt.test)
-    if isinstance(cond_sym, Const) and not _truth(t, cond_sym.value, stmt.test):
+    if isinstance(cond_sym, Const) and not t.truth(cond_sym.value, stmt.test):
         return  # the loop never runs
     cond_init = condition(t, cond_sym, stmt.test)
     if not isinstance(cond_sym, Const):
@@ -436,7 +434,9 @@ def _loop(
 ) -> None:
     outer_env = t.env
     builder = _child(t, "loop_body")
-    target = stmt.target.id if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) else None
+    target = (
+        stmt.target.id if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) else None
+    )
     iter_in = Value("iter_num", _SCALAR_INT64)
     # onnxruntime needs the condition input's rank; the initial condition is a scalar.
     cond_in = Value(cond_var or "cond_in", _SCALAR_BOOL)

@@ -157,6 +157,15 @@ class ExpressionTranslator:
             hints.get(kind, "see docs/language.md for the supported subset"),
         )
 
+    def truth(self, value: Any, node: ast.AST) -> bool:
+        """Python's truth value of a compile-time condition, or a ScriptError."""
+        try:
+            return bool(value)
+        except Exception as exc:
+            raise self.error(
+                node, f"cannot decide the condition {self.text(node)}: {exc}"
+            ) from None
+
     def is_int_like(self, sym: Sym) -> bool:
         """Whether ``sym`` is a tensor standing for a Python int (a ``range`` loop index)."""
         return isinstance(sym, Value) and id(sym) in self.int_like
@@ -436,7 +445,7 @@ class ExpressionTranslator:
     def expr_IfExp(self, node: ast.IfExp) -> Sym:
         test = self.expr(node.test)
         if isinstance(test, Const):
-            return self.expr(node.body if test.value else node.orelse)
+            return self.expr(node.body if self.truth(test.value, node.test) else node.orelse)
         from onnxscript.converter.control_flow import conditional_expression
 
         return conditional_expression(self, node, test)
@@ -473,11 +482,18 @@ class ExpressionTranslator:
 
     def expr_BoolOp(self, node: ast.BoolOp) -> Sym:
         values = [self.expr(v) for v in node.values]
-        if all(isinstance(v, Const) for v in values):
+        if all(
+            isinstance(v, Const) and not isinstance(v.value, (np.ndarray, onnx.TensorProto))
+            for v in values
+        ):
             consts = [v.value for v in values]  # type: ignore[union-attr]
             result: Any = consts[0]
-            for value in consts[1:]:
-                result = (result and value) if isinstance(node.op, ast.And) else (result or value)
+            try:
+                for value in consts[1:]:
+                    is_and = isinstance(node.op, ast.And)
+                    result = (result and value) if is_and else (result or value)
+            except Exception as exc:
+                raise self.error(node, f"cannot evaluate {self.text(node)}: {exc}") from None
             return Const(result)
         return operators.boolean(self, node, values)
 

@@ -7,6 +7,9 @@ import ast
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+import onnx
+
 from onnxscript import operator_rules as rules
 from onnxscript.converter import dtypes
 from onnxscript.converter.symbols import AttrRef, Const, Sym
@@ -151,8 +154,8 @@ def boolean(
         is_and = isinstance(node.op, ast.And)
     tensors: list[Value] = []
     for v in values:
-        if isinstance(v, Const):
-            truth = bool(v.value)
+        if isinstance(v, Const) and not isinstance(v.value, (np.ndarray, onnx.TensorProto)):
+            truth = t.truth(v.value, node)
             if truth != is_and:
                 return Const(truth)
             continue
