@@ -39,7 +39,7 @@ def expressions(draw, depth=0):
     if depth > 2:
         return draw(st.sampled_from(NAMES + ATOMS))
     kind = draw(st.integers(0, 11))
-    sub = lambda: draw(expressions(depth + 1))  # noqa: E731
+    sub = lambda: draw(expressions(depth + 1))
     if kind == 0:
         return draw(st.sampled_from(NAMES + ATOMS))
     if kind == 1:
@@ -77,7 +77,7 @@ def expressions(draw, depth=0):
 def statements(draw, depth=0, indent=1):
     pad = "    " * indent
     kind = draw(st.integers(0, 12 if depth < 2 else 4))
-    e = lambda: draw(expressions())  # noqa: E731
+    e = lambda: draw(expressions())
     if kind in (0, 1):
         target = draw(st.sampled_from(["z", "x", "a, b", "x[0]", "(c,)", "z.attr"]))
         return f"{pad}{target} = {e()}\n"
@@ -89,7 +89,7 @@ def statements(draw, depth=0, indent=1):
         return f"{pad}{e()}\n"
     block = lambda: "".join(
         draw(statements(depth + 1, indent + 1)) for _ in range(draw(st.integers(1, 3)))
-    )  # noqa: E731
+    )
     if kind in (5, 6):
         text = f"{pad}if {e()}:\n{block()}"
         if draw(st.booleans()):

@@ -295,8 +295,8 @@ def test_required_attribute_needs_a_value_for_a_model():
 def test_attribute_parameter_used_as_tensor_and_as_attribute():
     @script()
     def f(
-        x: INT64["N"], axis: int = 0, flag: bool = True, ks: list[int] = [1, 2]
-    ) -> tuple[INT64["N"], INT64[2], BOOL]:  # noqa: B006
+        x: INT64["N"], axis: int = 0, flag: bool = True, ks: list[int] = [1, 2]  # noqa: B006
+    ) -> tuple[INT64["N"], INT64[2], BOOL]:
         s = op.CumSum(x, op.Constant(value_int=axis))
         return s + axis, op.Identity(ks) + 0, op.Identity(flag)
 
