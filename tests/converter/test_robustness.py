@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 import os
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -122,6 +124,7 @@ def programs(draw):
 _EXAMPLES = int(os.environ.get("ONNXSCRIPT_FUZZ_EXAMPLES", "150"))
 
 
+@pytest.mark.filterwarnings("ignore::SyntaxWarning")
 @settings(
     max_examples=_EXAMPLES,
     deadline=None,
