@@ -7,7 +7,6 @@ import itertools
 import os
 
 import pytest
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
