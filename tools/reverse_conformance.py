@@ -50,6 +50,7 @@ class Result:
     isomorphic: bool | None = None
     differences: list[str] = field(default_factory=list)
     fixpoint: bool | None = None
+    eager: str = ""  # "pass", or why eager evaluation of the translated function failed
     seconds: float = 0.0
 
 
@@ -226,6 +227,7 @@ def check(path: str) -> Result:
             raise AssertionError("results differ from the expected outputs")
         result.status = "pass"
         result.stage = ""
+        result.eager = _eager(namespace, inputs, expected)
         try:
             result.differences = differences(model, compiled)
             result.isomorphic = not result.differences
@@ -242,6 +244,37 @@ def check(path: str) -> Result:
             result.message += "\n" + traceback.format_exc()
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _eager(namespace: dict[str, Any], inputs: Sequence[Any], expected: Sequence[Any]) -> str:
+    """Call the translated main function eagerly (op by op) on the test's inputs."""
+    from onnxscript.values import OnnxFunction
+
+    functions = [v for v in namespace.values() if isinstance(v, OnnxFunction)]
+    if not functions:
+        return "no function"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = functions[-1](*inputs)
+    except Exception as exc:
+        return f"error: {_first_line(exc)}"
+    values = [got] if len(expected) == 1 else list(got)
+    plain = [_plain(v) for v in values]
+    if len(plain) != len(expected) or not all(
+        close(a, e) for a, e in zip(plain, expected, strict=True)
+    ):
+        return "different results"
+    return "pass"
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, np.ndarray):
+        return value
+    inner = getattr(value, "value", None)
+    return _plain(inner) if inner is not None else np.asarray(value)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -265,6 +298,7 @@ def summarize(results: Sequence[Result], verbose: bool) -> dict[str, Any]:
     passed = [r for r in results if r.status == "pass"]
     iso = sum(1 for r in passed if r.isomorphic)
     fix = sum(1 for r in passed if r.fixpoint)
+    eager = sum(1 for r in passed if r.eager == "pass")
     print(
         f"reverse conformance: {len(results)} tests, {eligible} eligible "
         f"(onnxruntime runs the original and matches the expected outputs)"
@@ -272,7 +306,8 @@ def summarize(results: Sequence[Result], verbose: bool) -> dict[str, Any]:
     print(f"{counts['pass']} passed, {counts['fail']} failed, {counts['skip']} skipped")
     print(
         f"pass rate {100 * rate:.2f}% of eligible; structurally equal {iso}/{len(passed)}, "
-        f"fixpoint {fix}/{len(passed)}"
+        f"fixpoint {fix}/{len(passed)}; eager evaluation of the translation matches "
+        f"{eager}/{len(passed)}"
     )
     failures = [r for r in results if r.status == "fail"]
     if failures:
@@ -292,6 +327,10 @@ def summarize(results: Sequence[Result], verbose: bool) -> dict[str, Any]:
         for r in passed:
             if not r.fixpoint:
                 print(f"  {r.name}")
+        print("\neager evaluation of the translation differs or fails:")
+        for r in passed:
+            if r.eager != "pass":
+                print(f"  {r.name}: {r.eager}")
     return {
         "total": len(results),
         "eligible": eligible,
@@ -301,6 +340,7 @@ def summarize(results: Sequence[Result], verbose: bool) -> dict[str, Any]:
         "rate": rate,
         "isomorphic": iso,
         "fixpoint": fix,
+        "eager": eager,
     }
 
 
