@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -33,18 +33,20 @@ def _feed(value: Any, value_info: onnx.ValueInfoProto) -> Any:
     return array
 
 
-def compiled_outputs(fn: OnnxFunction, *args: Any, **kwargs: Any) -> list[Any]:
+def compiled_outputs(
+    fn: OnnxFunction, *args: Any, model_options: Mapping[str, Any] | None = None, **kwargs: Any
+) -> list[Any]:
     """Run ``fn``'s model (checked with the full onnx checker) with onnxruntime.
 
     Inputs are given as for an eager call: by position or keyword; attribute values are
-    bound into the model.
+    bound into the model. ``model_options`` go to ``to_model_proto`` (``input_types``, ...).
     """
     import onnxruntime
 
     from onnxscript.signature import bind
 
     bound = bind(fn.op_signature, args, kwargs)
-    model = fn.to_model_proto(**bound.attributes)
+    model = fn.to_model_proto(**{**(model_options or {}), **bound.attributes})
     onnx.checker.check_model(model, full_check=True)
     session = onnxruntime.InferenceSession(
         model.SerializeToString(), providers=["CPUExecutionProvider"]
@@ -88,11 +90,18 @@ def assert_same_values(
 
 
 def assert_eager_matches_compiled(
-    fn: OnnxFunction, *args: Any, rtol: float = 1e-5, atol: float = 1e-6, **kwargs: Any
+    fn: OnnxFunction,
+    *args: Any,
+    rtol: float = 1e-5,
+    atol: float = 1e-6,
+    model_options: Mapping[str, Any] | None = None,
+    **kwargs: Any,
 ) -> tuple[list[Any], list[Any]]:
     """Call ``fn(*args, **kwargs)`` eagerly and run its compiled model on the same inputs;
-    assert the outputs agree. Returns (eager outputs, compiled outputs)."""
+    assert the outputs agree. Returns (eager outputs, compiled outputs). ``model_options``
+    go to ``to_model_proto`` (for example ``input_types``/``output_types`` for a function
+    whose annotations leave shapes open)."""
     eager = _as_list(fn(*args, **kwargs))
-    compiled = compiled_outputs(fn, *args, **kwargs)
+    compiled = compiled_outputs(fn, *args, model_options=model_options, **kwargs)
     assert_same_values(eager, compiled, rtol, atol)
     return eager, compiled

@@ -277,3 +277,30 @@ def test_same_results_with_either_evaluator(evaluator_name):
     with default_as(evaluator):
         assert_eager_matches_compiled(f, X, np.array(3), rtol=1e-5, atol=1e-5)
     assert evaluator.cache_size() > 0
+
+
+def test_attributes_by_position_and_python_scalars_as_inputs():
+    @script()
+    def add_with_alpha(this, other, alpha: float = 1.0):
+        return op.Add(this, op.Mul(other, alpha))
+
+    assert add_with_alpha(1.0, 2.0, 3.0) == 7
+    assert add_with_alpha(1.0, 2.0) == 3
+    assert add_with_alpha(other=2.0, this=1.0, alpha=0.5) == 2
+
+
+def test_python_int_attribute_as_a_loop_count():
+    @script()
+    def sumprod(x: FLOAT[4], N: int) -> tuple[FLOAT[4], FLOAT[4]]:
+        total = op.Identity(x)
+        product = op.Identity(x)
+        for i in range(N):
+            total = total + x
+            product = product * x
+        return total, product
+
+    x = np.array([1.0, 2.0, 3.0, -1.0], dtype=np.float32)
+    total, product = sumprod(x, 3)
+    np.testing.assert_array_equal(total, 4 * x)
+    np.testing.assert_array_equal(product, x**4)
+    assert_eager_matches_compiled(sumprod, x, N=3)
