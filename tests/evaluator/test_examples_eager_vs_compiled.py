@@ -23,7 +23,7 @@ import onnx
 import pytest
 
 import tests.helpers as helpers
-from onnxscript.testing import assert_same_values
+from onnxscript.testing import assert_same_values, compiled_outputs
 from onnxscript.values import OnnxFunction
 
 TESTS_DIR = Path(__file__).resolve().parents[1]
@@ -54,6 +54,8 @@ class EagerChecker:
     def __init__(self) -> None:
         self.origin: dict[int, tuple[OnnxFunction, dict[str, Any], onnx.ModelProto]] = {}
         self.compared: list[str] = []
+        self.compared_functions: set[int] = set()
+        self.created: list[OnnxFunction] = []
         self._checked_model = helpers.checked_model
         self._run_model = helpers.run_model
 
@@ -77,7 +79,23 @@ class EagerChecker:
             except AssertionError as exc:
                 raise AssertionError(f"{fn.name} on inputs {args} with {attrs}: {exc}") from None
             self.compared.append(fn.name)
+            self.compared_functions.add(id(fn))
         return compiled
+
+    def recording_script(self, real: Callable[..., Any]) -> Callable[..., Any]:
+        """``script`` that also remembers every function it compiles."""
+
+        def script(*args: Any, **kwargs: Any) -> Any:
+            decorate = real(*args, **kwargs)
+
+            def transform(fn: Any) -> Any:
+                compiled = decorate(fn)
+                self.created.append(compiled)
+                return compiled
+
+            return transform
+
+        return script
 
 
 def _parametrizations(test: Callable[..., Any]) -> Iterator[dict[str, Any]]:
@@ -125,6 +143,8 @@ def test_examples_run_eagerly_as_compiled(
     for name in ("checked_model", "run_model"):
         if hasattr(module, name):
             monkeypatch.setattr(module, name, getattr(checker, name))
+    if hasattr(module, "script"):
+        monkeypatch.setattr(module, "script", checker.recording_script(module.script))
     ran = 0
     for test_name, test in _tests(module):
         params = inspect.signature(test).parameters
@@ -141,4 +161,92 @@ def test_examples_run_eagerly_as_compiled(
             ran += 1
     assert ran > 0
     assert checker.compared, f"no example of {module_name} was compared"
-    print(f"{module_name}: {len(checker.compared)} eager-vs-compiled comparisons in {ran} tests")
+    # Functions the tests compile but never run (they check protos or errors): run them on
+    # synthesized inputs, when their compiled model runs on those.
+    module_level = [v for v in vars(module).values() if isinstance(v, OnnxFunction)]
+    unrun = [
+        f for f in [*checker.created, *module_level] if id(f) not in checker.compared_functions
+    ]
+    synthesized, not_runnable = _compare_on_synthesized_inputs(unrun)
+    print(
+        f"{module_name}: {len(checker.compared)} eager-vs-compiled comparisons in {ran} tests;"
+        f" {synthesized} more functions on synthesized inputs ({not_runnable} not runnable)"
+    )
+
+
+def _synthesized_inputs(fn: OnnxFunction, rng: np.random.Generator) -> list[np.ndarray] | None:
+    """Inputs for ``fn`` from its annotations (symbolic dims are 3; ints are 0..2, so that
+    they work as indices and loop counts), or ``None`` when an input type is open."""
+    if any(not p.has_default and not p.optional for p in fn.op_signature.attributes):
+        return None
+    args = []
+    for value in fn.function_ir.graph.inputs:
+        spec = value.declared_type
+        dtype = getattr(spec, "dtype", None)
+        shape = getattr(spec, "shape", None)
+        if not dtype or shape is None:
+            return None
+        dims = tuple(d if isinstance(d, int) else 3 for d in shape)
+        np_dtype = onnx.helper.tensor_dtype_to_np_dtype(dtype)
+        kind = np.dtype(np_dtype).kind
+        if kind == "f":
+            args.append(rng.standard_normal(dims).astype(np_dtype))
+        elif kind in "iu":
+            args.append(rng.integers(0, 3, dims).astype(np_dtype))
+        elif kind == "b":
+            args.append(rng.random(dims) < 0.5)
+        else:
+            return None
+    return args
+
+
+def _compare_on_synthesized_inputs(functions: list[OnnxFunction]) -> tuple[int, int]:
+    rng = np.random.default_rng(0)
+    compared = not_runnable = 0
+    seen: set[int] = set()
+    for fn in functions:
+        if id(fn) in seen:
+            continue
+        seen.add(id(fn))
+        args = _synthesized_inputs(fn, rng)
+        if args is None:
+            not_runnable += 1
+            continue
+        try:
+            with np.errstate(all="ignore"):
+                compiled = compiled_outputs(fn, *args)
+        except Exception:
+            not_runnable += 1  # the model rejects these inputs (or is not meant to run)
+            continue
+        with np.errstate(all="ignore"):
+            result = fn(*args)
+        eager = list(result) if isinstance(result, tuple) else [result]
+        try:
+            assert_same_values(eager, compiled)
+        except AssertionError as exc:
+            raise AssertionError(f"{fn.name} on synthesized inputs {args}: {exc}") from None
+        compared += 1
+    return compared, not_runnable
+
+
+def _support_modules() -> list[str]:
+    """Non-test modules under tests/ that may define script functions at module level."""
+    found = []
+    for path in sorted(TESTS_DIR.rglob("*.py")):
+        relative = path.relative_to(TESTS_DIR)
+        if relative.parts[0] in _SKIP_DIRS or path.name.startswith(("test_", "__")):
+            continue
+        if "script" in path.read_text(encoding="utf-8"):
+            found.append("tests." + ".".join(relative.with_suffix("").parts))
+    return found
+
+
+@pytest.mark.parametrize("module_name", _support_modules())
+def test_module_level_example_functions_run_eagerly_as_compiled(module_name: str) -> None:
+    module = importlib.import_module(module_name)
+    functions = [v for v in vars(module).values() if isinstance(v, OnnxFunction)]
+    if not functions:
+        pytest.skip(f"{module_name} defines no script function")
+    compared, not_runnable = _compare_on_synthesized_inputs(functions)
+    assert compared > 0, f"no function of {module_name} could run on synthesized inputs"
+    print(f"{module_name}: {compared} functions compared ({not_runnable} not runnable)")
