@@ -7,6 +7,7 @@ one run of an already-created session.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,11 +21,15 @@ from onnxscript.evaluator.tensor import TensorSequence, sequence_elem_type
 from onnxscript.opsets import schemas
 
 
+_MAX_THREADS = 4
+
+
 class OnnxRuntimeEvaluator(CachingEvaluator):
     """Runs each op with an onnxruntime ``InferenceSession`` created once per op signature.
 
     ``providers`` defaults to the CPU provider; ``session_options`` to onnxruntime's
-    defaults with warnings silenced and thread spinning off (many sessions stay alive). Ops of an ``ai.onnx`` opset newer than onnxruntime
+    defaults with warnings silenced, thread spinning off and at most four threads per
+    session (many sessions stay alive, each with its own thread pool). Ops of an ``ai.onnx`` opset newer than onnxruntime
     supports run at the newest supported version when their schema is unchanged since.
     """
 
@@ -47,6 +52,9 @@ class OnnxRuntimeEvaluator(CachingEvaluator):
             # default; with dozens of sessions alive they compete for the cores (a 15-op
             # function on 256x256 tensors ran 6x slower on 2 cores). Idle threads sleep.
             session_options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+            # Each session owns a thread pool: cap it so that hundreds of cached sessions do
+            # not hold thousands of threads on a many-core machine.
+            session_options.intra_op_num_threads = min(_MAX_THREADS, os.cpu_count() or 1)
         self.session_options = session_options
 
     def __repr__(self) -> str:
