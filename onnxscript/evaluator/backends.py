@@ -20,7 +20,6 @@ from onnxscript.evaluator.node_model import single_node_model
 from onnxscript.evaluator.tensor import TensorSequence, sequence_elem_type
 from onnxscript.opsets import schemas
 
-
 _MAX_THREADS = 4
 
 
