@@ -51,14 +51,14 @@ def _imports(value: Any) -> dict[str, int]:
 
 
 def _complete(t: TypeSpec | None) -> bool:
-    """Whether a declared type is used as is: any declared type with an element type.
+    """Whether a declared output type is used as is.
 
-    ``FLOAT[...]`` stays without a shape, as declared (onnx.checker then rejects it on a
-    model's outputs, which require a shape; annotate the rank to satisfy it). Outputs
-    declared without an element type get the type shape inference finds.
+    Sequence and optional types are. A tensor type needs an element type and a shape:
+    ``FLOAT[...]`` gets the shape that shape inference finds, if any, because onnx.checker
+    requires a shape on a model's outputs (the inferred type refines the declared one).
     """
     if isinstance(t, TensorTypeSpec):
-        return bool(t.dtype)
+        return bool(t.dtype) and t.shape is not None
     return t is not None
 
 

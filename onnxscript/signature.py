@@ -267,11 +267,11 @@ def bind(sig: Signature, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Boun
     means it is left out.
     """
     if sig.free_form:
-        positional = list(args)
-        while positional and _is_omitted(positional[-1]):
-            positional.pop()
+        given = list(args)
+        while given and _is_omitted(given[-1]):
+            given.pop()
         attrs = {k: v for k, v in kwargs.items() if v is not None}
-        return BoundArguments(positional, attrs)
+        return BoundArguments(given, attrs)
 
     by_name = sig.param_by_name
     slots: dict[str, Any] = {}

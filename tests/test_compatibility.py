@@ -162,10 +162,12 @@ def test_custom_ops_named_like_opset_attributes():
     assert ex.domain == "com.example" and ex.version == 1
 
 
-def test_declared_unknown_rank_output_stays_unshaped():
+def test_declared_unknown_rank_output_gets_the_inferred_shape():
     @script()
     def f(x: FLOAT[3]) -> FLOAT[...]:
         return op.Unsqueeze(x, op.Constant(value_ints=[0]))
 
-    out = f.to_model_proto().graph.output[0].type.tensor_type
-    assert out.elem_type == onnx.TensorProto.FLOAT and not out.HasField("shape")
+    model = checked_model(f)
+    out = model.graph.output[0].type.tensor_type
+    assert out.elem_type == onnx.TensorProto.FLOAT
+    assert [d.dim_value for d in out.shape.dim] == [1, 3]

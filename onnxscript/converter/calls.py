@@ -11,7 +11,14 @@ from onnxscript.attributes import AT, AttributeValueError, coerce, infer_kind, k
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
 from onnxscript.ir.graph import Attr, Graph, Value
 from onnxscript.ir.types import TensorTypeSpec, element_type
-from onnxscript.signature import BindingError, Signature, bind, describe, literal_input_type
+from onnxscript.signature import (
+    BindingError,
+    Signature,
+    bind,
+    describe,
+    literal_input_type,
+    output_count,
+)
 from onnxscript.values import GraphFunction, OnnxFunction, Op
 
 if TYPE_CHECKING:
@@ -119,51 +126,21 @@ def _output_count(
     t: ExpressionTranslator,
     call: ast.Call,
     sig: Signature,
-    name: str,
     attrs: dict[str, Any],
     n_outputs: int | None,
 ) -> int:
-    most = sig.max_num_outputs()
-    if n_outputs is not None:
-        if most is not None and n_outputs > most:
-            raise t.error(
-                call,
-                f"{name} has at most {most} output(s), but {n_outputs} are unpacked",
-            )
-        return n_outputs
-    default = sig.default_num_outputs()
-    if default is None:
-        count = attrs.get("num_outputs")
-        if isinstance(count, int):
-            return count
-        from_graph = _count_from_graphs(name, attrs)
-        if from_graph is not None:
-            return from_graph
-        raise t.error(
-            call,
-            f"{name} has a variable number of outputs",
-            f"unpack them, e.g. `a, b = {t.text(call.func)}(...)`, or pass num_outputs=",
-        )
-    return default
+    """The number of outputs, by the rule shared with eager mode (``output_count``)."""
 
+    def graph_outputs(graph: Any) -> int | None:
+        return len(graph.outputs) if isinstance(graph, Graph) else None
 
-_GRAPH_OUTPUTS = {
-    "If": ("then_branch", 0),
-    "Loop": ("body", 1),
-    "Scan": ("body", 0),
-    "SequenceMap": ("body", 0),
-}
-
-
-def _count_from_graphs(name: str, attrs: dict[str, Any]) -> int | None:
-    """If/Loop/Scan/SequenceMap produce as many outputs as their graph attribute says."""
-    rule = _GRAPH_OUTPUTS.get(name)
-    if rule is None:
-        return None
-    graph = attrs.get(rule[0])
-    if isinstance(graph, Graph):
-        return len(graph.outputs) - rule[1]
-    return None
+    try:
+        return output_count(sig, n_outputs, attrs, graph_outputs)
+    except BindingError as exc:
+        hint = ""
+        if n_outputs is None:
+            hint = f"unpack them, e.g. `a, b = {t.text(call.func)}(...)`, or pass num_outputs="
+        raise t.error(call, str(exc), hint) from None
 
 
 def _input_value(
@@ -258,7 +235,7 @@ def op_call(
     inputs: list[Value | None] = []
     for slot, arg in enumerate(bound_inputs):
         inputs.append(None if arg is None else _input_value(t, sig, slot, arg, bound_inputs))
-    count = _output_count(t, call, sig, op.name, attr_values, n_outputs)
+    count = _output_count(t, call, sig, attr_values, n_outputs)
     t.ctx.use_opset(op.domain, op.version, call)
     t.locate(call)
     names = list(hints) or [op.name.lower()]

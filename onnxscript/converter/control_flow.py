@@ -444,14 +444,19 @@ def _loop(
     builder.add_input(cond_in)
     initial: dict[str, Sym | None] = {}
     inputs: dict[str, Value] = {}
+    python_ints: set[str] = set()
     for name in carried:
         init = outer_env.get(name)
         if init is None and name in t.ctx.attr_params:
             init = t.ctx.attr_params[name]
         initial[name] = init
         inp = Value(name)
-        if init is not None and t.is_int_like(init):
-            t.int_like.add(id(inp))  # typed after the body, once the type is settled
+        starts_as_int = isinstance(init, Const) and type(init.value) is int
+        if starts_as_int:
+            python_ints.add(name)
+        if init is not None and (starts_as_int or t.is_int_like(init)):
+            # A Python int (a counter): typed after the body, once the type is settled.
+            t.int_like.add(id(inp))
         elif isinstance(init, Value):
             inp.type = element_type(init.dtype) if init.dtype is not None else init.type
             if inp.type is None:
@@ -518,7 +523,9 @@ def _loop(
         dt = init_value.dtype or dtypes.known_dtype(out)
         if dt is not None:
             value.type = element_type(dt)
-        if t.is_int_like(init_value) and (t.is_int_like(out) or out is inputs[name]):
+        if (t.is_int_like(init_value) or name in python_ints) and (
+            t.is_int_like(out) or out is inputs[name]
+        ):
             t.int_like.add(id(value))
         t.env[name] = value
 

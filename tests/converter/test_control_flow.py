@@ -544,3 +544,18 @@ def test_while_condition_with_one_element_of_rank_one():
 
     x = np.ones(3, np.float32)
     assert_close(run_model(checked_model(f), x), [x * 64])
+
+
+def test_python_int_counter_carried_by_a_loop():
+    @script()
+    def f(x: FLOAT[3], n: INT64) -> tuple[FLOAT[3], INT64]:
+        i = 0
+        y = x
+        while i < n:
+            y = y + i
+            i = i + 1
+        return y, i
+
+    x = np.ones(3, np.float32)
+    assert_close(run_model(checked_model(f), x, i64(4)), [x + 6, i64(4)])
+    assert_close(run_model(checked_model(f), x, i64(0)), [x, i64(0)])
