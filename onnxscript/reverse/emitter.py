@@ -53,13 +53,16 @@ class Mismatch(Exception):
 
 
 @functools.lru_cache(maxsize=4096)
-def _variadic_outputs(domain: str, op_type: str, version: int) -> bool:
+def _schema_facts(domain: str, op_type: str, version: int) -> tuple[bool, bool]:
+    """(the op's last output is variadic, the op has attributes) from its schema; an op
+    without a schema may have anything."""
     try:
         schema = onnx.defs.get_schema(op_type, version, domain)
     except Exception:
-        return False
+        return False, True
     outs = schema.outputs
-    return bool(outs) and outs[-1].option == onnx.defs.OpSchema.FormalParameterOption.Variadic
+    variadic = bool(outs) and outs[-1].option == onnx.defs.OpSchema.FormalParameterOption.Variadic
+    return variadic, bool(schema.attributes)
 
 
 @dataclass
@@ -106,7 +109,7 @@ class Emitter:
         # Reading a loop result also reads the loop's initial value (a watched loop input of
         # an enclosing loop): id(result) -> (variable, watched value).
         self.links: dict[int, list[tuple[str, Val]]] = {}
-        self._ops: dict[str | tuple[str, str], tuple[str, LocalFunction | None, bool]] = {}
+        self._ops: dict[str | tuple[str, str], tuple[str, LocalFunction | None, bool, bool]] = {}
 
     # -- the simulated environment ------------------------------------------------------
 
@@ -294,25 +297,24 @@ class Emitter:
             out.append(f"**{name}")
         return out
 
-    def _op_info(self, node: NodeInfo) -> tuple[str, LocalFunction | None, bool]:
-        """(callee text, local function, variadic outputs) for the node's op, cached."""
+    def _op_info(self, node: NodeInfo) -> tuple[str, LocalFunction | None, bool, bool]:
+        """(callee text, local function, variadic outputs, may have attributes) for the
+        node's op, cached."""
         key: str | tuple[str, str] = (node.domain, node.op_type) if node.domain else node.op_type
         info = self._ops.get(key)
         if info is None:
             local = self.scope.functions.get((node.domain, node.op_type))
             version = self.scope.opset_versions.get(node.domain, 1)
-            variadic = (
-                local is None
-                and node.domain in ("", "ai.onnx.ml", "ai.onnx.preview.training")
-                and _variadic_outputs(node.domain, node.op_type, version)
-            )
-            info = (self.callee(node), local, variadic)
+            variadic, has_attributes = False, True
+            if local is None and node.domain in ("", "ai.onnx.ml", "ai.onnx.preview.training"):
+                variadic, has_attributes = _schema_facts(node.domain, node.op_type, version)
+            info = (self.callee(node), local, variadic, has_attributes)
             self._ops[key] = info
         return info
 
     def targets(self, node: NodeInfo) -> str:
         outs = node.outputs
-        _, local, variadic = self._op_info(node)
+        _, local, variadic, _ = self._op_info(node)
         if len(outs) > 1:
             # Unused results of multi-output ops are written `_`.
             names = [
@@ -334,7 +336,7 @@ class Emitter:
         lines = self.lines
         if proto is None:
             text = self._initializer(node, first)
-            callee, local, variadic = self._op_info(node)
+            callee, local, variadic, _ = self._op_info(node)
         else:
             if proto.doc_string:
                 lines.extend(comment_lines(proto.doc_string, indent))
@@ -349,12 +351,12 @@ class Emitter:
                         self._seen(v.py, v)
                 else:
                     args.append(self.read(v))
-            callee, local, variadic = self._op_info(node)
+            callee, local, variadic, has_attributes = self._op_info(node)
             operator = self._operator(node, args) if self.scope.use_operators else None
             if operator is not None:
                 text = operator
             else:
-                if len(proto.attribute):
+                if has_attributes and len(proto.attribute):
                     args.extend(self.attributes(node, first.name if first is not None else ""))
                 text = f"{callee}({', '.join(args)})"
         if not outs:
@@ -460,9 +462,13 @@ class Emitter:
         else:
             self.lines.append(f"{indent}else:")
             else_assigned = self._branch(plan.else_graph, inner, results, plan.else_deferred, None)
+        # A variable that had a value before the `if` and is reassigned in a branch (without
+        # being an output) no longer has a known value. (Names first bound in a branch are
+        # not bound after it anyway.)
         group = set(names)
+        env = self.env
         for name in dict.fromkeys([*then_assigned, *else_assigned]):
-            if name not in group:
+            if name not in group and name in env:
                 self.bind(name, _POISON)
         for r in results:
             self.bind(r.py, r)
@@ -549,7 +555,10 @@ class Emitter:
         if body.doc:
             self.lines.extend(comment_lines(body.doc, inner))
         self.block(body, inner)
-        self.assign(inner, [(names[j], bouts[j + 1]) for j in plan.deferred], identity_for=names)
+        # A body output that is the body's input (passed through) still has to be
+        # assigned in the body for the loop to carry it: an explicit Identity.
+        passed = [names[j] for j in plan.deferred if bouts[j + 1] is bins[j + 2]]
+        self.assign(inner, [(names[j], bouts[j + 1]) for j in plan.deferred], identity_for=passed)
         if form == WHILE and plan.cond_deferred and self.env.get(cond_name) is not bouts[0]:
             self.assign(inner, [(cond_name, bouts[0])])
         for j in range(n):
@@ -572,8 +581,9 @@ class Emitter:
         assigned = self.undo(mark)
         group = set(names)
         self._drop_pending(assigned, group | {cond_name})
+        env = self.env
         for name in assigned:
-            if name not in group:
+            if name not in group and name in env:
                 self.bind(name, _POISON)
         for j, r in enumerate(results):
             self.bind(r.py, r)

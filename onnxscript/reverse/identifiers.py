@@ -13,7 +13,6 @@ import keyword
 import re
 import unicodedata
 
-_SSA_SUFFIX = re.compile(r"^(.+?)_(\d+)$")
 _ASCII_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 # Names the emitted code itself reads inside functions; a variable with one of these names
@@ -61,8 +60,10 @@ def sanitize(name: str, default: str = "v") -> str:
 
 def ssa_base(name: str) -> str | None:
     """``x`` for ``x_3``: the variable an SSA-renamed value probably came from."""
-    match = _SSA_SUFFIX.match(name)
-    return match.group(1) if match else None
+    head, sep, tail = name.rpartition("_")
+    if sep and head and tail.isdigit() and tail.isascii():
+        return head
+    return None
 
 
 class NameAllocator:

@@ -354,9 +354,12 @@ class Planner:
                 init_vals[j], results[j]
             ):
                 unite(results[j], init_vals[j])
+        # A constant condition stays its own variable: it may also be the (unread) condition
+        # of `for` loops, which would make the choice differ once compiled again.
         if (
             is_while
             and cond is not None
+            and not (cond.node is not None and cond.node.op_type == "Constant")
             and self._can_merge_init(node, cond, graph)
             and not taken(cond, cond_in)
         ):

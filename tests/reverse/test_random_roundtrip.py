@@ -21,7 +21,7 @@ from tests.converter.test_random_programs import INPUTS, programs
 from tests.reverse.common import compiled, run
 
 _ids = itertools.count()
-_EXAMPLES = int(os.environ.get("ONNXSCRIPT_FUZZ_EXAMPLES", "25"))
+_EXAMPLES = int(os.environ.get("ONNXSCRIPT_FUZZ_EXAMPLES", "40"))
 
 
 @settings(
