@@ -42,12 +42,16 @@ from onnxscript.reverse import proto2python
 from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset
 
 if TYPE_CHECKING:
-    pass
+    from onnxscript.evaluator.tensor import Tensor
 
 __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Opset:
+    if name == "Tensor":  # the eager-mode value wrapper (loads the evaluator on first use)
+        from onnxscript.evaluator.tensor import Tensor
+
+        return Tensor  # type: ignore[return-value]
     from onnxscript.opsets import get_opset
 
     opset = get_opset(name)
@@ -92,6 +96,7 @@ __all__ = [
     "Op",
     "Opset",
     "ScriptError",
+    "Tensor",
     "TensorType",
     "graph",
     "proto2python",
