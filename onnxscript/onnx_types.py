@@ -24,6 +24,7 @@ class TensorType:
 
     dtype: ClassVar[int] = 0
     shape: ClassVar[ShapeSpec] = None
+    _spec: ClassVar[TensorTypeSpec | None] = None
     _base: ClassVar[type[TensorType] | None] = None
     _shaped: ClassVar[dict[Any, type[TensorType]]]
 
@@ -55,11 +56,16 @@ class TensorType:
     @classmethod
     def type_spec(cls) -> TensorTypeSpec:
         """The IR type this annotation denotes."""
-        if cls.shape is None:
-            return TensorTypeSpec(cls.dtype, ())
-        if cls.shape is Ellipsis:
-            return TensorTypeSpec(cls.dtype, None)
-        return TensorTypeSpec(cls.dtype, cls.shape)
+        spec: TensorTypeSpec | None = cls.__dict__.get("_spec")
+        if spec is None:
+            if cls.shape is None:
+                spec = TensorTypeSpec(cls.dtype, ())
+            elif cls.shape is Ellipsis:
+                spec = TensorTypeSpec(cls.dtype, None)
+            else:
+                spec = TensorTypeSpec(cls.dtype, cls.shape)
+            cls._spec = spec  # immutable, so computed once per class
+        return spec
 
     @classmethod
     def to_type_proto(cls) -> Any:

@@ -24,7 +24,7 @@ _OPTION = onnx.defs.OpSchema.FormalParameterOption
 _NO_DEFAULT: Any = inspect.Parameter.empty
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Param:
     """One formal parameter: a tensor input or an attribute.
 
@@ -46,6 +46,9 @@ class Param:
     @property
     def has_default(self) -> bool:
         return self.default is not _NO_DEFAULT
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.is_input))
 
 
 @dataclass(frozen=True)

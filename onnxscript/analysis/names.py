@@ -189,88 +189,128 @@ def _nested_defs(node: ast.AST) -> Iterator[ast.FunctionDef]:
 
 
 def all_identifiers(node: ast.AST) -> set[str]:
-    """Every identifier spelled in ``node``: names, parameters, function names."""
-    return scan(node).identifiers
+    """Every identifier spelled in ``node``: names, parameters, function names.
 
-
-@dataclass
-class Facts:
-    """What one pass over a function's AST tells the converter.
-
-    ``identifiers``: every name, parameter and function name spelled in it;
-    ``needs_normalize``: whether control flow must be restructured (a ``break``,
-    ``continue``, ``while``, loop ``else`` or a ``return`` before the end);
-    ``has_compound``: whether there is any if/for/while/nested def (else no liveness is
-    needed); ``attribute_bases``: names ``X`` of ``X.attr`` expressions, in order.
+    For a function definition, only its parameters, name and body count (annotations and
+    decorators are evaluated outside the script).
     """
-
-    identifiers: set[str] = field(default_factory=set)
-    needs_normalize: bool = False
-    has_compound: bool = False
-    has_nested_defs: bool = False
-    attribute_bases: list[str] = field(default_factory=list)
-
-
-_FLOW = (ast.Break, ast.Continue, ast.While)
-_COMPOUND = (ast.If, ast.For, ast.While, ast.FunctionDef, ast.IfExp, ast.AsyncFor, ast.Try,
-             ast.With)  # fmt: skip
-
-
-def scan(root: ast.AST) -> Facts:
-    """Collect :class:`Facts` about ``root`` (a function definition) in one pass.
-
-    Nested functions contribute identifiers and attribute bases; their own control flow
-    does not count toward ``needs_normalize``.
-    """
-    facts = Facts()
-    ids = facts.identifiers
-    table = CHILD_FIELDS
-    last_stmt = None
-    # (node, inside a nested function)
-    stack: list[tuple[ast.AST, bool]]
-    if isinstance(root, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        # The body only: annotations and decorators are evaluated outside the script.
-        ids.add(root.name)
-        ids.update(parameter_names(root))
-        last_stmt = root.body[-1] if root.body else None
-        stack = [(s, False) for s in reversed(root.body)]
+    ids: set[str] = set()
+    stack: list[object]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        ids.add(node.name)
+        ids.update(parameter_names(node))
+        stack = list(node.body)
     else:
-        stack = [(root, False)]
+        stack = [node]
+    table = CHILD_FIELDS
     while stack:
-        n, nested = stack.pop()
+        n = stack.pop()
         kind = type(n)
         if kind is ast.Name:
             ids.add(n.id)  # type: ignore[attr-defined]
             continue
-        if kind is ast.Constant:
-            continue
         fields = table.get(kind)
-        if fields is None:
+        if not fields:
             continue
         if kind is ast.arg:
             ids.add(n.arg)  # type: ignore[attr-defined]
-        elif kind is ast.Attribute:
-            if type(n.value) is ast.Name:  # type: ignore[attr-defined]
-                facts.attribute_bases.append(n.value.id)  # type: ignore[attr-defined]
         elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
             ids.add(n.name)  # type: ignore[attr-defined]
-            if n is not root:
-                facts.has_nested_defs = True
-                facts.has_compound = True
-                nested = True
-        elif not nested:
-            if (
-                kind in _FLOW
-                or (kind is ast.Return and n is not last_stmt)
-                or (kind is ast.For and n.orelse)  # type: ignore[attr-defined]
-            ):
-                facts.needs_normalize = True
-            if kind in _COMPOUND:
-                facts.has_compound = True
+        for f in fields:
+            value = getattr(n, f)
+            if type(value) is list:
+                stack.extend(value)
+            elif value is not None:
+                stack.append(value)
+    return ids
+
+
+def attribute_bases(fdef: ast.FunctionDef) -> list[str]:
+    """The names ``X`` of ``X.attr`` expressions in a function body, in source order."""
+    found: list[str] = []
+    stack: list[object] = list(reversed(fdef.body))
+    table = CHILD_FIELDS
+    while stack:
+        n = stack.pop()
+        kind = type(n)
+        if kind is ast.Attribute and type(n.value) is ast.Name:  # type: ignore[attr-defined]
+            found.append(n.value.id)  # type: ignore[attr-defined]
+        fields = table.get(kind)
+        if not fields:
+            continue
         for f in reversed(fields):
             value = getattr(n, f)
             if type(value) is list:
-                stack.extend([(item, nested) for item in reversed(value)])
+                stack.extend(reversed(value))
             elif value is not None:
-                stack.append((value, nested))
+                stack.append(value)
+    return found
+
+
+@dataclass
+class Facts:
+    """What the converter needs to know about a function body before translating it.
+
+    ``needs_normalize``: control flow must be restructured (a ``break``, ``continue``,
+    ``while``, loop ``else`` or a ``return`` before the end); ``has_compound``: there is an
+    if/for/while/nested def (else no liveness is needed); ``assigned``: the names the body
+    binds (outside nested functions).
+    """
+
+    needs_normalize: bool = False
+    has_compound: bool = False
+    has_nested_defs: bool = False
+    assigned: set[str] = field(default_factory=set)
+
+
+_FLOW = (ast.Break, ast.Continue, ast.While)
+_COMPOUND = (ast.If, ast.For, ast.While, ast.AsyncFor, ast.Try, ast.With)
+_DEF_STMTS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def scan(fdef: ast.FunctionDef | ast.AsyncFunctionDef) -> Facts:
+    """Collect :class:`Facts` about a function body, visiting statements only."""
+    facts = Facts()
+    assigned = facts.assigned
+    last_stmt = fdef.body[-1] if fdef.body else None
+    stack: list[ast.stmt] = list(fdef.body)
+    while stack:
+        stmt = stack.pop()
+        kind = type(stmt)
+        if kind is ast.Assign:
+            for target in stmt.targets:  # type: ignore[attr-defined]
+                assigned.update(target_names(target))
+            continue
+        if kind is ast.AugAssign or kind is ast.AnnAssign:
+            assigned.update(target_names(stmt.target))  # type: ignore[attr-defined]
+            continue
+        if kind is ast.Expr or kind is ast.Pass:
+            continue
+        if kind in _DEF_STMTS:
+            assigned.add(stmt.name)  # type: ignore[attr-defined]
+            facts.has_nested_defs = True
+            facts.has_compound = True
+            continue
+        if kind in _FLOW or (kind is ast.Return and stmt is not last_stmt):
+            facts.needs_normalize = True
+        if kind is ast.Delete:
+            for target in stmt.targets:  # type: ignore[attr-defined]
+                assigned.update(target_names(target))
+        elif kind in _COMPOUND:
+            facts.has_compound = True
+            if kind is ast.For or kind is ast.AsyncFor:
+                assigned.update(target_names(stmt.target))  # type: ignore[attr-defined]
+                if stmt.orelse:  # type: ignore[attr-defined]
+                    facts.needs_normalize = True
+            elif kind is ast.With:
+                for item in stmt.items:  # type: ignore[attr-defined]
+                    if item.optional_vars is not None:
+                        assigned.update(target_names(item.optional_vars))
+            elif kind is ast.While and stmt.orelse:  # type: ignore[attr-defined]
+                facts.needs_normalize = True
+            for block in ("body", "orelse", "finalbody"):
+                stack.extend(getattr(stmt, block, ()))
+            for handler in getattr(stmt, "handlers", ()):
+                stack.extend(handler.body)
+    # Conditional expressions also need no liveness: only statements make graphs' outputs.
     return facts

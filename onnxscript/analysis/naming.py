@@ -23,7 +23,7 @@ class NameAllocator:
         self.counters: dict[str, int] = {}
 
     def take(self, hint: str) -> str:
-        base = _INVALID.sub("_", hint) or "v"
+        base = hint if hint.isidentifier() else (_INVALID.sub("_", hint) or "v")
         if base not in self.used:
             self.used.add(base)
             return base

@@ -18,14 +18,22 @@ from onnxscript.ir.types import element_type
 from onnxscript.signature import Signature, signature_for
 
 
+def _scalar_hint(item: float | int | bool) -> str:
+    """A readable name for a scalar constant: ``c2``, ``c0_5``, ``c_neg1``, ``true``."""
+    if isinstance(item, bool):
+        return "true" if item else "false"
+    text = repr(item).replace("-", "neg").replace(".", "_").replace("+", "")
+    if _HINT_TEXT.fullmatch(text):
+        return f"c{text}" if text[0].isdigit() else f"c_{text}"
+    return "const"
+
+
+_HINT_TEXT = re.compile(r"[0-9a-z_]{1,12}")
+
+
 def _const_hint(array: np.ndarray) -> str:
     if array.ndim == 0 and array.dtype.kind in "biuf":
-        item = array.item()
-        if isinstance(item, bool):
-            return "true" if item else "false"
-        text = repr(item).replace("-", "neg").replace(".", "_").replace("+", "")
-        if re.fullmatch(r"[0-9a-z_]{1,12}", text):
-            return f"c{text}" if text[0].isdigit() else f"c_{text}"
+        return _scalar_hint(array.item())
     return "const"
 
 
@@ -132,6 +140,31 @@ class GraphBuilder:
             attr_values=attrs,
         )[0]
 
+    def _scalar_constant(
+        self, value: float | int | bool, code: int, field: tuple[str, type], hint: str | None
+    ) -> Value:
+        """A scalar constant made without numpy (the common case of literals)."""
+        converted = field[1](value)
+        key = (code, (), converted, hint)
+        found = self._find_constant(key)
+        if found is not None:
+            return found
+        self.ctx.default_opset_version()
+        tensor = onnx.TensorProto()
+        tensor.data_type = code
+        getattr(tensor, field[0]).append(converted)
+        if hint is None:
+            hint = _scalar_hint(bool(value) if code == dtypes.BOOL else converted)
+        out = self.emit(
+            "Constant",
+            [],
+            [Attr("value", AT.TENSOR, tensor)],
+            hints=[hint],
+            attr_values={"value": tensor},
+        )[0]
+        self._constants[key] = out
+        return out
+
     def _find_constant(self, key: tuple[Any, ...]) -> Value | None:
         builder: GraphBuilder | None = self
         while builder is not None:
@@ -144,6 +177,12 @@ class GraphBuilder:
     def constant(self, value: Any, dtype: int | None = None, hint: str | None = None) -> Value:
         """A ``Constant`` node for a Python/numpy value, reused within the graph and its
         subgraphs. ``dtype`` converts Python numbers to that element type."""
+        kind = type(value)
+        if kind is int or kind is float or kind is bool:
+            code = dtype if dtype is not None else _DEFAULT_CODES[kind]
+            field = _SCALAR_FIELDS.get(code)
+            if field is not None:
+                return self._scalar_constant(value, code, field, hint)
         if isinstance(value, onnx.TensorProto):
             array = onnx.numpy_helper.to_array(value)
             dtype = value.data_type
@@ -181,6 +220,17 @@ class GraphBuilder:
         )[0]
         self._constants[key] = out
         return out
+
+
+_DEFAULT_CODES = {int: dtypes.INT64, float: dtypes.FLOAT, bool: dtypes.BOOL}
+# Element types whose scalars are written without numpy: (TensorProto field, Python type).
+_SCALAR_FIELDS: dict[int, tuple[str, type]] = {
+    dtypes.FLOAT: ("float_data", float),
+    onnx.TensorProto.DOUBLE: ("double_data", float),
+    dtypes.INT64: ("int64_data", int),
+    onnx.TensorProto.INT32: ("int32_data", int),
+    dtypes.BOOL: ("int32_data", int),
+}
 
 
 def _tensor_of(array: np.ndarray, code: int) -> onnx.TensorProto:

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from onnxscript.analysis.liveness import analyze, if_outputs, loop_carried
-from onnxscript.analysis.names import all_identifiers, parameter_names
+from onnxscript.analysis.liveness import Liveness, analyze, if_outputs, loop_carried
+from onnxscript.analysis.names import all_identifiers, parameter_names, scan
 from onnxscript.attributes import AT
 from onnxscript.converter import dtypes
 from onnxscript.converter.builder import GraphBuilder
@@ -607,8 +607,10 @@ def nested_graph(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Graph:
         and isinstance(body[0].value.value, str)
     ):
         body = body[1:]
-    fresh = FreshNames(all_identifiers(fdef) | set(t.env) | set(t.ctx.local_names))
-    body = normalize(body, t.ctx.source, fresh)
+    facts = scan(fdef)
+    if facts.needs_normalize:
+        fresh = FreshNames(all_identifiers(fdef) | set(t.env) | set(t.ctx.local_names))
+        body = normalize(body, t.ctx.source, fresh)
     builder = _child(t, fdef.name)
     env = dict(t.env)
     annotations = {a.arg: a.annotation for a in fdef.args.args}
@@ -625,7 +627,11 @@ def nested_graph(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Graph:
         builder.add_input(value)
         env[pname] = value
     saved = (t.liveness, t.returned, t.return_node)
-    t.liveness = analyze(body)
+    t.liveness = (
+        analyze(body, every_statement=False, has_nested_defs=facts.has_nested_defs)
+        if facts.has_compound
+        else Liveness()
+    )
     t.returned = None
     try:
         with _inside(t, builder, env):

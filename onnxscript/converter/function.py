@@ -17,7 +17,7 @@ from typing import Any
 
 from onnxscript.analysis.dead_code import remove_unused_constants
 from onnxscript.analysis.liveness import Liveness, analyze
-from onnxscript.analysis.names import Facts, assigned_names, scan
+from onnxscript.analysis.names import all_identifiers, attribute_bases, scan
 from onnxscript.analysis.naming import assign_names
 from onnxscript.attributes import AT, AttributeValueError, coerce
 from onnxscript.converter.builder import GraphBuilder
@@ -52,6 +52,8 @@ def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
 
 def _attribute_type(annotation: Any) -> tuple[type, bool] | None:
     """(base type, is list) if ``annotation`` declares an attribute parameter."""
+    if is_tensor_type(annotation):
+        return None
     annotation, _ = _unwrap_optional(annotation)
     if annotation in _ATTR_KINDS:
         return annotation, False
@@ -67,6 +69,8 @@ def _input_type(annotation: Any) -> tuple[TypeSpec | None, bool]:
     """(type, recognized) for a tensor (or sequence-of-tensor) input annotation."""
     if annotation is inspect.Parameter.empty:
         return None, True
+    if is_tensor_type(annotation):
+        return annotation.type_spec(), True
     annotation, _ = _unwrap_optional(annotation)
     if is_tensor_type(annotation):
         return annotation.type_spec(), True
@@ -87,6 +91,8 @@ def _input_type(annotation: Any) -> tuple[TypeSpec | None, bool]:
 def _output_types(annotation: Any) -> list[TypeSpec | None] | None:
     if annotation is inspect.Signature.empty or annotation is None:
         return None
+    if is_tensor_type(annotation):
+        return [annotation.type_spec()]
     items: tuple[Any, ...]
     if isinstance(annotation, tuple):
         items = annotation
@@ -110,19 +116,23 @@ def _param_error(
     return source.error(fdef, msg, hint)
 
 
-def _default_version(facts: Facts, scope: PythonScope, explicit: Opset | None) -> int:
+def _default_version(
+    fdef: ast.FunctionDef, ctx_imports: dict[str, int], scope: PythonScope, explicit: Opset | None
+) -> int:
     """The ai.onnx opset for Python operators: ``default_opset`` if given, else the one the
     function's op calls use, else the newest one imported in its module, else the newest
     that onnxruntime supports."""
     if explicit is not None:
         return explicit.version
-    for base in facts.attribute_bases:
+    if "" in ctx_imports:  # an op call translated already
+        return ctx_imports[""]
+    for base in attribute_bases(fdef):
         obj = scope.lookup(base)
         if isinstance(obj, Opset) and obj.domain == "":
             return obj.version
     op_versions = sorted(
         obj.version
-        for name in facts.identifiers
+        for name in all_identifiers(fdef)
         if isinstance(obj := scope.lookup(name), Op) and obj.domain == ""
     )
     if op_versions:
@@ -270,10 +280,11 @@ def compile_function(
         params.append(Param(name, is_input=True))
 
     param_names = {p.name for p in py_params}
-    taken = facts.identifiers | param_names
-    fresh = FreshNames(taken)
     structured = body
+    generated: set[str] = set()
     if facts.needs_normalize:
+        taken = all_identifiers(fdef) | param_names
+        fresh = FreshNames(taken)
         try:
             structured = normalize(body, source, fresh)
         except RecursionError:
@@ -284,6 +295,7 @@ def compile_function(
                 "ONNX models cannot nest more than about 30 If/Loop subgraphs; combine the "
                 "conditions of successive early returns",
             ) from None
+        generated = fresh.taken - taken
     if facts.has_compound:
         check_nesting(structured, source)
     liveness = (
@@ -291,12 +303,13 @@ def compile_function(
         if facts.has_compound
         else Liveness()
     )
-    local_names = frozenset(assigned_names(structured)) | param_names
+    # Names the function binds (normalization adds only fresh ones).
+    local_names = frozenset(facts.assigned | generated | param_names)
     ctx = FunctionContext(
         source=source,
         scope=scope,
         attr_params=attr_refs,
-        resolve_default=lambda: _default_version(facts, scope, default_opset),
+        resolve_default=lambda: _default_version(fdef, ctx.opset_imports, scope, default_opset),
         local_names=local_names,
     )
     graph = Graph(fn.__name__, doc_string="")
@@ -306,7 +319,7 @@ def compile_function(
     for value in inputs:
         builder.add_input(value)
         translator.env[value.hint] = value
-    ret_names = [n for n in fresh.taken - taken if n.startswith("return_val")]
+    ret_names = [n for n in generated if n.startswith("return_val")]
     if out_types:
         for i, rname in enumerate(sorted(ret_names, key=lambda n: (len(n), n))):
             spec = out_types[min(i, len(out_types) - 1)]

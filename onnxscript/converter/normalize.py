@@ -45,69 +45,96 @@ class FreshNames:
         return name
 
 
+_RETURN, _BREAK, _CONTINUE = 1, 2, 4
+_BITS = {ast.Return: _RETURN, ast.Break: _BREAK, ast.Continue: _CONTINUE}
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+class Jumps:
+    """Which jumps statements contain, computed once per node (the rewrite asks often).
+
+    A ``break``/``continue`` inside a nested loop belongs to that loop and does not count
+    for the statements around it; a ``return`` counts anywhere outside nested functions.
+    """
+
+    def __init__(self) -> None:
+        self._memo: dict[ast.AST, int] = {}
+
+    def flags(self, node: ast.AST) -> int:
+        found = self._memo.get(node)
+        if found is not None:
+            return found
+        bit = _BITS.get(type(node))
+        if bit is not None:
+            result = bit
+        elif isinstance(node, (*_DEFS, ast.expr)):
+            result = 0
+        else:
+            result = 0
+            for child in children(node):
+                result |= self.flags(child)
+            if isinstance(node, (ast.For, ast.While)):
+                result &= _RETURN
+        self._memo[node] = result
+        return result
+
+    def any(self, node: ast.AST) -> bool:
+        """Whether ``node`` can jump out of itself."""
+        return self.flags(node) != 0
+
+    def has(self, node: ast.AST, kind: type[ast.stmt]) -> bool:
+        """Whether ``node`` contains a jump of ``kind`` that leaves it."""
+        return bool(self.flags(node) & _BITS[kind])
+
+    def stops(self, stmt: ast.stmt) -> bool:
+        """Whether no path through ``stmt`` reaches the next statement."""
+        if isinstance(stmt, _JUMPS):
+            return True
+        if isinstance(stmt, ast.If):
+            return not self.falls_through(stmt.body) and not self.falls_through(stmt.orelse)
+        return False
+
+    def falls_through(self, stmts: Sequence[ast.stmt]) -> bool:
+        """Whether some path through ``stmts`` reaches its end."""
+        return not any(self.stops(s) for s in stmts)
+
+
 def has_jump(node: ast.AST) -> bool:
     """Whether ``node`` can jump out of itself: a ``return`` anywhere (outside nested
     functions), or a ``break``/``continue`` that does not belong to a loop inside it."""
-    if isinstance(node, _JUMPS):
-        return True
-    if isinstance(node, (ast.For, ast.While)):
-        return _has(node, ast.Return)
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-        return False
-    if isinstance(node, ast.expr):
-        return False
-    return any(has_jump(child) for child in children(node))
-
-
-def _has(node: ast.AST, kind: type[ast.stmt]) -> bool:
-    if isinstance(node, kind):
-        return True
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-        return False
-    if isinstance(node, (ast.For, ast.While)) and kind in (ast.Break, ast.Continue):
-        # Jumps of a nested loop belong to it (its body is still inspected for return).
-        return False
-    if isinstance(node, ast.expr):
-        return False
-    return any(_has(child, kind) for child in children(node))
-
-
-def _stops(stmt: ast.stmt) -> bool:
-    """Whether no path through ``stmt`` reaches the next statement."""
-    if isinstance(stmt, _JUMPS):
-        return True
-    if isinstance(stmt, ast.If):
-        return not falls_through(stmt.body) and not falls_through(stmt.orelse)
-    return False
+    return Jumps().any(node)
 
 
 def falls_through(stmts: Sequence[ast.stmt]) -> bool:
     """Whether some path through ``stmts`` reaches its end."""
-    return not any(_stops(s) for s in stmts)
+    return Jumps().falls_through(stmts)
 
 
-def restructure(stmts: Sequence[ast.stmt]) -> list[ast.stmt]:
+def restructure(stmts: Sequence[ast.stmt], jumps: Jumps | None = None) -> list[ast.stmt]:
     """Move the code after each jumping ``if`` into its fall-through paths.
 
     Afterwards every jump is the last statement of its path. Statements after an
     unconditional jump are unreachable and dropped.
     """
+    jumps = jumps or Jumps()
     out: list[ast.stmt] = []
     for i, stmt in enumerate(stmts):
         if isinstance(stmt, _JUMPS):
             out.append(stmt)
             return out
-        if isinstance(stmt, ast.If) and has_jump(stmt):
+        if isinstance(stmt, ast.If) and jumps.any(stmt):
             rest = list(stmts[i + 1 :])
             body = list(stmt.body)
             orelse = list(stmt.orelse)
             used = False
-            if rest and falls_through(body):
+            if rest and jumps.falls_through(body):
                 body += rest
                 used = True
-            if rest and falls_through(orelse):
+            if rest and jumps.falls_through(orelse):
                 orelse += copy.deepcopy(rest) if used else rest
-            new_if = ast.If(test=stmt.test, body=restructure(body), orelse=restructure(orelse))
+            new_if = ast.If(
+                test=stmt.test, body=restructure(body, jumps), orelse=restructure(orelse, jumps)
+            )
             out.append(ast.copy_location(new_if, stmt))
             return out
         out.append(stmt)
@@ -119,19 +146,24 @@ FallHandler = Callable[[ast.stmt | None], list[ast.stmt]]
 
 
 def rewrite_ends(
-    stmts: list[ast.stmt], on_jump: JumpHandler, on_fall: FallHandler, anchor: ast.stmt
+    stmts: list[ast.stmt],
+    on_jump: JumpHandler,
+    on_fall: FallHandler,
+    anchor: ast.stmt,
+    jumps: Jumps | None = None,
 ) -> list[ast.stmt]:
     """Replace the jump ending each path of a restructured block, or extend its end."""
+    jumps = jumps or Jumps()
     if not stmts:
         return on_fall(anchor) or [_at(ast.Pass(), anchor)]
     last = stmts[-1]
     if isinstance(last, _JUMPS):
         return stmts[:-1] + on_jump(last) or [_at(ast.Pass(), last)]
-    if isinstance(last, ast.If) and has_jump(last):
+    if isinstance(last, ast.If) and jumps.any(last):
         new_if = ast.If(
             test=last.test,
-            body=rewrite_ends(list(last.body), on_jump, on_fall, last),
-            orelse=rewrite_ends(list(last.orelse), on_jump, on_fall, last),
+            body=rewrite_ends(list(last.body), on_jump, on_fall, last, jumps),
+            orelse=rewrite_ends(list(last.orelse), on_jump, on_fall, last, jumps),
         )
         return [*stmts[:-1], ast.copy_location(new_if, last)]
     return stmts + on_fall(last)
@@ -177,6 +209,7 @@ class Normalizer:
         self.arity = n_returns
         self._ret_names: list[str] | None = None
         self._ret_flag: str | None = None
+        self.jumps = Jumps()
 
     def ret_names(self) -> list[str]:
         if self._ret_names is None:
@@ -216,7 +249,7 @@ class Normalizer:
 
     def function_body(self, body: list[ast.stmt]) -> list[ast.stmt]:
         body = self.loops(body)
-        body = restructure(body)
+        body = restructure(body, self.jumps)
         returns = [n for s in body for n in _walk_no_defs(s) if isinstance(n, ast.Return)]
         if not returns:
             return body
@@ -231,7 +264,7 @@ class Normalizer:
                 "every path of a script function must return a value",
             )
 
-        body = rewrite_ends(body, self.store_return, on_fall, body[-1])
+        body = rewrite_ends(body, self.store_return, on_fall, body[-1], self.jumps)
         value: ast.expr
         if len(names) == 1:
             value = _load(names[0])
@@ -257,9 +290,9 @@ class Normalizer:
 
     def loop(self, stmt: ast.For | ast.While) -> list[ast.stmt]:
         body = self.loops(list(stmt.body))
-        breaks = _has_in(body, ast.Break)
-        conts = _has_in(body, ast.Continue)
-        rets = any(_has(s, ast.Return) for s in body)
+        breaks = any(self.jumps.has(s, ast.Break) for s in body)
+        conts = any(self.jumps.has(s, ast.Continue) for s in body)
+        rets = any(self.jumps.has(s, ast.Return) for s in body)
         pre: list[ast.stmt] = []
         post: list[ast.stmt] = []
         is_while = isinstance(stmt, ast.While)
@@ -311,7 +344,7 @@ class Normalizer:
             assert flag is not None
             return [*self.store_return(jump), _assign(flag, _const(True), jump), *stop]
 
-        new_body = rewrite_ends(restructure(body), on_jump, again, stmt)
+        new_body = rewrite_ends(restructure(body, self.jumps), on_jump, again, stmt, self.jumps)
         new: ast.stmt
         if isinstance(stmt, ast.While):
             new = ast.While(test=_at(_load(cond), stmt), body=new_body, orelse=[])
@@ -353,7 +386,7 @@ class Normalizer:
             and isinstance(last.body[0], ast.Break)
         ):
             return None
-        if any(has_jump(s) for s in body[:-1]) or has_jump(last.test):
+        if any(self.jumps.any(s) for s in body[:-1]) or self.jumps.any(last.test):
             return None
         test = last.test
         if (
@@ -378,10 +411,6 @@ class Normalizer:
             type_comment=None,
         )
         return [ast.copy_location(new, stmt)]
-
-
-def _has_in(body: Sequence[ast.stmt], kind: type[ast.stmt]) -> bool:
-    return any(_has(s, kind) for s in body)
 
 
 def return_arity(body: Sequence[ast.stmt]) -> int:

@@ -23,7 +23,7 @@ class SourceLocation(NamedTuple):
     column: int = 0
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Value:
     """A value flowing between nodes. ``name`` is filled by the naming pass.
 
@@ -50,7 +50,7 @@ class Value:
         return f"Value({self.name or self.hint!r})"
 
 
-@dataclass
+@dataclass(slots=True)
 class Attr:
     """A node attribute. ``kind`` is an ``onnx.AttributeProto.AttributeType`` code.
 
@@ -67,7 +67,7 @@ class Attr:
     doc_string: str = ""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Node:
     """One operator application. A ``None`` input is an omitted optional input."""
 
@@ -92,7 +92,7 @@ class Node:
                         yield item
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Graph:
     """A graph: inputs, nodes in execution order, outputs.
 
@@ -116,7 +116,7 @@ class Graph:
                 yield from sub.all_nodes()
 
 
-@dataclass
+@dataclass(slots=True)
 class AttrParam:
     """An attribute parameter of a function: name, attribute kind and optional default."""
 
@@ -127,7 +127,7 @@ class AttrParam:
     doc_string: str = ""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Function:
     """A function (or main graph) with attribute parameters and opset imports.
 
