@@ -345,6 +345,17 @@ class Planner:
                 unite(cond_in, cond_out)
             else:
                 plan.cond_deferred = True
+        elif (
+            node.form == FOR_BREAK
+            and cond_out.graph is body
+            and cond_out.node is not None
+            and cond_out.node.form != SKIP
+            and cond_out.var is None
+            and cond_out.seq not in self.avoid
+        ):
+            # The compiler names the body's condition input after the variable tested by
+            # `if not c: break`; sharing the input's name keeps the names stable.
+            unite(cond_in, cond_out)
         # An initial value becomes the loop variable when nothing else reads it.
         for j in range(n):
             # A model output keeps its name only as the first value of its variable.
