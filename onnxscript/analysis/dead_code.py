@@ -7,23 +7,23 @@ remains. Other nodes are kept even when unused: they are code the user wrote.
 
 from __future__ import annotations
 
-from onnxscript.ir.graph import Graph
+from onnxscript.ir.graph import Graph, Value
 
 
-def _used_values(graph: Graph, used: set[int]) -> None:
+def _used_values(graph: Graph, used: set[Value]) -> None:
     for node in graph.nodes:
-        used.update(id(v) for v in node.inputs if v is not None)
+        used.update(v for v in node.inputs if v is not None)
         for sub in node.subgraphs():
             _used_values(sub, used)
-    used.update(id(v) for v in graph.outputs)
+    used.update(graph.outputs)
 
 
-def _prune(graph: Graph, used: set[int]) -> bool:
+def _prune(graph: Graph, used: set[Value]) -> bool:
     before = len(graph.nodes)
     graph.nodes = [
         n
         for n in graph.nodes
-        if not (n.op_type == "Constant" and n.domain == "" and id(n.outputs[0]) not in used)
+        if not (n.op_type == "Constant" and n.domain == "" and n.outputs[0] not in used)
     ]
     changed = len(graph.nodes) != before
     for node in graph.nodes:
@@ -34,6 +34,6 @@ def _prune(graph: Graph, used: set[int]) -> bool:
 
 def remove_unused_constants(graph: Graph) -> None:
     """Drop unread ``Constant`` nodes from ``graph`` and its nested graphs."""
-    used: set[int] = set()
+    used: set[Value] = set()
     _used_values(graph, used)
     _prune(graph, used)

@@ -33,22 +33,22 @@ _COMPOUND = (ast.If, ast.For, ast.While)
 class Liveness:
     """Live variables before (``live_in``) and after (``live_out``) statements.
 
-    Keys are statement objects (by identity). For loops, ``loop_head`` gives the variables
-    live at the top of each iteration.
+    Keys are statement objects (AST nodes hash by identity). For loops, ``loop_head`` gives
+    the variables live at the top of each iteration.
     """
 
-    live_in_map: dict[int, Names] = field(default_factory=dict)
-    live_out_map: dict[int, Names] = field(default_factory=dict)
-    loop_head_map: dict[int, Names] = field(default_factory=dict)
+    live_in_map: dict[ast.stmt, Names] = field(default_factory=dict)
+    live_out_map: dict[ast.stmt, Names] = field(default_factory=dict)
+    loop_head_map: dict[ast.stmt, Names] = field(default_factory=dict)
 
     def live_in(self, stmt: ast.stmt) -> Names:
-        return self.live_in_map[id(stmt)]
+        return self.live_in_map[stmt]
 
     def live_out(self, stmt: ast.stmt) -> Names:
-        return self.live_out_map[id(stmt)]
+        return self.live_out_map[stmt]
 
     def loop_head(self, loop: ast.stmt) -> Names:
-        return self.loop_head_map[id(loop)]
+        return self.loop_head_map[loop]
 
 
 class _Analyzer:
@@ -71,16 +71,16 @@ class _Analyzer:
         for stmt in reversed(stmts):
             if isinstance(stmt, _COMPOUND):
                 out = frozenset(current)
-                live_out[id(stmt)] = out
+                live_out[stmt] = out
                 inn = self.compound(stmt, out)
-                live_in[id(stmt)] = inn
+                live_in[stmt] = inn
                 current = set(inn)
             else:
                 if record:
-                    live_out[id(stmt)] = frozenset(current)
+                    live_out[stmt] = frozenset(current)
                 self.simple(stmt, current)
                 if record:
-                    live_in[id(stmt)] = frozenset(current)
+                    live_in[stmt] = frozenset(current)
         return frozenset(current)
 
     def simple(self, stmt: ast.stmt, live: set[str]) -> None:
@@ -126,7 +126,7 @@ class _Analyzer:
                 if new_head == head:
                     break
                 head = new_head
-            self.result.loop_head_map[id(stmt)] = head
+            self.result.loop_head_map[stmt] = head
             if stmt.orelse:
                 head = frozenset(head | self.block(stmt.orelse, live))
             return frozenset(head | set(self.uses(stmt.iter)))
@@ -139,7 +139,7 @@ class _Analyzer:
             if new_head == head:
                 break
             head = new_head
-        self.result.loop_head_map[id(stmt)] = head
+        self.result.loop_head_map[stmt] = head
         if stmt.orelse:
             head = frozenset(head | self.block(stmt.orelse, live))
         return head

@@ -263,7 +263,6 @@ class Facts:
     assigned: set[str] = field(default_factory=set)
 
 
-_FLOW = (ast.Break, ast.Continue, ast.While)
 _COMPOUND = (ast.If, ast.For, ast.While, ast.AsyncFor, ast.Try, ast.With)
 _DEF_STMTS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -291,7 +290,12 @@ def scan(fdef: ast.FunctionDef | ast.AsyncFunctionDef) -> Facts:
             facts.has_nested_defs = True
             facts.has_compound = True
             continue
-        if kind in _FLOW or (kind is ast.Return and stmt is not last_stmt):
+        if (
+            kind is ast.Break
+            or kind is ast.Continue
+            or (kind is ast.Return and stmt is not last_stmt)
+            or (kind is ast.While and (stmt.orelse or type(stmt.test) is not ast.Name))  # type: ignore[attr-defined]
+        ):
             facts.needs_normalize = True
         if kind is ast.Delete:
             for target in stmt.targets:  # type: ignore[attr-defined]
@@ -306,8 +310,6 @@ def scan(fdef: ast.FunctionDef | ast.AsyncFunctionDef) -> Facts:
                 for item in stmt.items:  # type: ignore[attr-defined]
                     if item.optional_vars is not None:
                         assigned.update(target_names(item.optional_vars))
-            elif kind is ast.While and stmt.orelse:  # type: ignore[attr-defined]
-                facts.needs_normalize = True
             for block in ("body", "orelse", "finalbody"):
                 stack.extend(getattr(stmt, block, ()))
             for handler in getattr(stmt, "handlers", ()):

@@ -58,8 +58,8 @@ class GraphBuilder:
         self.ctx = ctx
         self.parent = parent
         self._constants: dict[tuple[Any, ...], Value] = {}
-        self._produced: set[int] = set()
-        self._inputs: set[int] = set()
+        self._produced: set[Value] = set()
+        self._inputs: set[Value] = set()
         self.origin: ast.AST | None = None
 
     def _location(self) -> SourceLocation | None:
@@ -75,17 +75,17 @@ class GraphBuilder:
     def add_input(self, value: Value) -> None:
         """Make ``value`` an input of this graph."""
         self.graph.inputs.append(value)
-        self._inputs.add(id(value))
+        self._inputs.add(value)
 
     def produces(self, value: Value) -> bool:
         """Whether a node of this graph computes ``value``."""
-        return id(value) in self._produced
+        return value in self._produced
 
     def sees(self, value: Value) -> bool:
         """Whether ``value`` can be read in this graph (defined here or in an outer graph)."""
         builder: GraphBuilder | None = self
         while builder is not None:
-            if id(value) in builder._produced or id(value) in builder._inputs:
+            if value in builder._produced or value in builder._inputs:
                 return True
             builder = builder.parent
         return False
@@ -118,7 +118,7 @@ class GraphBuilder:
         self.graph.nodes.append(
             Node(op_type, domain, list(inputs), outputs, list(attrs), "", "", "", self._location())
         )
-        self._produced.update(id(v) for v in outputs)
+        self._produced.update(outputs)
         return outputs
 
     def emit1(self, op_type: str, *inputs: Value | None, hint: str = "tmp", **attrs: Any) -> Value:

@@ -62,12 +62,12 @@ def condition(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Value:
     return value
 
 
-def _output(builder: GraphBuilder, value: Value, taken: set[int]) -> Value:
+def _output(builder: GraphBuilder, value: Value, taken: set[Value]) -> Value:
     """``value`` as an output of ``builder``'s graph: an ``Identity`` when the value is not
     computed by a node of this graph, or is already an output."""
-    if not builder.produces(value) or id(value) in taken:
+    if not builder.produces(value) or value in taken:
         value = builder.emit1("Identity", value, hint=value.hint)
-    taken.add(id(value))
+    taken.add(value)
     return value
 
 
@@ -96,6 +96,12 @@ def _unify(
                 dtype = dt
             if like is None and t.builder.sees(sym):
                 like = sym
+    if (
+        dtype is None
+        and like is None
+        and any(isinstance(sym, Const) and isinstance(sym.value, float) for sym in syms)
+    ):
+        dtype = dtypes.FLOAT  # Python ints and floats on different paths: a float
     values = []
     for builder, sym in zip(builders, syms):
         if isinstance(sym, SymTuple):
@@ -143,7 +149,7 @@ def _emit_if(
         for k, value in enumerate(values):
             per_branch[k].append(value)
     for builder, values in zip(builders, per_branch):
-        taken: set[int] = set()
+        taken: set[Value] = set()
         builder.graph.outputs = [_output(builder, v, taken) for v in values]
     t.locate(node)
     outputs = t.builder.emit(
@@ -161,7 +167,7 @@ def _emit_if(
         if dt is not None:
             out.type = element_type(dt)
         if is_int:
-            t.int_like.add(id(out))
+            t.int_like.add(out)
     return outputs
 
 
@@ -373,7 +379,7 @@ def _range_target(
             value = t.builder.emit1("Add", value, _as_tensor(t, start), hint=name)
         if value is iteration:
             iteration.hint = name
-        t.int_like.add(id(value))
+        t.int_like.add(value)
         return value
 
     return bind
@@ -456,7 +462,7 @@ def _loop(
             python_ints.add(name)
         if init is not None and (starts_as_int or t.is_int_like(init)):
             # A Python int (a counter): typed after the body, once the type is settled.
-            t.int_like.add(id(inp))
+            t.int_like.add(inp)
         elif isinstance(init, Value):
             inp.type = element_type(init.dtype) if init.dtype is not None else init.type
             if inp.type is None:
@@ -472,7 +478,7 @@ def _loop(
         if bind_target is not None and target is not None:
             env[target] = bind_target(iter_in)
         t.block(body_stmts)
-        taken: set[int] = set()
+        taken: set[Value] = set()
         if cond_var is not None:
             cond_out = _output(builder, condition(t, env[cond_var], stmt), taken)
         else:
@@ -526,7 +532,7 @@ def _loop(
         if (t.is_int_like(init_value) or name in python_ints) and (
             t.is_int_like(out) or out is inputs[name]
         ):
-            t.int_like.add(id(value))
+            t.int_like.add(value)
         t.env[name] = value
 
 
@@ -638,7 +644,7 @@ def nested_graph(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Graph:
             t.block(body)
             if t.returned is None:
                 raise t.error(fdef, f"graph function {fdef.name} must return its outputs")
-            taken: set[int] = set()
+            taken: set[Value] = set()
             outputs = []
             for out_sym, out_node in t.returned:
                 value = t.to_tensor(out_sym, out_node)

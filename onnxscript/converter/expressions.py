@@ -72,10 +72,10 @@ class ExpressionTranslator:
         self.builder = builder
         self.env: dict[str, Sym] = {}
         # Cache of attribute parameters promoted to tensors, per graph builder.
-        self._attr_tensors: dict[tuple[int, str], Value] = {}
+        self._attr_tensors: dict[tuple[GraphBuilder, str], Value] = {}
         # Values that stand for Python ints (loop indices of `range` and int arithmetic on
         # them): like Python numbers, they take the other operand's type in operators.
-        self.int_like: set[int] = set()
+        self.int_like: set[Value] = set()
         # Globals, closure variables and builtins read so far (they do not change while
         # the function compiles).
         self._outer_names: dict[str, Const] = {}
@@ -168,7 +168,7 @@ class ExpressionTranslator:
 
     def is_int_like(self, sym: Sym) -> bool:
         """Whether ``sym`` is a tensor standing for a Python int (a ``range`` loop index)."""
-        return isinstance(sym, Value) and id(sym) in self.int_like
+        return isinstance(sym, Value) and sym in self.int_like
 
     def retype_int_like(
         self, value: Value, dtype: int | None = None, like: Value | None = None
@@ -274,7 +274,7 @@ class ExpressionTranslator:
         self, ref: AttrRef, node: ast.AST, like: Value | None = None, dtype: int | None = None
     ) -> Value:
         """An attribute parameter as a tensor: ``Constant(value_float=@alpha)`` etc."""
-        key = (id(self.builder), ref.param.name)
+        key = (self.builder, ref.param.name)
         base = self._find_attr_tensor(ref.param.name)
         if base is None:
             py = ref.python_type
@@ -323,7 +323,7 @@ class ExpressionTranslator:
     def _find_attr_tensor(self, name: str) -> Value | None:
         builder: GraphBuilder | None = self.builder
         while builder is not None:
-            found = self._attr_tensors.get((id(builder), name))
+            found = self._attr_tensors.get((builder, name))
             if found is not None:
                 return found
             builder = builder.parent

@@ -333,7 +333,7 @@ def compile_function(
             f"{fn.__name__} does not return anything",
             "a script function must return one or more tensors",
         )
-    taken_outputs: set[int] = set()
+    taken_outputs: set[Value] = set()
     outputs = []
     for i, (sym, node) in enumerate(translator.returned):
         value = translator.to_tensor(sym, node)

@@ -250,11 +250,12 @@ class Normalizer:
     def function_body(self, body: list[ast.stmt]) -> list[ast.stmt]:
         body = self.loops(body)
         body = restructure(body, self.jumps)
-        returns = [n for s in body for n in _walk_no_defs(s) if isinstance(n, ast.Return)]
-        if not returns:
+        if not any(self.jumps.has(s, ast.Return) for s in body):
             return body
-        if len(returns) == 1 and body and body[-1] is returns[0]:
-            return body
+        if isinstance(body[-1], ast.Return) and not any(
+            self.jumps.has(s, ast.Return) for s in body[:-1]
+        ):
+            return body  # one return, at the end
         names = self.ret_names()
 
         def on_fall(anchor: ast.stmt | None) -> list[ast.stmt]:
@@ -416,25 +417,24 @@ class Normalizer:
 def return_arity(body: Sequence[ast.stmt]) -> int:
     """How many values the function returns, from its ``return`` statements."""
     arity = 1
-    for stmt in body:
-        for node in _walk_no_defs(stmt):
-            if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple):
-                arity = max(arity, len(node.value.elts))
+    for stmt in _statements(body):
+        if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Tuple):
+            arity = max(arity, len(stmt.value.elts))
     return arity
 
 
-def _walk_no_defs(node: ast.AST) -> list[ast.AST]:
-    """``ast.walk`` that does not enter nested function definitions."""
-    found: list[ast.AST] = []
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        return [node]
-    stack = [node]
+def _statements(body: Sequence[ast.stmt]) -> list[ast.stmt]:
+    """Every statement in ``body`` and in its nested blocks (not in nested functions)."""
+    found: list[ast.stmt] = []
+    stack = list(body)
     while stack:
-        n = stack.pop()
-        found.append(n)
-        for child in children(n):
-            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                stack.append(child)
+        stmt = stack.pop()
+        found.append(stmt)
+        if not isinstance(stmt, _DEFS):
+            for block in ("body", "orelse", "finalbody"):
+                stack.extend(getattr(stmt, block, ()))
+            for handler in getattr(stmt, "handlers", ()):
+                stack.extend(handler.body)
     return found
 
 
@@ -466,12 +466,12 @@ def check_nesting(body: Sequence[ast.stmt], source: SourceText) -> None:
 def normalize(body: list[ast.stmt], source: SourceText, fresh: FreshNames) -> list[ast.stmt]:
     """The structured equivalent of a function body (see the module docstring)."""
     last = body[-1] if body else None
-    for stmt in body:
-        for n in _walk_no_defs(stmt):
-            if (
-                isinstance(n, (ast.Break, ast.Continue, ast.While))
-                or (isinstance(n, ast.For) and n.orelse)
-                or (isinstance(n, ast.Return) and n is not last)
-            ):
-                return Normalizer(source, fresh, return_arity(body)).function_body(body)
+    for stmt in _statements(body):
+        if (
+            isinstance(stmt, (ast.Break, ast.Continue))
+            or (isinstance(stmt, (ast.For, ast.While)) and stmt.orelse)
+            or (isinstance(stmt, ast.While) and not isinstance(stmt.test, ast.Name))
+            or (isinstance(stmt, ast.Return) and stmt is not last)
+        ):
+            return Normalizer(source, fresh, return_arity(body)).function_body(body)
     return body

@@ -43,7 +43,7 @@ def _emitter(t: ExpressionTranslator) -> Any:
 
 def _int_like(t: ExpressionTranslator, sym: Sym) -> bool:
     if isinstance(sym, Value):
-        return id(sym) in t.int_like
+        return sym in t.int_like
     return isinstance(sym, Const) and isinstance(sym.value, int) and not isinstance(sym.value, bool)
 
 
@@ -56,7 +56,7 @@ def operands(t: ExpressionTranslator, node: ast.AST, left: Sym, right: Sym) -> t
     so do loop indices (which are Python ints in Python) next to a non-index tensor. An
     index next to a Python float becomes a FLOAT, as an int next to a float would."""
     if isinstance(left, Value) and isinstance(right, Value):
-        left_idx, right_idx = id(left) in t.int_like, id(right) in t.int_like
+        left_idx, right_idx = left in t.int_like, right in t.int_like
         if left_idx and not right_idx:
             return t.retype_int_like(left, like=right), right
         if right_idx and not left_idx:
@@ -110,7 +110,7 @@ def binary(
     except rules.OperatorTypeError as exc:
         raise t.error(node, exc.message, exc.hint) from None
     if symbol in ("+", "-", "*", "//", "%") and _int_like(t, left) and _int_like(t, right):
-        t.int_like.add(id(result))
+        t.int_like.add(result)
     return result
 
 
