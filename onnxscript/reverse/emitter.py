@@ -150,6 +150,8 @@ class Emitter:
     def _drop_pending(self, names: Sequence[str], allowed: set[str]) -> None:
         """A block ends: values of ``names`` that were never read would not be computed,
         except for ``allowed`` variables, which the enclosing statement accounts for."""
+        if not self.pending:
+            return
         for name in names:
             dead = self.pending.get(name)
             if dead is None:
@@ -170,7 +172,7 @@ class Emitter:
             else:
                 env[name] = old
         del self.log[mark:]
-        return list(dict.fromkeys(name for name, _ in entries))
+        return list(dict.fromkeys([entry[0] for entry in entries]))
 
     # -- blocks ---------------------------------------------------------------------------
 

@@ -1,0 +1,38 @@
+"""The benchmark's generated models translate and compile back (small sizes, for CI)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import numpy as np
+import pytest
+
+from onnxscript.reverse import proto2python
+from onnxscript.reverse.isomorphism import differences
+from tests.reverse.common import compiled, run
+
+_BENCH = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "reverse.py")
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("bench_reverse", _BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("mix", ["mixed", "dense", "straight"])
+def test_bench_models_round_trip(bench, mix):
+    model = bench.make_model(150, mix)
+    assert bench._count(list(model.graph.node)) >= 150
+    source = proto2python(model)
+    if mix != "straight":
+        assert "    if " in source and "for " in source
+    back = compiled(source)
+    assert not differences(model, back)
+    assert proto2python(back) == source
+    x = np.linspace(-1, 1, 4).astype(np.float32)
+    np.testing.assert_allclose(run(back, x)[0], run(model, x)[0], rtol=1e-6)
