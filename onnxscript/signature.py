@@ -84,6 +84,14 @@ class Signature:
         return tuple(p for p in self.params if not p.is_input)
 
     @functools.cached_property
+    def simple_inputs(self) -> bool:
+        """Whether every parameter is a required, single, positional input."""
+        return all(
+            p.is_input and not p.optional and not p.variadic and not p.keyword_only
+            for p in self.params
+        )
+
+    @functools.cached_property
     def param_by_name(self) -> dict[str, Param]:
         return {p.name: p for p in self.params}
 
@@ -276,6 +284,12 @@ def bind(sig: Signature, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Boun
         attrs = {k: v for k, v in kwargs.items() if v is not None}
         return BoundArguments(given, attrs)
 
+    if not kwargs and sig.simple_inputs and len(args) == len(sig.params):
+        # Fast path: every parameter is a required, non-variadic input, given in order.
+        if any(a is None for a in args):
+            missing = sig.params[[a is None for a in args].index(True)].name
+            raise BindingError(f"{sig.name}() missing required input {missing!r}")
+        return BoundArguments(list(args), {})
     by_name = sig.param_by_name
     slots: dict[str, Any] = {}
     variadic_values: list[Any] = []

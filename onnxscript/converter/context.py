@@ -55,5 +55,5 @@ class FunctionContext:
             )
 
     def add_callee(self, fn: Function) -> None:
-        if all(c is not fn for c in self.callees):
+        if fn not in self.callees:  # functions compare by identity
             self.callees.append(fn)

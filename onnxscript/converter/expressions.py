@@ -127,6 +127,11 @@ class ExpressionTranslator:
         """Translate ``node``. ``n_outputs``/``hints`` apply when it is a call."""
         self.builder.origin = node
         kind = type(node)
+        if kind is ast.Name:  # the most common expression: a variable
+            found = self.env.get(node.id)  # type: ignore[attr-defined]
+            if found is not None:
+                return found
+            return self.lookup(node.id, node)  # type: ignore[attr-defined]
         if kind is ast.Call:
             return translate_call(self, node, n_outputs, hints)  # type: ignore[arg-type]
         method = _EXPR_METHODS.get(kind)

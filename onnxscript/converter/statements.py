@@ -73,11 +73,9 @@ class Translator(ExpressionTranslator):
         """Give a value computed by this statement the variable's name as its hint."""
         if not isinstance(sym, Value):
             return
-        nodes = self.builder.graph.nodes
-        for node in reversed(nodes[first_node:]):
-            if any(out is sym for out in node.outputs):
-                sym.hint = name
-                return
+        # A value made by this statement was produced by one of the nodes added since.
+        if len(self.builder.graph.nodes) > first_node and self.builder.produces(sym):
+            sym.hint = name
 
     def assign_target(self, target: ast.expr, sym: Sym, node: ast.AST) -> None:
         if isinstance(target, ast.Name):
