@@ -41,11 +41,13 @@ _MODULE_NAMES = frozenset(
         "Opset",
         "external_tensor",
         "model_tensor",
+        "rename_values",
         "_",
         *DTYPE_NAMES.values(),
     }
 )
 _MAX_TARGETED_RETRIES = 8
+_RUNTIME_NAMES = frozenset({"external_tensor", "model_tensor", "rename_values"})
 # Names the script compiler gives values it makes on its own (a `for` loop's condition
 # constant, the shape that makes a `while` condition a scalar, loop body inputs).
 _COMPILER_HINTS = frozenset({"true", "const", "iter_num", "cond_in"})
@@ -375,7 +377,7 @@ class ModuleWriter:
         if lines:
             lines.append("")
         names = sorted(
-            self.imports.names - {"external_tensor", "model_tensor"},
+            self.imports.names - _RUNTIME_NAMES,
             key=lambda n: (n[0].islower(), n),
         )
         used_vars = self.imports.opsets
@@ -397,7 +399,7 @@ class ModuleWriter:
             names = sorted(set(names), key=lambda n: (n[0].islower(), n))
             lines.append(f"from onnxscript import {', '.join(names)}")
         lines.extend(opset_lines)
-        runtime = sorted(self.imports.names & {"external_tensor", "model_tensor"})
+        runtime = sorted(self.imports.names & _RUNTIME_NAMES)
         if runtime:
             lines.append(f"from onnxscript.reverse.runtime import {', '.join(runtime)}")
         if custom:
@@ -493,6 +495,7 @@ def model_function_lines(
     model: onnx.ModelProto,
     input_overrides: Sequence[str | None],
     output_overrides: Sequence[str | None],
+    renames: dict[str, str] | None = None,
 ) -> list[str]:
     """``make_model()``: the main function compiled with the model's own settings."""
     args = [f"ir_version={model.ir_version}"]
@@ -517,6 +520,9 @@ def model_function_lines(
     ]
     lines.extend(f"        {a}," for a in args)
     lines.append("    )")
+    if renames:
+        items = ", ".join(f"{string(k)}: {string(v)}" for k, v in renames.items())
+        lines.append(f"    rename_values(model, {{{items}}})")
     if model.metadata_props:
         props = ", ".join(f"{string(p.key)}: {string(p.value)}" for p in model.metadata_props)
         lines.append(f"    onnx.helper.set_model_props(model, {{{props}}})")

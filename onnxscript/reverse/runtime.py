@@ -4,6 +4,8 @@
   external-data mechanism), exactly as the original model refers to it.
 * :func:`model_tensor` reads a large tensor back from the model file it was translated from,
   so that the script does not carry megabytes of numbers.
+* :func:`rename_values` gives a compiled model's inputs and outputs back their original
+  names when those are not Python identifiers (``input.1``, ``output:0``).
 
 Both are evaluated when the script is compiled (they are plain Python calls with constant
 arguments) and give ``onnx.TensorProto`` objects for ``op.Constant(value=...)``.
@@ -14,6 +16,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import onnx
 
@@ -90,3 +93,52 @@ def model_tensor(path: str, name: str) -> onnx.TensorProto:
         return tensors[name]
     except KeyError:
         raise KeyError(f"{path} defines no tensor for the value {name!r}") from None
+
+
+def _graph_names(graph: onnx.GraphProto, found: set[str]) -> None:
+    found.update(i.name for i in graph.input)
+    found.update(t.name for t in graph.initializer)
+    for node in graph.node:
+        found.update(node.output)
+        for attr in node.attribute:
+            if attr.type == onnx.AttributeProto.GRAPH:
+                _graph_names(attr.g, found)
+            elif attr.type == onnx.AttributeProto.GRAPHS:
+                for sub in attr.graphs:
+                    _graph_names(sub, found)
+
+
+def _rename(graph: onnx.GraphProto, names: dict[str, str]) -> None:
+    def fix(items: Any) -> None:
+        for i, name in enumerate(items):
+            if name in names:
+                items[i] = names[name]
+
+    for info in (*graph.input, *graph.output, *graph.value_info):
+        if info.name in names:
+            info.name = names[info.name]
+    for tensor in graph.initializer:
+        if tensor.name in names:
+            tensor.name = names[tensor.name]
+    for node in graph.node:
+        fix(node.input)
+        fix(node.output)
+        for attr in node.attribute:
+            if attr.type == onnx.AttributeProto.GRAPH:
+                _rename(attr.g, names)
+            elif attr.type == onnx.AttributeProto.GRAPHS:
+                for sub in attr.graphs:
+                    _rename(sub, names)
+
+
+def rename_values(model: onnx.ModelProto, names: dict[str, str]) -> onnx.ModelProto:
+    """Give the main graph's values back the names they had in the translated model (its
+    inputs and outputs: the model's interface), where Python needed other names.
+
+    A name that the compiled model already uses for another value is left alone.
+    """
+    taken: set[str] = set()
+    _graph_names(model.graph, taken)
+    usable = {old: new for old, new in names.items() if new == old or new not in taken}
+    _rename(model.graph, usable)
+    return model

@@ -109,8 +109,23 @@ def translate_model(model: onnx.ModelProto, options: Options) -> str:
     for fn in writer.functions:
         writer.translate(fn)
     writer.imports.modules.add("onnx")
-    writer.trailer = model_function_lines(model_fn_name, main_name, model, in_over, out_over)
+    renames = _interface_renames(main)
+    if renames:
+        writer.imports.names.add("rename_values")
+    writer.trailer = model_function_lines(
+        model_fn_name, main_name, model, in_over, out_over, renames
+    )
     return writer.write()
+
+
+def _interface_renames(main: Any) -> dict[str, str]:
+    """Model inputs and outputs whose Python names differ from their names in the model."""
+    renames: dict[str, str] = {}
+    for val in [*main.graph.inputs, *main.graph.outputs]:
+        python_name = val.py or val.cand
+        if python_name != val.name:
+            renames[python_name] = val.name
+    return renames
 
 
 def _add_main(

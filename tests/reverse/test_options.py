@@ -217,3 +217,20 @@ def test_loop_index_is_not_written_as_an_operand():
     )
     source = assert_roundtrip(model, use_operators=True)
     assert "r = op.Add(i, r)" in source  # `+` would make `i` a Python int
+
+
+def test_interface_names_that_are_not_identifiers_are_restored():
+    model = make_model(
+        [
+            oh.make_node("Relu", ["input.1"], ["onnx::Add_3"]),
+            oh.make_node("Add", ["onnx::Add_3", "input.1"], ["output:0"]),
+        ],
+        [vi("input.1", FLOAT, [2])],
+        [vi("output:0", FLOAT, [2])],
+    )
+    source = assert_roundtrip(model)
+    assert "def main(input_1: FLOAT[2]) -> FLOAT[2]:" in source
+    assert 'rename_values(model, {"input_1": "input.1", "output_0": "output:0"})' in source
+    back = compiled(source)
+    assert [i.name for i in back.graph.input] == ["input.1"]
+    assert [o.name for o in back.graph.output] == ["output:0"]
