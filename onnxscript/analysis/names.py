@@ -253,8 +253,8 @@ class Facts:
 
     ``needs_normalize``: control flow must be restructured (a ``break``, ``continue``,
     ``while``, loop ``else`` or a ``return`` before the end); ``has_compound``: there is an
-    if/for/while/nested def (else no liveness is needed); ``assigned``: the names the body
-    binds (outside nested functions).
+    if/for/while (else no liveness is needed: only they make graph outputs);
+    ``assigned``: the names the body binds (outside nested functions).
     """
 
     needs_normalize: bool = False
@@ -288,7 +288,6 @@ def scan(fdef: ast.FunctionDef | ast.AsyncFunctionDef) -> Facts:
         if kind in _DEF_STMTS:
             assigned.add(stmt.name)  # type: ignore[attr-defined]
             facts.has_nested_defs = True
-            facts.has_compound = True
             continue
         if (
             kind is ast.Break

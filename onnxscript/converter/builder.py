@@ -108,7 +108,10 @@ class GraphBuilder:
             for i in range(n_outputs)
         ]
         if attr_values is None:
-            attr_values = {a.name: a.value for a in attrs if a.ref is None} if attrs else {}
+            # Only standard ops read attribute values for their output types (Cast, ...).
+            attr_values = (
+                {a.name: a.value for a in attrs if a.ref is None} if attrs and not domain else {}
+            )
         inferred = dtypes.infer_output_types(op_type, domain, sig, inputs, attr_values, n_outputs)
         for value, (dtype, partner) in zip(outputs, inferred):
             if dtype is not None:

@@ -268,7 +268,7 @@ def function_call(
     except BindingError as exc:
         raise t.error(call, str(exc)) from None
     attrs: list[Attr] = []
-    by_name = {p.name: p for p in sig.attributes}
+    by_name = sig.attribute_by_name
     for name, arg in bound.attributes.items():
         attr, _ = _attribute(t, name, arg, by_name[name].attr_kind, fn.name)
         attrs.append(attr)
