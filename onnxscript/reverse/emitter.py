@@ -270,7 +270,8 @@ class Emitter:
         local = scope.functions.get((node.domain, node.op_type))
         out: list[str] = []
         odd: list[str] = []
-        for attr in proto.attribute:
+        # Sorted by name: the text then does not depend on the order in the proto.
+        for attr in sorted(proto.attribute, key=lambda a: a.name):
             if attr.type in _GRAPH_KINDS:
                 continue
             key = attr.name

@@ -284,3 +284,67 @@ def test_nan_float_attribute():
     )
     source = assert_roundtrip(model, run=False)
     assert 'value_float=float("nan")' in source
+
+
+def test_ml_domain_and_map_outputs():
+    probs_type = oh.make_sequence_type_proto(
+        oh.make_map_type_proto(INT64, oh.make_tensor_type_proto(FLOAT, []))
+    )
+    classifier = oh.make_node(
+        "LinearClassifier",
+        ["X"],
+        ["label", "scores"],
+        domain="ai.onnx.ml",
+        classlabels_ints=[0, 1],
+        coefficients=[1.0, -1.0, -1.0, 1.0],
+        intercepts=[0.0, 0.0],
+        post_transform="SOFTMAX",
+    )
+    zipmap = oh.make_node(
+        "ZipMap", ["scores"], ["probabilities"], domain="ai.onnx.ml", classlabels_int64s=[0, 1]
+    )
+    model = make_model(
+        [classifier, zipmap],
+        [vi("X", FLOAT, ["N", 2])],
+        [vi("label", INT64, ["N"]), oh.make_value_info("probabilities", probs_type)],
+        opset=15,
+        extra_opsets={"ai.onnx.ml": 3},
+    )
+    source = assert_roundtrip(model)
+    assert 'ai_onnx_ml = Opset("ai.onnx.ml", 3)' in source
+    assert "output_types=[None, onnx.helper.make_sequence_type_proto(" in source
+
+
+def test_exported_style_model():
+    rng = np.random.default_rng(0)
+    w1 = nh.from_array(rng.standard_normal((8, 64)).astype(np.float32), "layer1.weight")
+    b1 = nh.from_array(rng.standard_normal(64).astype(np.float32), "layer1.bias")
+    w2 = nh.from_array(rng.standard_normal((64, 4)).astype(np.float32), "onnx::MatMul_12")
+    nodes = [
+        oh.make_node(
+            "MatMul",
+            ["input.1", "layer1.weight"],
+            ["/layer1/MatMul_output_0"],
+            name="/layer1/MatMul",
+        ),
+        oh.make_node(
+            "Add",
+            ["/layer1/MatMul_output_0", "layer1.bias"],
+            ["/layer1/Add_output_0"],
+            name="/layer1/Add",
+        ),
+        oh.make_node("Relu", ["/layer1/Add_output_0"], ["/act/Relu_output_0"]),
+        oh.make_node("MatMul", ["/act/Relu_output_0", "onnx::MatMul_12"], ["output"]),
+    ]
+    model = make_model(
+        nodes,
+        [vi("input.1", FLOAT, ["batch", 8])],
+        [vi("output", FLOAT, ["batch", 4])],
+        initializers=[w1, b1, w2],
+        producer_name="pytorch",
+        producer_version="2.1",
+    )
+    source = assert_roundtrip(model)
+    assert "_layer1_MatMul_output_0 = op.MatMul(input_1, layer1_weight)" in source
+    assert "LAYER1_WEIGHT = np.array([" in source
+    assert 'rename_values(model, {"input_1": "input.1"})' in source
