@@ -339,7 +339,7 @@ class Emitter:
         lines = self.lines
         if proto is None:
             text = self._initializer(node, first)
-            callee, local, variadic, _ = self._op_info(node)
+            local, variadic = None, False
         else:
             if proto.doc_string:
                 lines.extend(comment_lines(proto.doc_string, indent))

@@ -496,10 +496,15 @@ def model_function_lines(
     input_overrides: Sequence[str | None],
     output_overrides: Sequence[str | None],
     renames: dict[str, str] | None = None,
+    extra_imports: dict[str, int] | None = None,
 ) -> list[str]:
-    """``make_model()``: the main function compiled with the model's own settings."""
+    """``make_model()``: the main function compiled with the model's own settings (plus
+    ``extra_imports``: ai.onnx for the Constant nodes of initializers in a model that
+    imports no ai.onnx opset)."""
     args = [f"ir_version={model.ir_version}"]
     imports = {_canonical(o.domain): o.version for o in model.opset_import}
+    for domain, version in (extra_imports or {}).items():
+        imports.setdefault(domain, version)
     items = ", ".join(f"{string(d)}: {v}" for d, v in imports.items())
     args.append(f"opset_imports={{{items}}}")
     args.append(f"producer_name={string(model.producer_name)}")  # "" is not the default

@@ -63,8 +63,16 @@ def _translate(proto: ProtoLike, options: Options) -> str:
     )
 
 
+def _default_version() -> int:
+    """The ai.onnx version for protos that import none: the newest that both onnx and the
+    installed onnxruntime support (what ``@script`` uses by default)."""
+    from onnxscript.defaults import default_opset_version
+
+    return default_opset_version()
+
+
 def _main_version(imports: dict[str, int]) -> int:
-    return imports.get("", onnx.defs.onnx_opset_version())
+    return imports.get("", _default_version())
 
 
 def translate_model(model: onnx.ModelProto, options: Options) -> str:
@@ -112,8 +120,13 @@ def translate_model(model: onnx.ModelProto, options: Options) -> str:
     renames = _interface_renames(main)
     if renames:
         writer.imports.names.add("rename_values")
+    extra = {}
+    if "" not in model_imports and writer.opset_vars[("", writer.main_version)] in (
+        writer.imports.opsets
+    ):
+        extra[""] = writer.main_version
     writer.trailer = model_function_lines(
-        model_fn_name, main_name, model, in_over, out_over, renames
+        model_fn_name, main_name, model, in_over, out_over, renames, extra
     )
     return writer.write()
 
@@ -210,7 +223,7 @@ def translate_function(proto: onnx.FunctionProto, options: Options) -> str:
 
 def translate_graph(graph: onnx.GraphProto, options: Options) -> str:
     """The module for a bare ``GraphProto`` (its opsets come from ``opset_imports``)."""
-    imports = dict(options.opset_imports or {"": onnx.defs.onnx_opset_version()})
+    imports = dict(options.opset_imports or {"": _default_version()})
     writer = ModuleWriter(options)
     writer.declare_opsets([imports], _main_version(imports))
     name = writer.names.take(options.function_name or graph.name or "main", default="main")

@@ -171,3 +171,25 @@ def test_functions_calling_functions_in_any_order():
     )
     source = assert_roundtrip(model)
     assert source.index("def inner(") < source.index("def outer(")
+
+
+def test_custom_only_model_with_initializers_gets_an_ai_onnx_import():
+    import onnx.numpy_helper as nh
+
+    model = onnx.helper.make_model(
+        oh.make_graph(
+            [oh.make_node("Foo", ["x", "w"], ["y"], domain="custom")],
+            "g",
+            [vi("x", FLOAT, [2])],
+            [vi("y", FLOAT, [2])],
+            initializer=[nh.from_array(np.ones(2, np.float32), "w")],
+        ),
+        opset_imports=[oh.make_opsetid("custom", 1)],
+        ir_version=8,
+    )
+    source = proto2python(model)
+    assert "from onnxscript import opset1\n" not in source
+    back = compiled(source)
+    imports = {o.domain: o.version for o in back.opset_import}
+    assert imports["custom"] == 1 and "" in imports
+    assert not differences(model, back)
