@@ -131,7 +131,8 @@ def test_custom_op_without_function_and_odd_op_names():
     model = make_model(
         [
             oh.make_node("Weird-Op", ["x"], ["a"], domain="com.example", k=1),
-            oh.make_node("class", ["a"], ["b"], domain="com.example"),
+            oh.make_node("class", ["a"], ["a2"], domain="com.example"),
+            oh.make_node("domain", ["a2"], ["b"], domain="com.example"),
             oh.make_node("Relu", ["b"], ["y"]),
         ],
         [vi("x", FLOAT, [2])],
@@ -141,7 +142,8 @@ def test_custom_op_without_function_and_odd_op_names():
     source = proto2python(model)
     assert 'com_example = Opset("com.example", 2)' in source
     assert 'a = com_example["Weird-Op"](x, k=1)' in source
-    assert 'b = com_example["class"](a)' in source
+    assert 'a2 = com_example["class"](a)' in source
+    assert 'b = com_example["domain"](a2)' in source
     assert not differences(model, compiled(source))
 
 
