@@ -84,12 +84,18 @@ class Signature:
         return tuple(p for p in self.params if not p.is_input)
 
     @functools.cached_property
-    def simple_inputs(self) -> bool:
-        """Whether every parameter is a required, single, positional input."""
-        return all(
-            p.is_input and not p.optional and not p.variadic and not p.keyword_only
-            for p in self.params
-        )
+    def required_prefix(self) -> int:
+        """How many leading parameters are required, single, positional inputs, when every
+        parameter after them may be left out (else -1: no shortcut for binding)."""
+        count = 0
+        for p in self.params:
+            if not (p.is_input and not p.optional and not p.variadic and not p.keyword_only):
+                break
+            count += 1
+        rest = self.params[count:]
+        if all(p.optional or (not p.is_input and p.has_default) for p in rest):
+            return count
+        return -1
 
     @functools.cached_property
     def param_by_name(self) -> dict[str, Param]:
@@ -284,11 +290,9 @@ def bind(sig: Signature, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Boun
         attrs = {k: v for k, v in kwargs.items() if v is not None}
         return BoundArguments(given, attrs)
 
-    if not kwargs and sig.simple_inputs and len(args) == len(sig.params):
-        # Fast path: every parameter is a required, non-variadic input, given in order.
-        if any(a is None for a in args):
-            missing = sig.params[[a is None for a in args].index(True)].name
-            raise BindingError(f"{sig.name}() missing required input {missing!r}")
+    if not kwargs and len(args) == sig.required_prefix and all(a is not None for a in args):
+        # Fast path: exactly the leading required inputs, in order; everything after them
+        # is optional and left out.
         return BoundArguments(list(args), {})
     by_name = sig.param_by_name
     slots: dict[str, Any] = {}

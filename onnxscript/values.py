@@ -103,19 +103,13 @@ class Op:
 
     def __init__(self, opset: Opset, name: str, schema: onnx.defs.OpSchema | None) -> None:
         self.opset = opset
+        self.domain = opset.domain
+        self.version = opset.version
         self.name = name
         self.schema = schema
         self._signature: sig_mod.Signature | None = None
         if schema is not None:
             self.__doc__ = schema.doc
-
-    @property
-    def domain(self) -> str:
-        return self.opset.domain
-
-    @property
-    def version(self) -> int:
-        return self.opset.version
 
     @property
     def op_signature(self) -> sig_mod.Signature:
@@ -200,6 +194,8 @@ class OnnxFunction:
     ) -> None:
         self.function = function
         self.opset = opset
+        self.domain = opset.domain
+        self.version = opset.version
         self.function_ir = ir_function
         self.op_signature = call_signature
         self.model_kwargs = dict(model_kwargs)
@@ -216,14 +212,6 @@ class OnnxFunction:
     def __signature__(self) -> inspect.Signature:
         """The Python function's signature (computed on demand: it is rarely needed)."""
         return inspect.signature(self.function)
-
-    @property
-    def domain(self) -> str:
-        return self.opset.domain
-
-    @property
-    def version(self) -> int:
-        return self.opset.version
 
     def __repr__(self) -> str:
         return f"<OnnxFunction {self.opset.domain}::{self.name}>"

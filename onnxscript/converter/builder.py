@@ -61,16 +61,22 @@ class GraphBuilder:
         self._produced: set[Value] = set()
         self._inputs: set[Value] = set()
         self.origin: ast.AST | None = None
+        self._located: ast.AST | None = None
+        self._last_location: SourceLocation | None = None
 
     def _location(self) -> SourceLocation | None:
         origin = self.origin
+        if origin is self._located:  # several nodes often come from one expression
+            return self._last_location
         line = getattr(origin, "lineno", None)
-        if line is None:
-            return None
-        source = self.ctx.source
-        return SourceLocation(
-            source.filename, line + source.line_offset, getattr(origin, "col_offset", 0)
-        )
+        location = None
+        if line is not None:
+            source = self.ctx.source
+            location = SourceLocation(
+                source.filename, line + source.line_offset, getattr(origin, "col_offset", 0)
+            )
+        self._located, self._last_location = origin, location
+        return location
 
     def add_input(self, value: Value) -> None:
         """Make ``value`` an input of this graph."""
@@ -103,23 +109,41 @@ class GraphBuilder:
         attr_values: Mapping[str, Any] | None = None,
     ) -> list[Value]:
         """Add a node and return its output values (typed when the schema tells)."""
-        outputs = [
-            Value(hints[i] if i < len(hints) else (hints[-1] if hints else "tmp"))
-            for i in range(n_outputs)
-        ]
-        if attr_values is None:
-            # Only standard ops read attribute values for their output types (Cast, ...).
-            attr_values = (
-                {a.name: a.value for a in attrs if a.ref is None} if attrs and not domain else {}
+        if n_outputs == 1:
+            outputs = [Value(hints[0] if hints else "tmp")]
+        else:
+            outputs = [
+                Value(hints[i] if i < len(hints) else (hints[-1] if hints else "tmp"))
+                for i in range(n_outputs)
+            ]
+        if sig is not None or not domain:
+            if attr_values is None:
+                # Only standard ops read attribute values for their output types (Cast, ...).
+                attr_values = (
+                    {a.name: a.value for a in attrs if a.ref is None}
+                    if attrs and not domain
+                    else {}
+                )
+            inferred = dtypes.infer_output_types(
+                op_type, domain, sig, inputs, attr_values, n_outputs
             )
-        inferred = dtypes.infer_output_types(op_type, domain, sig, inputs, attr_values, n_outputs)
-        for value, (dtype, partner) in zip(outputs, inferred):
-            if dtype is not None:
-                value.type = element_type(dtype)
-            elif partner is not None:
-                value.same_type_as = partner
+            for value, (dtype, partner) in zip(outputs, inferred):
+                if dtype is not None:
+                    value.type = element_type(dtype)
+                elif partner is not None:
+                    value.same_type_as = partner
         self.graph.nodes.append(
-            Node(op_type, domain, list(inputs), outputs, list(attrs), "", "", "", self._location())
+            Node(
+                op_type,
+                domain,
+                inputs if type(inputs) is list else list(inputs),
+                outputs,
+                attrs if type(attrs) is list else list(attrs),
+                "",
+                "",
+                "",
+                self._location(),
+            )
         )
         self._produced.update(outputs)
         return outputs
