@@ -59,6 +59,7 @@ class OutputParam:
     optional: bool = False
     variadic: bool = False
     type_var: str = ""
+    homogeneous: bool = True
 
 
 @dataclass(frozen=True)
@@ -113,9 +114,13 @@ class Signature:
     def output_plan(self) -> tuple[tuple[int | None, tuple[int, ...]], ...]:
         """For each formal output: its element type if the schema fixes it, else the input
         slots bound to the same type variable (the output has their element type)."""
-        plan = []
+        plan: list[tuple[int | None, tuple[int, ...]]] = []
         inputs = self.inputs
         for out in self.outputs:
+            if out.variadic and not out.homogeneous:
+                # Each output has its own type (Loop, If, Scan): positions do not pair up.
+                plan.append((None, ()))
+                continue
             fixed = schemas.dtype_of_type_string(out.type_var)
             if fixed is None:
                 allowed = self.type_constraints.get(out.type_var, ())
@@ -254,6 +259,7 @@ def from_schema(schema: onnx.defs.OpSchema) -> Signature:
             optional=o.option == _OPTION.Optional,
             variadic=o.option == _OPTION.Variadic,
             type_var=o.type_str,
+            homogeneous=o.is_homogeneous,
         )
         for o in schema.outputs
     )

@@ -88,6 +88,8 @@ def infer_output_types(
                 return [(FLOAT, None)] * n_outputs
             if op_type == "Cast":
                 return unknown
+    if domain in ("", "ai.onnx") and op_type in _GRAPH_TYPED:
+        return _from_graph(op_type, attrs, n_outputs)
     if sig is None or sig.free_form or not sig.outputs:
         return unknown
     plan = sig.output_plan
@@ -109,6 +111,26 @@ def infer_output_types(
             if partner is None:
                 partner = value
         results.append((found, None) if found is not None else (None, partner))
+    return results
+
+
+# Ops whose outputs have the types of a graph attribute's outputs, skipping the first
+# `skip` of them (a Loop body's first output is its condition).
+_GRAPH_TYPED = {"If": ("then_branch", 0), "Loop": ("body", 1), "Scan": ("body", 0)}
+
+
+def _from_graph(
+    op_type: str, attrs: Mapping[str, Any], n_outputs: int
+) -> list[tuple[int | None, Value | None]]:
+    name, skip = _GRAPH_TYPED[op_type]
+    graph = attrs.get(name)
+    outputs = getattr(graph, "outputs", None)
+    results: list[tuple[int | None, Value | None]] = []
+    for i in range(n_outputs):
+        dtype = None
+        if outputs is not None and i + skip < len(outputs):
+            dtype = known_dtype(outputs[i + skip])
+        results.append((dtype, None))
     return results
 
 
