@@ -111,6 +111,31 @@ def _run_scan(
     return [*states, *stacked]
 
 
+def _run_scan_8(
+    inputs: Sequence[Any], attrs: Mapping[str, Any], body: Callable[..., Any]
+) -> list[Any]:
+    """Scan-8: a leading batch axis, an optional ``sequence_lens`` first input, and the
+    ``directions`` attribute; each batch entry is scanned on its own."""
+    lens = inputs[0] if inputs else None
+    rest = list(inputs[1:])
+    n_scan = int(attrs["num_scan_inputs"])
+    n_state = len(rest) - n_scan
+    batch = np.asarray(rest[0]).shape[0] if rest else 0
+    per_batch: list[list[Any]] = []
+    directions = attrs.get("directions")
+    for b in range(batch):
+        states = [np.asarray(x)[b] for x in rest[:n_state]]
+        scanned = [np.asarray(x)[b] for x in rest[n_state:]]
+        if lens is not None:
+            length = int(np.asarray(lens)[b])
+            scanned = [x[:length] for x in scanned]
+        sub_attrs = {"num_scan_inputs": n_scan, "scan_input_directions": directions}
+        per_batch.append(_run_scan([*states, *scanned], sub_attrs, body))
+    if not per_batch:
+        return []
+    return [np.stack([np.asarray(r[i]) for r in per_batch]) for i in range(len(per_batch[0]))]
+
+
 def _run_sequence_map(inputs: Sequence[Any], body: Callable[..., Any]) -> list[Any]:
     sequence = inputs[0]
     extra = inputs[1:]
@@ -141,6 +166,8 @@ def run_with_python_bodies(
         outputs = _run_if(inputs, bodies)
     elif name == "Loop":
         outputs = _run_loop(inputs, bodies["body"])
+    elif name == "Scan" and op.version < 9:
+        outputs = _run_scan_8(inputs, attrs, bodies["body"])
     elif name == "Scan":
         outputs = _run_scan(inputs, attrs, bodies["body"])
     elif name == "SequenceMap":

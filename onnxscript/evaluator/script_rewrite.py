@@ -40,7 +40,7 @@ from onnxscript.attributes import AT, AttributeValueError, coerce
 from onnxscript.evaluator import script_runtime
 from onnxscript.evaluator.arrays import cast_array
 from onnxscript.evaluator.indexing import ELLIPSIS, INDEX, NEWAXIS, SLICE
-from onnxscript.evaluator.tensor import AttrTensor, IndexTensor, Tensor
+from onnxscript.evaluator.tensor import AttrTensor, IndexTensor, Tensor, TensorSequence
 from onnxscript.evaluator.typecheck import InputTypeError, check_function_input
 
 if TYPE_CHECKING:
@@ -295,9 +295,11 @@ class EagerFunction:
     def _input(self, slot: int, param: str, value: Any) -> Any:
         declared = self.input_types[slot] if slot < len(self.input_types) else None
         elem = getattr(declared, "elem", None)
-        if elem is not None:  # a sequence input
+        if elem is not None:  # a sequence input: a list that knows its element type
             if isinstance(value, (list, tuple)):
-                return [self._input_element(param, v, getattr(elem, "dtype", None)) for v in value]
+                elem_type = getattr(elem, "dtype", None)
+                items = [self._input_element(param, v, elem_type) for v in value]
+                return TensorSequence(items, elem_type or getattr(value, "elem_type", None))
             return value
         dtype = getattr(declared, "dtype", None)
         shape = getattr(declared, "shape", None)

@@ -30,14 +30,28 @@ def callee(fn: Any, n_outputs: int | None, /) -> Any:
         callers = fn.__dict__.setdefault("_eager_callers", {})
         caller = callers.get(n_outputs)
         if caller is None:
-            caller = callers[n_outputs] = _op_caller(fn, n_outputs)
+            caller = callers[n_outputs] = _one_tuple(_op_caller(fn, n_outputs), n_outputs)
         return caller
     if kind is OnnxFunction:
-        caller = fn.__dict__.get("_eager_caller")
+        key = "_eager_caller_1" if n_outputs == 1 else "_eager_caller"
+        caller = fn.__dict__.get(key)
         if caller is None:
-            caller = fn.__dict__["_eager_caller"] = _function_caller(fn)
+            caller = fn.__dict__[key] = _one_tuple(_function_caller(fn), n_outputs)
         return caller
     return fn
+
+
+def _one_tuple(call: Callable[..., Any], n_outputs: int | None) -> Callable[..., Any]:
+    """``(y,) = f(...)`` unpacks a one-element tuple, as compiled code does."""
+    if n_outputs != 1:
+        return call
+
+    def single(*args: Any, **kwargs: Any) -> Any:
+        result = call(*args, **kwargs)
+        return result if isinstance(result, tuple) else (result,)
+
+    single.__name__ = call.__name__
+    return single
 
 
 def _op_caller(op: Op, n_outputs: int | None) -> Callable[..., Any]:
