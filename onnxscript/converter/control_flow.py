@@ -83,8 +83,9 @@ def _unify(
     syms: Sequence[Sym],
     node: ast.AST,
     name: str,
-) -> tuple[list[Value], int | None]:
-    """The values of one output in each branch, converted to one element type.
+) -> tuple[list[Value], int | None, Value | None]:
+    """The values of one output in each branch, converted to one element type, with that
+    type (if known) and a value of the enclosing graph that has it (if any).
 
     Python ints (int constants and loop indices) take the other branch's type."""
     dtype: int | None = None
@@ -94,8 +95,8 @@ def _unify(
             dt = dtypes.known_dtype(sym)
             if dt is not None and dtype is None:
                 dtype = dt
-            if like is None and t.builder.sees(sym):
-                like = sym
+            if like is None:
+                like = _visible_partner(t, sym)
     if (
         dtype is None
         and like is None
@@ -127,7 +128,7 @@ def _unify(
                 "ONNX If branches must produce values of the same type; add a Cast",
             )
         values.append(value)
-    return values, dtype
+    return values, dtype, like
 
 
 def _emit_if(
@@ -140,11 +141,13 @@ def _emit_if(
 ) -> list[Value]:
     per_branch: list[list[Value]] = [[] for _ in builders]
     out_types: list[int | None] = []
+    partners: list[Value | None] = []
     int_like: list[bool] = []
     for i, name in enumerate(names):
         syms_i = [syms[i] for syms in branch_syms]
-        values, dtype = _unify(t, builders, syms_i, node, name)
+        values, dtype, like = _unify(t, builders, syms_i, node, name)
         out_types.append(dtype)
+        partners.append(like)
         int_like.append(all(_int_like_sym(t, s) for s in syms_i))
         for k, value in enumerate(values):
             per_branch[k].append(value)
@@ -163,9 +166,12 @@ def _emit_if(
         hints=list(names),
     )
     t.ctx.default_opset_version()
-    for out, dt, is_int in zip(outputs, out_types, int_like):
+    for out, dt, like, is_int in zip(outputs, out_types, partners, int_like):
         if dt is not None:
             out.type = element_type(dt)
+        else:  # the branches agree on a type known only at run time
+            out.type = None
+            out.same_type_as = like
         if is_int:
             t.int_like.add(out)
     return outputs
@@ -529,6 +535,8 @@ def _loop(
         dt = init_value.dtype or dtypes.known_dtype(out)
         if dt is not None:
             value.type = element_type(dt)
+        else:  # the loop keeps the type it starts with
+            value.same_type_as = init_value
         if (t.is_int_like(init_value) or name in python_ints) and (
             t.is_int_like(out) or out is inputs[name]
         ):

@@ -1,9 +1,6 @@
 """Property test: random programs of the script language (the generator of the converter's
 own property test), compiled, translated back and compiled again give the same graph, the
 same text when translated again, and the same results.
-
-Examples that hit converter issue R7 (see the assumptions below) are discarded until it is
-fixed; everything else is checked.
 """
 
 from __future__ import annotations
@@ -12,9 +9,9 @@ import itertools
 import os
 
 import numpy as np
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 
-from onnxscript import FLOAT, INT64, ScriptError, register_source, script
+from onnxscript import FLOAT, INT64, register_source, script
 from onnxscript.reverse import proto2python
 from onnxscript.reverse.isomorphism import differences
 from tests.converter.test_random_programs import INPUTS, programs
@@ -38,28 +35,8 @@ def test_random_programs_round_trip(source):
     exec(compile(source, filename, "exec"), namespace)
     model = script()(namespace["f"]).to_model_proto()
     text = proto2python(model)
-    try:
-        back = compiled(text)
-    except ScriptError as exc:
-        # Converter issue R7 (/work/notes/from-reverse.md): the element types of an
-        # explicit op.Loop's outputs are inferred from the wrong body outputs.
-        message = str(exc)
-        assume(
-            not (
-                "op.Loop(" in text
-                and ("on one path and" in message or "before the loop and" in message)
-            )
-        )
-        raise
+    back = compiled(text)
     found = differences(model, back)
-    # R7 again: a spurious Cast to BOOL of an explicit Loop's result before an `if`, or
-    # an `if` whose outputs are declared with the Loop result's wrong element type.
-    assume(
-        not (
-            "op.Loop(" in text
-            and any("of Cast" in d or "element type of output" in d for d in found)
-        )
-    )
     assert not found, f"{source}\n{text}"
     again = proto2python(back)
     assert again == text, f"{source}\n{text}\n---\n{again}"
