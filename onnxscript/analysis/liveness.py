@@ -117,25 +117,21 @@ class _Analyzer:
             then_in = self.block(stmt.body, live)
             else_in = self.block(stmt.orelse, live)
             return frozenset(then_in | else_in | set(self.uses(stmt.test)))
+        assert isinstance(stmt, (ast.For, ast.While))
         if isinstance(stmt, ast.For):
-            targets = set(target_names(stmt.target))
-            head = live
-            while True:
-                body_in = self.block(stmt.body, head)
-                new_head = frozenset(live | (body_in - targets))
-                if new_head == head:
-                    break
-                head = new_head
-            self.result.loop_head_map[stmt] = head
-            if stmt.orelse:
-                head = frozenset(head | self.block(stmt.orelse, live))
+            # The targets are assigned at the top of each iteration; the iterable is read
+            # once, before the loop.
+            head = self.loop(stmt, live, frozenset(), set(target_names(stmt.target)))
             return frozenset(head | set(self.uses(stmt.iter)))
-        assert isinstance(stmt, ast.While)
-        test_uses = set(self.uses(stmt.test))
-        head = frozenset(live | test_uses)
+        # The test is read before every iteration and after the last.
+        return self.loop(stmt, live, frozenset(self.uses(stmt.test)), set())
+
+    def loop(self, stmt: ast.For | ast.While, live: Names, test: Names, targets: set[str]) -> Names:
+        """The variables live at the loop's head: a fixpoint over the body."""
+        head = frozenset(live | test)
         while True:
             body_in = self.block(stmt.body, head)
-            new_head = frozenset(live | test_uses | body_in)
+            new_head = frozenset(live | test | (body_in - targets))
             if new_head == head:
                 break
             head = new_head

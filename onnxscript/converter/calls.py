@@ -214,10 +214,11 @@ def _attribute(
     return Attr(name, kind, coerced), coerced
 
 
-def op_call(
-    t: ExpressionTranslator, call: ast.Call, op: Op, n_outputs: int | None, hints: Sequence[str]
-) -> Sym:
-    sig = op.op_signature
+def _bind_call(
+    t: ExpressionTranslator, call: ast.Call, sig: Signature, callee: str
+) -> tuple[list[_Arg | None], list[Attr], dict[str, Any]]:
+    """The call's arguments sorted into input slots, and its attributes made IR attributes
+    (with their compile-time values, where known)."""
     args, kwargs = _arguments(t, call)
     try:
         bound = bind(sig, args, kwargs)
@@ -228,10 +229,17 @@ def op_call(
     by_name = sig.attribute_by_name
     for name, arg in bound.attributes.items():
         kind = None if sig.free_form else by_name[name].attr_kind
-        attr, value = _attribute(t, name, arg, kind, op.name)
+        attr, value = _attribute(t, name, arg, kind, callee)
         attrs.append(attr)
         attr_values[name] = value
-    bound_inputs: list[_Arg | None] = bound.inputs
+    return bound.inputs, attrs, attr_values
+
+
+def op_call(
+    t: ExpressionTranslator, call: ast.Call, op: Op, n_outputs: int | None, hints: Sequence[str]
+) -> Sym:
+    sig = op.op_signature
+    bound_inputs, attrs, attr_values = _bind_call(t, call, sig, op.name)
     inputs: list[Value | None] = []
     for slot, arg in enumerate(bound_inputs):
         inputs.append(None if arg is None else _input_value(t, sig, slot, arg, bound_inputs))
@@ -261,20 +269,10 @@ def function_call(
     n_outputs: int | None,
     hints: Sequence[str],
 ) -> Sym:
-    sig = fn.op_signature
-    args, kwargs = _arguments(t, call)
-    try:
-        bound = bind(sig, args, kwargs)
-    except BindingError as exc:
-        raise t.error(call, str(exc)) from None
-    attrs: list[Attr] = []
-    by_name = sig.attribute_by_name
-    for name, arg in bound.attributes.items():
-        attr, _ = _attribute(t, name, arg, by_name[name].attr_kind, fn.name)
-        attrs.append(attr)
+    bound_inputs, attrs, _ = _bind_call(t, call, fn.op_signature, fn.name)
     graph = fn.function_ir.graph
     inputs: list[Value | None] = []
-    for slot, arg in enumerate(bound.inputs):
+    for slot, arg in enumerate(bound_inputs):
         if arg is None:
             inputs.append(None)
             continue
