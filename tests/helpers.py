@@ -72,3 +72,18 @@ def assert_matches_python(fn: OnnxFunction, *input_sets: Sequence[Any], **attrs:
             assert_close(actual, [np.asarray(e) for e in expected])
         except AssertionError as exc:
             raise AssertionError(f"inputs {inputs}: {exc}") from None
+
+
+_sources = iter(range(1 << 62))
+
+
+def define(source: str, namespace: dict[str, Any] | None = None, name: str = "f") -> Any:
+    """Run ``source`` (Python text) as if it came from a file, so that ``@script()`` can
+    read it, and return the function called ``name`` it defines (not yet scripted)."""
+    from onnxscript import register_source
+
+    filename = f"<test-source-{next(_sources)}>"
+    register_source(source, filename)
+    scope: dict[str, Any] = dict(namespace or {})
+    exec(compile(source, filename, "exec"), scope)
+    return scope[name]

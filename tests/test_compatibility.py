@@ -9,9 +9,9 @@ import numpy as np
 import onnx
 import pytest
 
-from onnxscript import BOOL, FLOAT, INT64, Opset, graph, register_source, script
+from onnxscript import BOOL, FLOAT, INT64, Opset, graph, script
 from onnxscript import opset18 as op
-from tests.helpers import assert_close, checked_model, run_model
+from tests.helpers import assert_close, checked_model, define, run_model
 
 
 def test_decorated_function_keeps_its_signature_and_hints():
@@ -65,7 +65,9 @@ def test_single_value_from_multi_output_op():
 
 def test_attribute_reference_and_bool_list_promotion():
     @script()
-    def f(x: INT64["N"], sorted: int = 1, flags: list[bool] = [True, False]) -> tuple[INT64["M"], BOOL[2]]:  # noqa: B006
+    def f(
+        x: INT64["N"], sorted: int = 1, flags: list[bool] = [True, False]
+    ) -> tuple[INT64["M"], BOOL[2]]:  # noqa: B006
         y, _, _, _ = op.Unique(x, sorted=sorted)
         return y, op.Identity(flags)
 
@@ -110,23 +112,19 @@ def test_operator_only_function_without_module_opset_uses_onnxruntime_default():
     from onnxscript.defaults import runtime_limits
 
     source = "def f(x: FLOAT['N']) -> FLOAT['N']:\n    return x + 1.0\n"
-    register_source(source, "<no-opset-module>")
-    namespace = {"FLOAT": FLOAT}
-    exec(compile(source, "<no-opset-module>", "exec"), namespace)
-    fn = script()(namespace["f"])
+    fn = script()(define(source, {"FLOAT": FLOAT}))
     imports = {o.domain: o.version for o in fn.to_function_proto().opset_import}
     assert imports == {"": runtime_limits()[0]}
-    assert_close(run_model(checked_model(fn), np.array([1.0], np.float32)), [np.array([2.0], np.float32)])
+    assert_close(
+        run_model(checked_model(fn), np.array([1.0], np.float32)), [np.array([2.0], np.float32)]
+    )
 
 
 def test_default_opset_argument():
     from onnxscript import opset15
 
     source = "def f(x: FLOAT['N']) -> FLOAT['N']:\n    return x * 2.0\n"
-    register_source(source, "<default-opset>")
-    namespace = {"FLOAT": FLOAT}
-    exec(compile(source, "<default-opset>", "exec"), namespace)
-    fn = script(default_opset=opset15)(namespace["f"])
+    fn = script(default_opset=opset15)(define(source, {"FLOAT": FLOAT}))
     assert fn.to_function_proto().opset_import[0].version == 15
 
 
@@ -158,7 +156,10 @@ def test_custom_ops_named_like_opset_attributes():
         return ex["domain"](x) + ex["version"](x)
 
     nodes = f.to_function_proto().node
-    assert [(n.domain, n.op_type) for n in nodes[:2]] == [("com.example", "domain"), ("com.example", "version")]
+    assert [(n.domain, n.op_type) for n in nodes[:2]] == [
+        ("com.example", "domain"),
+        ("com.example", "version"),
+    ]
     assert ex.domain == "com.example" and ex.version == 1
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from onnxscript import FLOAT, INT64, register_source, script
+from onnxscript import FLOAT, INT64, script
 from onnxscript import opset18 as op
-from tests.helpers import assert_close, checked_model, run_model
+from tests.helpers import assert_close, checked_model, define, run_model
 
 X = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
 
@@ -44,11 +44,7 @@ CASES = [
 @pytest.mark.parametrize("expr", CASES)
 def test_indexing_matches_numpy(expr):
     source = f"def f(x: FLOAT[3, 4, 5]):\n    return {expr}\n"
-    filename = f"<indexing {expr}>"
-    register_source(source, filename)
-    namespace = {"FLOAT": FLOAT, "op": op}
-    exec(compile(source, filename, "exec"), namespace)
-    f = script()(namespace["f"])
+    f = script()(define(source, {"FLOAT": FLOAT, "op": op}))
     expected = eval(expr, {"x": X})
     assert_close(run_model(checked_model(f), X), [expected])
 

@@ -8,17 +8,14 @@ float32 values; the compiled model runs in onnxruntime.
 
 from __future__ import annotations
 
-import itertools
 import os
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from onnxscript import FLOAT, INT64, register_source, script
-from tests.helpers import assert_matches_python
-
-_ids = itertools.count()
+from onnxscript import FLOAT, INT64, script
+from tests.helpers import assert_matches_python, define
 
 
 class _Gen:
@@ -132,10 +129,6 @@ _EXAMPLES = int(os.environ.get("ONNXSCRIPT_FUZZ_EXAMPLES", "40"))
 )
 @given(programs())
 def test_random_programs_match_python(source):
-    filename = f"<random-program-{next(_ids)}>"
-    register_source(source, filename)
-    namespace = {"FLOAT": FLOAT, "INT64": INT64}
-    exec(compile(source, filename, "exec"), namespace)
-    fn = script()(namespace["f"])
+    fn = script()(define(source, {"FLOAT": FLOAT, "INT64": INT64}))
     with np.errstate(all="ignore"):
         assert_matches_python(fn, *[tuple(np.asarray(v) for v in inp) for inp in INPUTS])

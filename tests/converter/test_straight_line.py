@@ -12,7 +12,7 @@ import pytest
 
 from onnxscript import BOOL, DOUBLE, FLOAT, INT64, STRING, Opset, script
 from onnxscript import opset18 as op
-from tests.helpers import assert_close, checked_model, run_compiled, run_model
+from tests.helpers import assert_close, checked_model, define, run_compiled, run_model
 
 rng = np.random.default_rng(0)
 X = rng.standard_normal((3, 4)).astype(np.float32)
@@ -101,14 +101,8 @@ def test_split_with_unpacking_count():
     ],
 )
 def test_float_operators(expr, numpy_fn):
-    namespace = {"script": script, "FLOAT": FLOAT, "op": op}
     source = f"def f(x: FLOAT[3, 4], y: FLOAT[3, 4]) -> FLOAT[3, 4]:\n    return {expr}\n"
-    from onnxscript import register_source
-
-    filename = f"<float-op {expr}>"
-    register_source(source, filename)
-    exec(compile(source, filename, "exec"), namespace)
-    f = script()(namespace["f"])
+    f = script()(define(source, {"FLOAT": FLOAT, "op": op}))
     assert_close(run_compiled(f, X, Y), [numpy_fn(X, Y)], rtol=1e-4)
 
 
@@ -295,7 +289,10 @@ def test_required_attribute_needs_a_value_for_a_model():
 def test_attribute_parameter_used_as_tensor_and_as_attribute():
     @script()
     def f(
-        x: INT64["N"], axis: int = 0, flag: bool = True, ks: list[int] = [1, 2]  # noqa: B006
+        x: INT64["N"],
+        axis: int = 0,
+        flag: bool = True,
+        ks: list[int] = [1, 2],  # noqa: B006
     ) -> tuple[INT64["N"], INT64[2], BOOL]:
         s = op.CumSum(x, op.Constant(value_int=axis))
         return s + axis, op.Identity(ks) + 0, op.Identity(flag)
