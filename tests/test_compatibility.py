@@ -66,7 +66,9 @@ def test_single_value_from_multi_output_op():
 def test_attribute_reference_and_bool_list_promotion():
     @script()
     def f(
-        x: INT64["N"], sorted: int = 1, flags: list[bool] = [True, False]  # noqa: B006
+        x: INT64["N"],
+        sorted: int = 1,
+        flags: list[bool] = [True, False],  # noqa: B006
     ) -> tuple[INT64["M"], BOOL[2]]:
         y, _, _, _ = op.Unique(x, sorted=sorted)
         return y, op.Identity(flags)
