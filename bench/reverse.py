@@ -27,7 +27,7 @@ import onnx.helper as oh
 import onnxruntime as ort
 
 from onnxscript.reverse import exec_script, proto2python
-from onnxscript.reverse.isomorphism import differences
+from onnxscript.testing.isomorphism import differences
 
 FLOAT = onnx.TensorProto.FLOAT
 TARGET_US = 5.0
@@ -206,7 +206,7 @@ def main() -> int:
     source = proto2python(model)
     compiled = exec_script(source)["make_model"]()
     seconds = time.perf_counter() - start
-    diffs = differences(model, compiled)
+    diffs = differences(model, compiled, canonical=True)
     x = np.linspace(-1, 1, 4).astype(np.float32)
     expected, actual = _run(model, x), _run(compiled, x)
     same = np.allclose(actual, expected, rtol=1e-5, atol=1e-6, equal_nan=True)

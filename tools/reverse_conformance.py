@@ -194,7 +194,7 @@ def close(actual: Any, expected: Any) -> bool:
 def check(path: str) -> Result:
     """Run the whole round trip on one generated test folder."""
     from onnxscript.reverse import exec_script, proto2python
-    from onnxscript.reverse.isomorphism import differences
+    from onnxscript.testing.isomorphism import differences
 
     name = os.path.basename(path)
     start = time.perf_counter()
@@ -229,7 +229,7 @@ def check(path: str) -> Result:
         result.stage = ""
         result.eager = _eager(namespace, inputs, expected)
         try:
-            result.differences = differences(model, compiled)
+            result.differences = differences(model, compiled, canonical=True)
             result.isomorphic = not result.differences
             result.fixpoint = proto2python(compiled) == proto2python(
                 exec_script(proto2python(compiled))["make_model"]()

@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 import onnx
 
-from onnxscript.reverse.isomorphism import differences
 from onnxscript.reverse.loading import exec_script
+from onnxscript.testing.isomorphism import differences
 
 
 @dataclass
@@ -84,7 +84,7 @@ def check(
         result.error = f"{type(exc).__name__}: {exc}"
         return result
     result.compiled = compiled
-    result.differences = differences(original, compiled)
+    result.differences = differences(original, compiled, canonical=True)
     try:
         result.fixpoint = proto2python(compiled, **options) == source
     except Exception as exc:

@@ -1,31 +1,130 @@
 """Comparing onnx protos up to the names of values and the order of independent nodes.
 
 Two graphs are isomorphic when a one-to-one renaming of values makes them compute the same
-thing: inputs and outputs correspond by position (with equal types), and matching outputs
-are produced by nodes with the same op, domain and attributes from matching inputs.
-Initializers and ``Constant`` nodes match by content. Node names, doc strings and value
-infos are immaterial. Nested graphs (``If`` branches, ``Loop`` bodies) are compared the
-same way and may refer to matching values of the enclosing graph.
+thing: inputs and outputs correspond by position, and matching values are produced by nodes
+with the same op, domain, overload and attributes from matching inputs. The walk starts at
+the outputs and follows producers, so node order does not matter; nested graphs (``If``
+branches, ``Loop`` bodies) are matched through the nodes that hold them and may refer to
+matching values of the enclosing graphs. Node names, doc strings and value infos are
+immaterial, and every node must pair up, also one that no output depends on.
 
-The matching walks backwards from the outputs, so node order does not matter; nodes that
-no output depends on must still pair up.
+By default the comparison is strict: graph inputs and outputs have equal types (nested
+graphs included), initializers match initializers by content, floats match bit for bit,
+models have the same opset imports and functions, and functions the same name, attribute
+parameters (with defaults) and opset imports.
+
+With ``canonical=True`` (what ``python -m onnxscript model.onnx --check`` uses to compare a
+model with its translation compiled back) both sides are first put in a canonical form that
+removes only differences that do not change results and that scripts cannot spell:
+
+* initializers become ``Constant`` nodes (scripts have no initializers);
+* a ``Loop`` condition that is a constant ``true`` is no condition, and a condition reshaped
+  to a scalar (``Reshape(c, [])``, which the compiler adds for ``while``) is the condition;
+* a graph output that is not computed by a node of its graph (an input, an outer value, an
+  output listed twice) gets an ``Identity`` (the compiler always adds one);
+* unread node outputs lose their names, and nodes whose results are never used are removed;
+* the domain ``ai.onnx`` is ``""``, and trailing empty (omitted) inputs are dropped.
+
+The canonical comparison is also looser where the script language decides: types only of
+the main graph's inputs and outputs (where the first proto declares one) and element types
+of nested graphs' inputs and outputs (where both declare one); floats by value (NaN equals
+NaN); of a model's opset imports only the domains its main graph uses, when both import
+them; of its functions only that each function of the first is in the second (and equal);
+of a function's attribute parameters only their number.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import onnx
+import onnx.helper
 import onnx.numpy_helper
 
 ProtoLike = onnx.ModelProto | onnx.FunctionProto | onnx.GraphProto
 
+AT = onnx.AttributeProto
+
+_LIMIT = 20  # differences reported at most (later ones mostly follow from earlier ones)
+_PATH_STEPS = 12  # steps of a location shown (the ones nearest to the difference)
+
 
 class Mismatch(AssertionError):
     """The protos are not isomorphic; the message says where they differ."""
+
+
+def differences(a: ProtoLike, b: ProtoLike, *, canonical: bool = False) -> list[str]:
+    """Where ``a`` and ``b`` differ beyond value names and independent node order (empty
+    when they are isomorphic); see the module docstring for ``canonical``."""
+    if isinstance(a, onnx.FunctionProto) and isinstance(b, onnx.FunctionProto):
+        return _function_differences(a, b, canonical)
+    if (
+        isinstance(a, onnx.FunctionProto)
+        or isinstance(b, onnx.FunctionProto)
+        or (type(a) is not type(b) and not canonical)  # canonically, a model's graph is fine
+    ):
+        return [f"cannot compare a {type(a).__name__} with a {type(b).__name__}"]
+    found: list[str] = []
+    where = "graph"
+    if isinstance(a, onnx.ModelProto) and isinstance(b, onnx.ModelProto):
+        used = _used_domains(a.graph) if canonical else None
+        found += _opset_differences("model", a.opset_import, b.opset_import, used)
+        where = "model graph"
+    graph_a = a.graph if isinstance(a, onnx.ModelProto) else a
+    graph_b = b.graph if isinstance(b, onnx.ModelProto) else b
+    found += _Matcher(canonical).compare(
+        _tree(graph_a, canonical), _tree(graph_b, canonical), _At(None, where)
+    )
+    if isinstance(a, onnx.ModelProto) and isinstance(b, onnx.ModelProto):
+        found += _model_function_differences(a, b, canonical)
+    return found
+
+
+def is_isomorphic(a: ProtoLike, b: ProtoLike, *, canonical: bool = False) -> bool:
+    """Whether ``a`` and ``b`` are isomorphic (:func:`differences` finds nothing)."""
+    return not differences(a, b, canonical=canonical)
+
+
+def assert_isomorphic(a: ProtoLike, b: ProtoLike, *, canonical: bool = False) -> None:
+    """Raise :class:`Mismatch` (an ``AssertionError``) unless ``a`` and ``b`` are the same
+    model, function or graph up to value names and the order of independent nodes."""
+    found = differences(a, b, canonical=canonical)
+    if len(found) == 1:
+        raise Mismatch(found[0])
+    if found:
+        raise Mismatch(f"{len(found)} differences:\n" + "\n".join(f"  {d}" for d in found))
+
+
+# -- locations --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _At:
+    """A place in the walk: the steps from a graph output back to a value. Kept as a chain
+    and turned into text only for a difference (most places never need one)."""
+
+    parent: _At | None
+    step: str
+
+    def then(self, step: str) -> _At:
+        return _At(self, step)
+
+    def __str__(self) -> str:
+        steps: list[str] = []
+        at: _At | None = self
+        while at is not None:
+            steps.append(at.step)
+            at = at.parent
+        steps.reverse()
+        if len(steps) > _PATH_STEPS:
+            steps = [steps[0], " ...", *steps[-_PATH_STEPS:]]
+        return "".join(steps)
+
+
+# -- reading protos into a small tree ---------------------------------------------------------
 
 
 @dataclass(eq=False)
@@ -37,288 +136,663 @@ class _Node:
     overload: str
     inputs: list[str]
     outputs: list[str]
-    attributes: dict[str, onnx.AttributeProto]
-    graphs: dict[str, _Graph]
+    attrs: dict[str, onnx.AttributeProto]
+    graphs: dict[str, _Graph] = field(default_factory=dict)
+    initializer: bool = False  # an initializer, read as a Constant node
 
 
 @dataclass(eq=False)
 class _Graph:
-    inputs: list[onnx.ValueInfoProto]
-    outputs: list[onnx.ValueInfoProto]
-    initializers: list[onnx.TensorProto]
-    nodes: list[_Node]
+    inputs: list[str]
+    input_types: list[onnx.TypeProto | None]  # None: the proto has no types (functions)
+    outputs: list[str]
+    output_types: list[onnx.TypeProto | None]
+    parent: _Graph | None
+    nodes: list[_Node] = field(default_factory=list)
+    producers: dict[str, tuple[_Node, int]] = field(default_factory=dict)
+    positions: dict[str, int] = field(default_factory=dict)  # input name -> its index
 
-
-def _read(graph: onnx.GraphProto) -> _Graph:
-    nodes = []
-    for node in graph.node:
-        graphs: dict[str, _Graph] = {}
-        for attr in node.attribute:
-            if attr.type == onnx.AttributeProto.GRAPH:
-                graphs[attr.name] = _read(attr.g)
-            elif attr.type == onnx.AttributeProto.GRAPHS:
-                for i, g in enumerate(attr.graphs):
-                    graphs[f"{attr.name}[{i}]"] = _read(g)
-        nodes.append(
-            _Node(
-                node.op_type,
-                node.domain,
-                node.overload,
-                list(node.input),
-                list(node.output),
-                {a.name: a for a in node.attribute},
-                graphs,
-            )
-        )
-    return _Graph(list(graph.input), list(graph.output), list(graph.initializer), nodes)
-
-
-@dataclass(eq=False)
-class _Scope:
-    """The values of one graph: who produces each name."""
-
-    graph: _Graph
-    producers: dict[str, tuple[str, Any, int]]
-    parent: _Scope | None = None
-    depth: int = 0
-
-    def lookup(self, name: str) -> tuple[int, tuple[str, Any, int]] | None:
-        scope: _Scope | None = self
-        while scope is not None:
-            found = scope.producers.get(name)
-            if found is not None:
-                return scope.depth, found
-            scope = scope.parent
+    def owner(self, name: str) -> _Graph | None:
+        """The graph (this one or an enclosing one) that defines ``name``."""
+        graph: _Graph | None = self
+        while graph is not None:
+            if name in graph.positions or name in graph.producers:
+                return graph
+            graph = graph.parent
         return None
 
-
-def _scope(graph: _Graph, parent: _Scope | None) -> _Scope:
-    producers: dict[str, tuple[str, Any, int]] = {}
-    for t in graph.initializers:
-        producers[t.name] = ("initializer", t, 0)
-    for i, vi in enumerate(graph.inputs):
-        producers[vi.name] = ("input", None, i)
-    for node in graph.nodes:
-        for k, out in enumerate(node.outputs):
-            if out:
-                producers[out] = ("node", node, k)
-    return _Scope(graph, producers, parent, 0 if parent is None else parent.depth + 1)
+    def producer(self, name: str) -> tuple[_Node, int] | None:
+        owner = self.owner(name)
+        return None if owner is None else owner.producers.get(name)
 
 
-def _tensor_key(t: onnx.TensorProto) -> tuple[Any, ...]:
-    array = onnx.numpy_helper.to_array(t)
-    data = repr(array.tolist()) if array.dtype == object else array.tobytes()
-    return (t.data_type, tuple(t.dims), data)
+def _domain(domain: str) -> str:
+    return "" if domain == "ai.onnx" else domain
 
 
-def _attribute_value(attr: onnx.AttributeProto) -> Any:
-    if attr.ref_attr_name:
-        return ("ref", attr.ref_attr_name, attr.type)
-    value = onnx.helper.get_attribute_value(attr)
-    if isinstance(value, onnx.TensorProto):
-        return _tensor_key(value)
-    if isinstance(value, list) and value and isinstance(value[0], onnx.TensorProto):
-        return [_tensor_key(v) for v in value]
-    if isinstance(value, (onnx.TypeProto, onnx.SparseTensorProto)):
-        return value.SerializeToString()
-    if isinstance(value, float):
-        return ("float", np.float32(value).tobytes())
-    if isinstance(value, list) and value and isinstance(value[0], float):
-        return ("floats", np.asarray(value, dtype=np.float32).tobytes())
-    return value
-
-
-@dataclass
-class _Matcher:
-    a2b: dict[str, str] = field(default_factory=dict)
-    b2a: dict[str, str] = field(default_factory=dict)
-    nodes: dict[int, _Node] = field(default_factory=dict)
-    matched_b: set[int] = field(default_factory=set)
-    scopes: list[tuple[_Scope, _Scope]] = field(default_factory=list)
-    pending: list[tuple[str, str, _Scope, _Scope, str]] = field(default_factory=list)
-
-    def bind(self, a: str, b: str, where: str) -> None:
-        if not a or not b:
-            if a or b:
-                raise Mismatch(f"{where}: one side omits a value the other gives ({a!r} vs {b!r})")
-            return
-        if self.a2b.get(a, b) != b or self.b2a.get(b, a) != a:
-            raise Mismatch(
-                f"{where}: value {a!r} corresponds to {self.a2b.get(a)!r} elsewhere, but to {b!r} here"
-            )
-        self.a2b[a] = b
-        self.b2a[b] = a
-
-    def graph(
-        self, ga: _Graph, gb: _Graph, parent: tuple[_Scope, _Scope] | None, where: str
-    ) -> None:
-        if len(ga.inputs) != len(gb.inputs):
-            raise Mismatch(f"{where}: {len(ga.inputs)} inputs vs {len(gb.inputs)}")
-        if len(ga.outputs) != len(gb.outputs):
-            raise Mismatch(f"{where}: {len(ga.outputs)} outputs vs {len(gb.outputs)}")
-        for i, (ia, ib) in enumerate(zip(ga.inputs, gb.inputs, strict=True)):
-            if ia.type != ib.type:
-                raise Mismatch(f"{where}: input {i} types differ:\n{ia.type}\nvs\n{ib.type}")
-            self.bind(ia.name, ib.name, f"{where} input {i}")
-        for i, (oa, ob) in enumerate(zip(ga.outputs, gb.outputs, strict=True)):
-            if oa.type != ob.type:
-                raise Mismatch(f"{where}: output {i} types differ:\n{oa.type}\nvs\n{ob.type}")
-        sa = _scope(ga, parent[0] if parent else None)
-        sb = _scope(gb, parent[1] if parent else None)
-        self.scopes.append((sa, sb))
-        for i, (oa, ob) in enumerate(zip(ga.outputs, gb.outputs, strict=True)):
-            self.pending.append((oa.name, ob.name, sa, sb, f"{where} output {i}"))
-
-    def node_header(self, na: _Node, nb: _Node, where: str) -> None:
-        if (na.op_type, na.domain, na.overload) != (nb.op_type, nb.domain, nb.overload):
-            raise Mismatch(
-                f"{where}: computed by {na.domain or 'ai.onnx'}.{na.op_type} vs "
-                f"{nb.domain or 'ai.onnx'}.{nb.op_type}"
-            )
-        if len(na.inputs) != len(nb.inputs) or len(na.outputs) != len(nb.outputs):
-            raise Mismatch(f"{where}: {na.op_type} nodes have different numbers of inputs/outputs")
-        if set(na.attributes) != set(nb.attributes):
-            raise Mismatch(
-                f"{where}: {na.op_type} attributes {sorted(na.attributes)} vs {sorted(nb.attributes)}"
-            )
-        for name, attr in na.attributes.items():
-            other = nb.attributes[name]
-            if attr.type != other.type:
-                raise Mismatch(f"{where}: attribute {name} of {na.op_type} has different types")
-            if attr.type in (onnx.AttributeProto.GRAPH, onnx.AttributeProto.GRAPHS):
-                continue
-            if _attribute_value(attr) != _attribute_value(other):
-                raise Mismatch(
-                    f"{where}: attribute {name} of {na.op_type} differs: "
-                    f"{onnx.helper.get_attribute_value(attr)!r} vs "
-                    f"{onnx.helper.get_attribute_value(other)!r}"
-                )
-
-    def value(self, a: str, b: str, sa: _Scope, sb: _Scope, where: str) -> None:
-        if not a or not b or a in self.a2b or b in self.b2a:
-            self.bind(a, b, where)
-            return
-        pa, pb = sa.lookup(a), sb.lookup(b)
-        if pa is None or pb is None:
-            if pa is None and pb is None:
-                self.bind(a, b, where)  # both free (a name from outside the proto)
-                return
-            raise Mismatch(f"{where}: {a!r} and {b!r} are not defined the same way")
-        (depth_a, (kind_a, obj_a, idx_a)), (depth_b, (kind_b, obj_b, idx_b)) = pa, pb
-        if depth_a != depth_b or kind_a != kind_b:
-            raise Mismatch(f"{where}: {a!r} is a {kind_a} but {b!r} is a {kind_b}")
-        if kind_a == "input":
-            raise Mismatch(f"{where}: {a!r} is input {idx_a} but {b!r} is input {idx_b}")
-        if kind_a == "initializer":
-            if _tensor_key(obj_a) != _tensor_key(obj_b):
-                raise Mismatch(f"{where}: initializers {a!r} and {b!r} differ")
-            self.bind(a, b, where)
-            return
-        if idx_a != idx_b:
-            raise Mismatch(
-                f"{where}: {a!r} is output {idx_a} of its node but {b!r} is output {idx_b}"
-            )
-        self.node(obj_a, obj_b, sa, sb, where)
-
-    def node(self, na: _Node, nb: _Node, sa: _Scope, sb: _Scope, where: str) -> None:
-        known = self.nodes.get(id(na))
-        if known is not None:
-            if known is not nb:
-                raise Mismatch(f"{where}: {na.op_type} nodes do not correspond")
-            return
-        if id(nb) in self.matched_b:
-            raise Mismatch(f"{where}: {nb.op_type} node matched twice")
-        here = f"{where} <- {na.op_type}"
-        self.node_header(na, nb, here)
-        self.nodes[id(na)] = nb
-        self.matched_b.add(id(nb))
-        for k, (oa, ob) in enumerate(zip(na.outputs, nb.outputs, strict=True)):
-            self.bind(oa, ob, f"{here} output {k}")
-        for name, ga in na.graphs.items():
-            gb = nb.graphs.get(name)
-            if gb is None:
-                raise Mismatch(f"{here}: graph attribute {name} missing")
-            self.graph(ga, gb, (sa, sb), f"{here}.{name}")
-        for k, (ia, ib) in enumerate(zip(na.inputs, nb.inputs, strict=True)):
-            self.pending.append((ia, ib, sa, sb, f"{here} input {k}"))
-
-    def run(self, ga: _Graph, gb: _Graph, where: str) -> None:
-        self.graph(ga, gb, None, where)
-        while self.pending:
-            self.value(*self.pending.pop())
-        for sa, sb in self.scopes:
-            unmatched_a = [n.op_type for n in sa.graph.nodes if id(n) not in self.nodes]
-            unmatched_b = [n.op_type for n in sb.graph.nodes if id(n) not in self.matched_b]
-            if unmatched_a or unmatched_b:
-                raise Mismatch(
-                    f"{where}: nodes that no output depends on differ: {unmatched_a} vs {unmatched_b}"
-                )
-
-
-def _compare_graphs(ga: onnx.GraphProto, gb: onnx.GraphProto, where: str) -> None:
-    _Matcher().run(_read(ga), _read(gb), where)
-
-
-def _opsets(imports: Sequence[onnx.OperatorSetIdProto]) -> dict[str, int]:
-    return {("" if i.domain == "ai.onnx" else i.domain): i.version for i in imports}
-
-
-def _function_graph(f: onnx.FunctionProto) -> onnx.GraphProto:
-    graph = onnx.GraphProto(name=f.name)
-    graph.input.extend(onnx.ValueInfoProto(name=n) for n in f.input)
-    graph.output.extend(onnx.ValueInfoProto(name=n) for n in f.output)
-    graph.node.extend(f.node)
+def _tree(proto: onnx.GraphProto | onnx.FunctionProto, canonical: bool) -> _Graph:
+    if isinstance(proto, onnx.FunctionProto):
+        graph = _read(
+            proto.node,
+            list(proto.input),
+            [None] * len(proto.input),
+            list(proto.output),
+            [None] * len(proto.output),
+            (),
+            (),
+            None,
+            canonical,
+        )
+    else:
+        graph = _read_graph(proto, None, canonical)
+    if canonical:
+        _canonical_loops(graph)
+        _prune(graph)
     return graph
 
 
-def _compare_functions(fa: onnx.FunctionProto, fb: onnx.FunctionProto, where: str) -> None:
-    if (fa.domain, fa.name, fa.overload) != (fb.domain, fb.name, fb.overload):
-        raise Mismatch(f"{where}: function {fa.domain}::{fa.name} vs {fb.domain}::{fb.name}")
-    if list(fa.attribute) != list(fb.attribute):
-        raise Mismatch(
-            f"{where}: attribute parameters {list(fa.attribute)} vs {list(fb.attribute)}"
-        )
-    defaults_a = {a.name: _attribute_value(a) for a in fa.attribute_proto}
-    defaults_b = {a.name: _attribute_value(a) for a in fb.attribute_proto}
-    if defaults_a != defaults_b:
-        raise Mismatch(f"{where}: attribute defaults differ: {defaults_a} vs {defaults_b}")
-    if _opsets(fa.opset_import) != _opsets(fb.opset_import):
-        raise Mismatch(
-            f"{where}: opset imports {_opsets(fa.opset_import)} vs {_opsets(fb.opset_import)}"
-        )
-    _compare_graphs(_function_graph(fa), _function_graph(fb), where)
+def _read_graph(graph: onnx.GraphProto, parent: _Graph | None, canonical: bool) -> _Graph:
+    return _read(
+        graph.node,
+        [i.name for i in graph.input],
+        [i.type for i in graph.input],
+        [o.name for o in graph.output],
+        [o.type for o in graph.output],
+        graph.initializer,
+        graph.sparse_initializer,
+        parent,
+        canonical,
+    )
 
 
-def assert_isomorphic(a: ProtoLike, b: ProtoLike) -> None:
-    """Raise :class:`Mismatch` (an ``AssertionError``) unless ``a`` and ``b`` are the same
-    model, function or graph up to value names and the order of independent nodes."""
-    if type(a) is not type(b):
-        raise Mismatch(f"cannot compare a {type(a).__name__} with a {type(b).__name__}")
-    if isinstance(a, onnx.GraphProto):
-        assert isinstance(b, onnx.GraphProto)
-        _compare_graphs(a, b, "graph")
-    elif isinstance(a, onnx.FunctionProto):
-        assert isinstance(b, onnx.FunctionProto)
-        _compare_functions(a, b, f"function {a.name}")
-    else:
-        assert isinstance(a, onnx.ModelProto) and isinstance(b, onnx.ModelProto)
-        if _opsets(a.opset_import) != _opsets(b.opset_import):
-            raise Mismatch(
-                f"model opset imports {_opsets(a.opset_import)} vs {_opsets(b.opset_import)}"
-            )
-        _compare_graphs(a.graph, b.graph, "model graph")
-        funcs_a = {(f.domain, f.name, f.overload): f for f in a.functions}
-        funcs_b = {(f.domain, f.name, f.overload): f for f in b.functions}
-        if set(funcs_a) != set(funcs_b):
-            raise Mismatch(f"model functions {sorted(funcs_a)} vs {sorted(funcs_b)}")
-        for key, fa in funcs_a.items():
-            _compare_functions(fa, funcs_b[key], f"function {fa.name}")
+def _read(
+    nodes: Iterable[onnx.NodeProto],
+    inputs: list[str],
+    input_types: list[onnx.TypeProto | None],
+    outputs: list[str],
+    output_types: list[onnx.TypeProto | None],
+    initializers: Iterable[onnx.TensorProto],
+    sparse_initializers: Iterable[onnx.SparseTensorProto],
+    parent: _Graph | None,
+    canonical: bool,
+) -> _Graph:
+    graph = _Graph(inputs, input_types, outputs, output_types, parent)
+    for i, name in enumerate(inputs):
+        graph.positions.setdefault(name, i)
+    # An initializer named like an input is that input's default value, not a constant.
+    for tensor in initializers:
+        if tensor.name not in graph.positions:
+            graph.nodes.append(_constant(tensor.name, "value", tensor))
+    for sparse in sparse_initializers:
+        if sparse.values.name not in graph.positions:
+            graph.nodes.append(_constant(sparse.values.name, "sparse_value", sparse))
+    graph.nodes += (_read_node(node, graph, canonical) for node in nodes)
+    for item in graph.nodes:
+        for k, name in enumerate(item.outputs):
+            if name:
+                graph.producers[name] = (item, k)
+    if canonical:
+        _identities_for_outputs(graph)
+    return graph
 
 
-def is_isomorphic(a: ProtoLike, b: ProtoLike) -> bool:
-    """Whether :func:`assert_isomorphic` would pass."""
-    try:
-        assert_isomorphic(a, b)
-    except Mismatch:
+def _constant(name: str, attribute: str, value: onnx.TensorProto | onnx.SparseTensorProto) -> _Node:
+    attr = onnx.helper.make_attribute(attribute, value)
+    return _Node("Constant", "", "", [], [name], {attribute: attr}, initializer=True)
+
+
+def _read_node(node: onnx.NodeProto, graph: _Graph, canonical: bool) -> _Node:
+    inputs = list(node.input)
+    domain = node.domain
+    if canonical:
+        while inputs and not inputs[-1]:
+            inputs.pop()
+        domain = _domain(domain)
+    attrs = {a.name: a for a in node.attribute}
+    item = _Node(node.op_type, domain, node.overload, inputs, list(node.output), attrs)
+    for attr in node.attribute:
+        if attr.type == AT.GRAPH:
+            item.graphs[attr.name] = _read_graph(attr.g, graph, canonical)
+        elif attr.type == AT.GRAPHS:
+            for i, sub in enumerate(attr.graphs):
+                item.graphs[f"{attr.name}[{i}]"] = _read_graph(sub, graph, canonical)
+    return item
+
+
+# -- the canonical form -------------------------------------------------------------------------
+
+
+def _identities_for_outputs(graph: _Graph) -> None:
+    """Outputs not computed by a node of ``graph`` (or listed twice) get an ``Identity``."""
+    seen: set[str] = set()
+    for k, name in enumerate(graph.outputs):
+        if name not in graph.producers or name in seen:
+            new = f"{name}\x00identity{k}"
+            identity = _Node("Identity", "", "", [name], [new], {})
+            graph.nodes.append(identity)
+            graph.producers[new] = (identity, 0)
+            graph.outputs[k] = new
+        seen.add(name)
+
+
+def _canonical_loops(graph: _Graph) -> None:
+    """A constant-true ``Loop`` condition is no condition; a condition reshaped to a scalar
+    is the condition. (Run once the whole tree is read, so that outer values resolve.)"""
+    for node in graph.nodes:
+        for sub in node.graphs.values():
+            _canonical_loops(sub)
+        if node.op_type != "Loop" or node.domain or len(node.inputs) < 2 or not node.inputs[1]:
+            continue
+        found = graph.producer(node.inputs[1])
+        if found is not None and _is_scalar_reshape(graph, found[0]):
+            node.inputs[1] = found[0].inputs[0]
+            found = graph.producer(node.inputs[1])
+        if found is not None and _is_constant_true(found[0]):
+            node.inputs[1] = ""
+
+
+def _is_scalar_reshape(graph: _Graph, node: _Node) -> bool:
+    if node.op_type != "Reshape" or node.domain or len(node.inputs) != 2 or node.attrs:
         return False
-    return True
+    found = graph.producer(node.inputs[1])
+    if found is None or found[0].op_type != "Constant" or "value" not in found[0].attrs:
+        return False
+    shape = found[0].attrs["value"].t
+    return shape.data_type == onnx.TensorProto.INT64 and list(shape.dims) == [0]
+
+
+def _is_constant_true(node: _Node) -> bool:
+    if node.op_type != "Constant" or node.domain or "value" not in node.attrs:
+        return False
+    tensor = node.attrs["value"].t
+    if tensor.data_type != onnx.TensorProto.BOOL:
+        return False
+    array = onnx.numpy_helper.to_array(tensor)
+    return array.size == 1 and bool(array.all())
+
+
+def _prune(root: _Graph) -> None:
+    """Remove nodes whose results nobody uses (until none is left) and unread output names."""
+    while True:
+        used: set[str] = set()
+        _collect_used(root, used)
+        if not _prune_graph(root, used):
+            return
+
+
+def _collect_used(graph: _Graph, used: set[str]) -> None:
+    used.update(graph.outputs)
+    for node in graph.nodes:
+        used.update(node.inputs)
+        for sub in node.graphs.values():
+            _collect_used(sub, used)
+
+
+def _prune_graph(graph: _Graph, used: set[str]) -> bool:
+    changed = False
+    kept = []
+    for node in graph.nodes:
+        # A node without outputs (only effects, if any) is kept: nothing can read it.
+        if node.outputs and not any(name in used for name in node.outputs if name):
+            changed = True
+            continue
+        node.outputs = [name if name in used else "" for name in node.outputs]
+        while node.outputs and not node.outputs[-1]:
+            node.outputs.pop()
+        kept.append(node)
+        for sub in node.graphs.values():
+            changed |= _prune_graph(sub, used)
+    graph.nodes = kept
+    return changed
+
+
+def _used_domains(graph: onnx.GraphProto) -> set[str]:
+    """The domains of the nodes of ``graph`` and its nested graphs (``""`` also when it has
+    initializers, which read as ``Constant`` nodes)."""
+    used = {""} if graph.initializer or graph.sparse_initializer else set()
+    for node in graph.node:
+        used.add(_domain(node.domain))
+        for attr in node.attribute:
+            if attr.type == AT.GRAPH:
+                used |= _used_domains(attr.g)
+            for sub in attr.graphs:
+                used |= _used_domains(sub)
+    return used
+
+
+# -- attribute values -------------------------------------------------------------------------
+
+
+def _same_floats(xs: Sequence[float], ys: Sequence[float], exact: bool) -> bool:
+    """Equal float32 values: bit for bit when ``exact``, else by value with NaN equal to
+    NaN."""
+    if len(xs) != len(ys):
+        return False
+    if exact:
+        return bool(
+            np.asarray(xs, dtype=np.float32).tobytes() == np.asarray(ys, dtype=np.float32).tobytes()
+        )
+    return all(x == y or (math.isnan(x) and math.isnan(y)) for x, y in zip(xs, ys))
+
+
+def _same_tensor(a: onnx.TensorProto, b: onnx.TensorProto, exact: bool) -> bool:
+    """Equal element type, shape and contents (the names do not matter). Tensors stored
+    outside the proto are equal when they refer to the same data."""
+    if a.data_type != b.data_type or list(a.dims) != list(b.dims):
+        return False
+    if onnx.TensorProto.EXTERNAL in (a.data_location, b.data_location):
+        return a.data_location == b.data_location and _external(a) == _external(b)
+    x, y = onnx.numpy_helper.to_array(a), onnx.numpy_helper.to_array(b)
+    if x.dtype == object:  # strings
+        return bool(x.tolist() == y.tolist())
+    if x.tobytes() == y.tobytes():
+        return True
+    return not exact and x.dtype.kind in "fc" and bool(np.array_equal(x, y, equal_nan=True))
+
+
+def _external(tensor: onnx.TensorProto) -> dict[str, str]:
+    return {entry.key: entry.value for entry in tensor.external_data}
+
+
+def _same_sparse(a: onnx.SparseTensorProto, b: onnx.SparseTensorProto, exact: bool) -> bool:
+    return (
+        list(a.dims) == list(b.dims)
+        and _same_tensor(a.values, b.values, exact)
+        and _same_tensor(a.indices, b.indices, exact)
+    )
+
+
+def _same_attribute(a: onnx.AttributeProto, b: onnx.AttributeProto, exact: bool) -> bool:
+    """Equal values of two attributes that are not graphs (those are matched as graphs)."""
+    if a.type != b.type or a.ref_attr_name != b.ref_attr_name:
+        return False
+    if a.ref_attr_name:
+        return True
+    kind = a.type
+    if kind == AT.FLOAT:
+        return _same_floats([a.f], [b.f], exact)
+    if kind == AT.FLOATS:
+        return _same_floats(a.floats, b.floats, exact)
+    if kind == AT.TENSOR:
+        return _same_tensor(a.t, b.t, exact)
+    if kind == AT.TENSORS:
+        return len(a.tensors) == len(b.tensors) and all(
+            _same_tensor(x, y, exact) for x, y in zip(a.tensors, b.tensors)
+        )
+    if kind == AT.SPARSE_TENSOR:
+        return _same_sparse(a.sparse_tensor, b.sparse_tensor, exact)
+    if kind == AT.SPARSE_TENSORS:
+        return len(a.sparse_tensors) == len(b.sparse_tensors) and all(
+            _same_sparse(x, y, exact) for x, y in zip(a.sparse_tensors, b.sparse_tensors)
+        )
+    value_a = onnx.helper.get_attribute_value(a)
+    return bool(value_a == onnx.helper.get_attribute_value(b))
+
+
+def _attribute_text(attr: onnx.AttributeProto) -> str:
+    """An attribute value, short enough for a message."""
+    if attr.ref_attr_name:
+        return f"a reference to the attribute parameter {attr.ref_attr_name!r}"
+    if attr.type == AT.TENSOR:
+        return _tensor_text(attr.t)
+    if attr.type in (AT.FLOAT, AT.FLOATS):  # float32 values, as short as they read
+        if attr.type == AT.FLOAT:
+            return str(np.float32(attr.f))
+        return f"[{', '.join(str(np.float32(x)) for x in attr.floats)}]"
+    text = repr(onnx.helper.get_attribute_value(attr))
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _tensor_text(tensor: onnx.TensorProto) -> str:
+    kind = _elem_text(tensor.data_type)
+    if tensor.data_location == onnx.TensorProto.EXTERNAL:
+        return f"{kind}{list(tensor.dims)} stored outside the model"
+    try:
+        array = onnx.numpy_helper.to_array(tensor)
+    except Exception:
+        return f"{kind}{list(tensor.dims)}"
+    if array.size <= 8:
+        return f"{kind}{list(tensor.dims)} {array.tolist()}"
+    return f"{kind}{list(tensor.dims)} of {array.size} elements"
+
+
+def _elem_text(elem_type: int) -> str:
+    try:
+        return onnx.helper.tensor_dtype_to_string(elem_type).removeprefix("TensorProto.")
+    except Exception:
+        return f"element type {elem_type}"
+
+
+def _elem_type(t: onnx.TypeProto) -> int:
+    return t.tensor_type.elem_type if t.WhichOneof("value") == "tensor_type" else 0
+
+
+def _type_text(t: onnx.TypeProto) -> str:
+    kind = t.WhichOneof("value")
+    if kind is None:
+        return "no type"
+    if kind == "tensor_type":
+        tensor = t.tensor_type
+        text = _elem_text(tensor.elem_type) if tensor.elem_type else "tensor"
+        if tensor.HasField("shape"):
+            text += f"[{', '.join(_dim_text(d) for d in tensor.shape.dim)}]"
+        return text
+    if kind == "sequence_type":
+        return f"sequence of {_type_text(t.sequence_type.elem_type)}"
+    if kind == "optional_type":
+        return f"optional {_type_text(t.optional_type.elem_type)}"
+    return " ".join(str(t).split())
+
+
+def _dim_text(dim: onnx.TensorShapeProto.Dimension) -> str:
+    if dim.HasField("dim_value"):
+        return str(dim.dim_value)
+    return dim.dim_param or "?"
+
+
+# -- matching -------------------------------------------------------------------------------------
+
+_Key = tuple[int, str]  # (id of the graph that defines the value, or of None; its name)
+
+
+def _role(owner: _Graph | None, name: str) -> str:
+    """What a value is, for messages."""
+    if owner is None:
+        return "defined nowhere"
+    if name in owner.positions:
+        return f"input {owner.positions[name]}"
+    node, k = owner.producers[name]
+    return "an initializer" if node.initializer else f"output {k} of {node.op_type}"
+
+
+def _op_text(node: _Node) -> str:
+    if node.initializer:
+        return "an initializer"
+    overload = f":{node.overload}" if node.overload else ""
+    return f"{node.domain or 'ai.onnx'}.{node.op_type}{overload}"
+
+
+class _Matcher:
+    """Pairs the values and nodes of two trees, walking back from the outputs, and collects
+    the differences it meets."""
+
+    def __init__(self, canonical: bool) -> None:
+        self.canonical = canonical
+        self.found: list[str] = []
+        self.a2b: dict[_Key, _Key] = {}
+        self.b2a: dict[_Key, _Key] = {}
+        self.nodes: dict[int, _Node] = {}  # id of a node of the first tree -> its partner
+        self.matched_b: set[int] = set()
+        self.graphs: dict[int, _Graph] = {}  # id of a graph of the first tree -> its partner
+        self.pairs: list[tuple[_Graph, _Graph, _At]] = []
+        self.work: list[tuple[_Graph, str, _Graph, str, _At]] = []
+
+    def fail(self, at: _At, message: str) -> None:
+        self.found.append(f"{at}: {message}")
+
+    def compare(self, a: _Graph, b: _Graph, at: _At) -> list[str]:
+        self.pair_graphs(a, b, at, nested=False)
+        while self.work and len(self.found) < _LIMIT:
+            self.value(*self.work.pop())
+        if not self.found:
+            self.check_all_nodes_matched()
+        return self.found
+
+    def pair_graphs(self, a: _Graph, b: _Graph, at: _At, nested: bool) -> None:
+        self.graphs[id(a)] = b
+        self.pairs.append((a, b, at))
+        if len(a.inputs) != len(b.inputs) or len(a.outputs) != len(b.outputs):
+            self.fail(
+                at,
+                f"{len(a.inputs)} inputs and {len(a.outputs)} outputs vs "
+                f"{len(b.inputs)} and {len(b.outputs)}",
+            )
+            return
+        for k, (x, y) in enumerate(zip(a.inputs, b.inputs)):
+            self.compare_types(a.input_types[k], b.input_types[k], nested, at, f"input {k}")
+            self.bind(a, x, b, y, at.then(f" input {k}"))
+        for k, (x, y) in enumerate(zip(a.outputs, b.outputs)):
+            self.compare_types(a.output_types[k], b.output_types[k], nested, at, f"output {k}")
+            self.work.append((a, x, b, y, at.then(f" output {k}")))
+
+    def compare_types(
+        self,
+        ta: onnx.TypeProto | None,
+        tb: onnx.TypeProto | None,
+        nested: bool,
+        at: _At,
+        what: str,
+    ) -> None:
+        if ta is None or tb is None:
+            return
+        if self.canonical and nested:
+            ea, eb = _elem_type(ta), _elem_type(tb)
+            if ea and eb and ea != eb:
+                self.fail(at, f"{what} element types differ: {_elem_text(ea)} vs {_elem_text(eb)}")
+        elif ta != tb and (not self.canonical or ta.WhichOneof("value") is not None):
+            self.fail(at, f"{what} types differ: {_type_text(ta)} vs {_type_text(tb)}")
+
+    def bind(self, oa: _Graph | None, x: str, ob: _Graph | None, y: str, at: _At) -> bool:
+        """Pair value ``x`` (defined in ``oa``) with ``y`` (defined in ``ob``); whether the
+        pair is new. A value already paired with another one is a difference."""
+        ka, kb = (id(oa), x), (id(ob), y)
+        pa, pb = self.a2b.get(ka), self.b2a.get(kb)
+        if pa is None and pb is None:
+            self.a2b[ka] = kb
+            self.b2a[kb] = ka
+            return True
+        if pa is not None and pa != kb:
+            self.fail(
+                at,
+                f"{x!r} ({_role(oa, x)}) corresponds to {pa[1]!r} elsewhere, "
+                f"but to {y!r} ({_role(ob, y)}) here",
+            )
+        elif pb is not None and pb != ka:
+            self.fail(
+                at,
+                f"{y!r} ({_role(ob, y)}) corresponds to {pb[1]!r} elsewhere, "
+                f"but to {x!r} ({_role(oa, x)}) here",
+            )
+        return False
+
+    def value(self, ga: _Graph, x: str, gb: _Graph, y: str, at: _At) -> None:
+        """Match value ``x`` read in ``ga`` with ``y`` read in ``gb``."""
+        if not x or not y:
+            if x or y:
+                self.fail(at, f"one side omits a value the other gives ({x!r} vs {y!r})")
+            return
+        oa, ob = ga.owner(x), gb.owner(y)
+        if not self.bind(oa, x, ob, y, at):
+            return
+        if oa is None or ob is None:
+            if oa is not ob:
+                self.fail(at, f"{x!r} ({_role(oa, x)}) vs {y!r} ({_role(ob, y)})")
+            return  # both come from outside the proto: the pairing is all there is to check
+        if self.graphs.get(id(oa)) is not ob:
+            self.fail(at, f"{x!r} and {y!r} are defined in graphs that do not correspond")
+            return
+        if x in oa.positions or y in ob.positions:
+            if oa.positions.get(x) != ob.positions.get(y):
+                self.fail(at, f"{x!r} is {_role(oa, x)} but {y!r} is {_role(ob, y)}")
+            return
+        (na, ka), (nb, kb) = oa.producers[x], ob.producers[y]
+        if ka != kb:
+            self.fail(at, f"{x!r} is {_role(oa, x)} but {y!r} is {_role(ob, y)}")
+            return
+        self.node(oa, na, ob, nb, at)
+
+    def node(self, ga: _Graph, na: _Node, gb: _Graph, nb: _Node, at: _At) -> None:
+        """Match node ``na`` of ``ga`` with ``nb`` of ``gb``, then their graphs and inputs."""
+        known = self.nodes.get(id(na))
+        if known is not None:
+            if known is not nb:
+                self.fail(at, f"{na.op_type} nodes do not correspond")
+            return
+        if id(nb) in self.matched_b:
+            self.fail(at, f"a {nb.op_type} node corresponds to two nodes")
+            return
+        self.nodes[id(na)] = nb
+        self.matched_b.add(id(nb))
+        # Strictly, an initializer is not a Constant node; canonically, both are constants.
+        same_origin = self.canonical or na.initializer == nb.initializer
+        if not same_origin or (na.op_type, na.domain, na.overload) != (
+            nb.op_type,
+            nb.domain,
+            nb.overload,
+        ):
+            self.fail(at, f"computed by {_op_text(na)} vs {_op_text(nb)}")
+            return
+        here = at.then(" <- initializer" if na.initializer else f" <- {na.op_type}")
+        if not self.same_attributes(na, nb, here):
+            return
+        for k, (x, y) in enumerate(zip(na.outputs, nb.outputs)):
+            if x and y:
+                self.bind(ga, x, gb, y, here.then(f" output {k}"))
+            elif x or y:
+                self.fail(here, f"output {k}: one side omits a value the other gives")
+        for name, sub in na.graphs.items():
+            self.pair_graphs(sub, nb.graphs[name], here.then(f".{name}"), nested=True)
+        for k, (x, y) in enumerate(zip(na.inputs, nb.inputs)):
+            self.work.append((ga, x, gb, y, here.then(f" input {k}")))
+
+    def same_attributes(self, na: _Node, nb: _Node, at: _At) -> bool:
+        """Whether two nodes of the same op have as many inputs, outputs and the same
+        attributes (a differing attribute value is reported, but the walk goes on: the rest
+        may still match)."""
+        if len(na.inputs) != len(nb.inputs) or len(na.outputs) != len(nb.outputs):
+            self.fail(
+                at,
+                f"{len(na.inputs)} inputs and {len(na.outputs)} outputs vs "
+                f"{len(nb.inputs)} and {len(nb.outputs)}",
+            )
+            return False
+        if set(na.attrs) != set(nb.attrs) or set(na.graphs) != set(nb.graphs):
+            self.fail(
+                at,
+                f"attributes {sorted([*na.attrs, *na.graphs])} vs "
+                f"{sorted([*nb.attrs, *nb.graphs])}",
+            )
+            return False
+        for name in sorted(na.attrs):
+            attr, other = na.attrs[name], nb.attrs[name]
+            if attr.type == other.type and attr.type in (AT.GRAPH, AT.GRAPHS):
+                continue  # matched as graphs
+            if not _same_attribute(attr, other, exact=not self.canonical):
+                what = (
+                    "initializer value"
+                    if na.initializer and nb.initializer
+                    else f"attribute {name}"
+                )
+                self.fail(
+                    at, f"{what} differs: {_attribute_text(attr)} vs {_attribute_text(other)}"
+                )
+        return True
+
+    def check_all_nodes_matched(self) -> None:
+        """Nodes the walk did not reach (no output depends on them) must not exist.
+        (Unused initializers do not matter.)"""
+        for a, b, at in self.pairs:
+            left = [n.op_type for n in a.nodes if id(n) not in self.nodes and not n.initializer]
+            right = [
+                n.op_type for n in b.nodes if id(n) not in self.matched_b and not n.initializer
+            ]
+            if left or right:
+                self.fail(at, f"nodes that no output depends on differ: {left} vs {right}")
+
+
+# -- models and functions -------------------------------------------------------------------------
+
+
+def _imports(imports: Iterable[onnx.OperatorSetIdProto]) -> dict[str, int]:
+    return {_domain(i.domain): i.version for i in imports}
+
+
+def _opset_differences(
+    where: str,
+    imports_a: Iterable[onnx.OperatorSetIdProto],
+    imports_b: Iterable[onnx.OperatorSetIdProto],
+    used: set[str] | None,
+) -> list[str]:
+    """Different opset versions. With ``used`` (canonical mode), only for those domains and
+    only where both sides import them; otherwise the imports must be the same."""
+    a, b = _imports(imports_a), _imports(imports_b)
+    if used is not None:
+        common = used & a.keys() & b.keys()
+        a = {d: v for d, v in a.items() if d in common}
+        b = {d: v for d, v in b.items() if d in common}
+    return [
+        f"{where}: opset {d or 'ai.onnx'} {a.get(d, 'not imported')} vs {b.get(d, 'not imported')}"
+        for d in sorted(a.keys() | b.keys())
+        if a.get(d) != b.get(d)
+    ]
+
+
+def _function_key(fn: onnx.FunctionProto, canonical: bool) -> tuple[str, ...]:
+    if canonical:
+        return (_domain(fn.domain), fn.name)
+    return (fn.domain, fn.name, fn.overload)
+
+
+def _model_function_differences(
+    a: onnx.ModelProto, b: onnx.ModelProto, canonical: bool
+) -> list[str]:
+    """Functions match by domain and name (and overload); canonically the second model may
+    have more functions than the first."""
+    funcs_b = {_function_key(f, canonical): f for f in b.functions}
+    keys_a = set()
+    found = []
+    for fa in a.functions:
+        key = _function_key(fa, canonical)
+        keys_a.add(key)
+        fb = funcs_b.get(key)
+        if fb is None:
+            found.append(f"function {fa.domain}::{fa.name} is missing in the second model")
+        else:
+            found += _function_differences(fa, fb, canonical)
+    if not canonical:
+        found += [
+            f"function {fb.domain}::{fb.name} is only in the second model"
+            for key, fb in funcs_b.items()
+            if key not in keys_a
+        ]
+    return found
+
+
+def _function_differences(
+    fa: onnx.FunctionProto, fb: onnx.FunctionProto, canonical: bool
+) -> list[str]:
+    where = f"function {fa.name}"
+    found = []
+    if canonical:
+        count_a = len(fa.attribute) + len(fa.attribute_proto)
+        count_b = len(fb.attribute) + len(fb.attribute_proto)
+        if count_a != count_b:
+            found.append(f"{where}: {count_a} attribute parameters vs {count_b}")
+    else:
+        if (fa.domain, fa.name, fa.overload) != (fb.domain, fb.name, fb.overload):
+            found.append(f"{where}: function {fa.domain}::{fa.name} vs {fb.domain}::{fb.name}")
+        if list(fa.attribute) != list(fb.attribute):
+            found.append(
+                f"{where}: attribute parameters {list(fa.attribute)} vs {list(fb.attribute)}"
+            )
+        found += _default_differences(where, fa.attribute_proto, fb.attribute_proto)
+        found += _opset_differences(where, fa.opset_import, fb.opset_import, None)
+    found += _Matcher(canonical).compare(
+        _tree(fa, canonical), _tree(fb, canonical), _At(None, where)
+    )
+    return found
+
+
+def _default_differences(
+    where: str, defaults_a: Iterable[onnx.AttributeProto], defaults_b: Iterable[onnx.AttributeProto]
+) -> list[str]:
+    a = {attr.name: attr for attr in defaults_a}
+    b = {attr.name: attr for attr in defaults_b}
+    if a.keys() != b.keys():
+        return [f"{where}: attributes with defaults {sorted(a)} vs {sorted(b)}"]
+    return [
+        f"{where}: default of attribute {name} differs: "
+        f"{_attribute_text(a[name])} vs {_attribute_text(b[name])}"
+        for name in sorted(a)
+        if not _same_attribute(a[name], b[name], exact=True)
+    ]
