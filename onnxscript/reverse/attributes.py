@@ -32,31 +32,33 @@ PYTHON_KINDS: dict[int, str] = {
 }
 
 
+# The value fields of an attribute and the kind each one means, in the order that decides
+# when a (malformed) proto sets several: single values first.
+_FIELD_KINDS = (
+    ("f", AT.FLOAT),
+    ("i", AT.INT),
+    ("s", AT.STRING),
+    ("t", AT.TENSOR),
+    ("g", AT.GRAPH),
+    ("sparse_tensor", AT.SPARSE_TENSOR),
+    ("tp", AT.TYPE_PROTO),
+    ("floats", AT.FLOATS),
+    ("ints", AT.INTS),
+    ("strings", AT.STRINGS),
+    ("tensors", AT.TENSORS),
+    ("graphs", AT.GRAPHS),
+    ("sparse_tensors", AT.SPARSE_TENSORS),
+    ("type_protos", AT.TYPE_PROTOS),
+)
+
+
 def attribute_kind(attr: onnx.AttributeProto) -> int:
     """The attribute's type, also for old protos that leave ``type`` unset."""
     if attr.type:
         return int(attr.type)
-    for field, kind in (
-        ("f", AT.FLOAT),
-        ("i", AT.INT),
-        ("s", AT.STRING),
-        ("t", AT.TENSOR),
-        ("g", AT.GRAPH),
-        ("sparse_tensor", AT.SPARSE_TENSOR),
-        ("tp", AT.TYPE_PROTO),
-    ):
-        if attr.HasField(field):
-            return kind
-    for field, kind in (
-        ("floats", AT.FLOATS),
-        ("ints", AT.INTS),
-        ("strings", AT.STRINGS),
-        ("tensors", AT.TENSORS),
-        ("graphs", AT.GRAPHS),
-        ("sparse_tensors", AT.SPARSE_TENSORS),
-        ("type_protos", AT.TYPE_PROTOS),
-    ):
-        if getattr(attr, field):
+    present = {descriptor.name for descriptor, _ in attr.ListFields()}  # set or non-empty
+    for name, kind in _FIELD_KINDS:
+        if name in present:
             return kind
     return 0
 

@@ -421,54 +421,38 @@ class Planner:
         Only values defined in this graph are merged, and only when the earlier value is not
         an output of the graph and is not read after the later one is defined.
         """
-        latest: dict[str, Val] = {}
         is_main = graph is self.main
-        for val in graph.inputs:
-            latest[val.cand] = val
+        latest: dict[str, Val] = {inp.cand: inp for inp in graph.inputs}
         for node in graph.nodes:
             if node.form == SKIP:
                 continue
-            for out in node.outputs:
-                if out is None:
+            for val in node.outputs:
+                if val is None:
                     continue
-                val = out
                 var = val.var
-                if var is None:
-                    if not (val.uses or val.is_output):
-                        continue
-                    cand = val.cand
-                    if not cand[-1].isdigit():
-                        latest[cand] = val
-                        continue
-                    base = ssa_base(cand)
-                    earlier = latest.get(base) if base is not None else None
-                    if (
-                        earlier is not None
-                        and not (is_main and val.is_output)
-                        and not earlier.is_output
-                        and earlier.last_use <= val.index
-                        and self.optional(val)
-                        and self.optional(earlier)
-                    ):
-                        unite(earlier, val)
-                        latest[base] = val  # type: ignore[index]
-                        continue
-                    latest[val.cand] = val
+                if var is None and not (val.uses or val.is_output):
                     continue
-                root = var.root
-                if root is val:
-                    base = ssa_base(val.cand)
-                    earlier = latest.get(base) if base is not None else None
-                    if (
-                        earlier is not None
-                        and earlier.var is not var
-                        and not (is_main and val.is_output)
-                        and not earlier.is_output
-                        and earlier.last_use <= val.index
-                        and self.optional(val)
-                        and self.optional(earlier)
-                    ):
-                        unite(earlier, val)
-                        latest[base] = val  # type: ignore[index]
-                        continue
-                latest[var.root.cand] = val
+                if var is not None and var.root is not val:
+                    latest[var.root.cand] = val  # val joined a variable that another value started
+                    continue
+                base = ssa_base(val.cand)
+                earlier = latest.get(base) if base is not None else None
+                if base is not None and earlier is not None and self._merges(earlier, val, is_main):
+                    unite(earlier, val)
+                    latest[base] = val
+                else:
+                    latest[val.cand] = val
+
+    def _merges(self, earlier: Val, val: Val, is_main: bool) -> bool:
+        """Whether ``val`` (``x_1``) may join the variable of ``earlier`` (``x``): they are
+        not in one variable already, ``earlier`` is no graph output and is not read after
+        ``val`` is defined, and ``val`` is no output of the main graph (those keep their
+        names)."""
+        return (
+            (val.var is None or earlier.var is not val.var)
+            and not (is_main and val.is_output)
+            and not earlier.is_output
+            and earlier.last_use <= val.index
+            and self.optional(val)
+            and self.optional(earlier)
+        )

@@ -52,6 +52,15 @@ def external_tensor(
     return tensor
 
 
+def _subgraphs(node: onnx.NodeProto) -> Iterator[onnx.GraphProto]:
+    """The graphs that ``node``'s attributes hold (``If`` branches, ``Loop`` bodies)."""
+    for attr in node.attribute:
+        if attr.type == onnx.AttributeProto.GRAPH:
+            yield attr.g
+        elif attr.type == onnx.AttributeProto.GRAPHS:
+            yield from attr.graphs
+
+
 def _graph_tensors(graph: onnx.GraphProto) -> Iterator[tuple[str, onnx.TensorProto]]:
     for init in graph.initializer:
         yield init.name, init
@@ -60,14 +69,12 @@ def _graph_tensors(graph: onnx.GraphProto) -> Iterator[tuple[str, onnx.TensorPro
 
 def _node_tensors(nodes: Sequence[onnx.NodeProto]) -> Iterator[tuple[str, onnx.TensorProto]]:
     for node in nodes:
-        for attr in node.attribute:
-            if node.op_type == "Constant" and attr.name == "value" and node.output:
-                yield node.output[0], attr.t
-            if attr.type == onnx.AttributeProto.GRAPH:
-                yield from _graph_tensors(attr.g)
-            elif attr.type == onnx.AttributeProto.GRAPHS:
-                for sub in attr.graphs:
-                    yield from _graph_tensors(sub)
+        if node.op_type == "Constant" and node.output:
+            for attr in node.attribute:
+                if attr.name == "value":
+                    yield node.output[0], attr.t
+        for sub in _subgraphs(node):
+            yield from _graph_tensors(sub)
 
 
 @functools.lru_cache(maxsize=8)
@@ -100,12 +107,8 @@ def _graph_names(graph: onnx.GraphProto, found: set[str]) -> None:
     found.update(t.name for t in graph.initializer)
     for node in graph.node:
         found.update(node.output)
-        for attr in node.attribute:
-            if attr.type == onnx.AttributeProto.GRAPH:
-                _graph_names(attr.g, found)
-            elif attr.type == onnx.AttributeProto.GRAPHS:
-                for sub in attr.graphs:
-                    _graph_names(sub, found)
+        for sub in _subgraphs(node):
+            _graph_names(sub, found)
 
 
 def _rename(graph: onnx.GraphProto, names: dict[str, str]) -> None:
@@ -123,12 +126,8 @@ def _rename(graph: onnx.GraphProto, names: dict[str, str]) -> None:
     for node in graph.node:
         fix(node.input)
         fix(node.output)
-        for attr in node.attribute:
-            if attr.type == onnx.AttributeProto.GRAPH:
-                _rename(attr.g, names)
-            elif attr.type == onnx.AttributeProto.GRAPHS:
-                for sub in attr.graphs:
-                    _rename(sub, names)
+        for sub in _subgraphs(node):
+            _rename(sub, names)
 
 
 def rename_values(model: onnx.ModelProto, names: dict[str, str]) -> onnx.ModelProto:

@@ -97,18 +97,7 @@ def translate_model(model: onnx.ModelProto, options: Options) -> str:
                 f"the model defines {fn.domain}::{fn.name} twice (overloads are not supported)"
             )
         seen.add(key)
-        writer.add_function(
-            name=fn.name,
-            py_name=py_name,
-            domain=_canonical(fn.domain),
-            inputs=[(i, None) for i in fn.input],
-            nodes=fn.node,
-            outputs=list(fn.output),
-            imports=imports,
-            attributes=list(fn.attribute),
-            attribute_defaults=list(fn.attribute_proto),
-            doc=fn.doc_string,
-        )
+        _add_function_proto(writer, fn, py_name, imports)
     graph = model.graph
     main = _add_main(writer, graph, main_name, model_imports, options)
     writer.prepare()
@@ -139,6 +128,24 @@ def _interface_renames(main: Any) -> dict[str, str]:
         if python_name != val.name:
             renames[python_name] = val.name
     return renames
+
+
+def _add_function_proto(
+    writer: ModuleWriter, proto: onnx.FunctionProto, py_name: str, imports: dict[str, int]
+) -> None:
+    """Add a ``FunctionProto`` (of a model, or translated alone) as a script function."""
+    writer.add_function(
+        name=proto.name,
+        py_name=py_name,
+        domain=_canonical(proto.domain),
+        inputs=[(i, None) for i in proto.input],
+        nodes=proto.node,
+        outputs=list(proto.output),
+        imports=imports,
+        attributes=list(proto.attribute),
+        attribute_defaults=list(proto.attribute_proto),
+        doc=proto.doc_string,
+    )
 
 
 def _add_main(
@@ -202,18 +209,7 @@ def translate_function(proto: onnx.FunctionProto, options: Options) -> str:
     writer = ModuleWriter(options)
     writer.declare_opsets([imports], _main_version(imports))
     py_name = writer.names.take(options.function_name or proto.name, default="function")
-    writer.add_function(
-        name=proto.name,
-        py_name=py_name,
-        domain=_canonical(proto.domain),
-        inputs=[(i, None) for i in proto.input],
-        nodes=proto.node,
-        outputs=list(proto.output),
-        imports=imports,
-        attributes=list(proto.attribute),
-        attribute_defaults=list(proto.attribute_proto),
-        doc=proto.doc_string,
-    )
+    _add_function_proto(writer, proto, py_name, imports)
     writer.prepare()
     _function_headers(writer, [proto], imports)
     for fn in writer.functions:
