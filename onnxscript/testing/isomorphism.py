@@ -512,6 +512,16 @@ def _op_text(node: _Node) -> str:
     return f"{node.domain or 'ai.onnx'}.{node.op_type}{overload}"
 
 
+def _arity_difference(a: _Graph | _Node, b: _Graph | _Node) -> str:
+    """The numbers of inputs and outputs, when they differ (else "")."""
+    if len(a.inputs) == len(b.inputs) and len(a.outputs) == len(b.outputs):
+        return ""
+    return (
+        f"{len(a.inputs)} inputs and {len(a.outputs)} outputs vs "
+        f"{len(b.inputs)} and {len(b.outputs)}"
+    )
+
+
 class _Matcher:
     """Pairs the values and nodes of two trees, walking back from the outputs, and collects
     the differences it meets."""
@@ -541,12 +551,9 @@ class _Matcher:
     def pair_graphs(self, a: _Graph, b: _Graph, at: _At, nested: bool) -> None:
         self.graphs[id(a)] = b
         self.pairs.append((a, b, at))
-        if len(a.inputs) != len(b.inputs) or len(a.outputs) != len(b.outputs):
-            self.fail(
-                at,
-                f"{len(a.inputs)} inputs and {len(a.outputs)} outputs vs "
-                f"{len(b.inputs)} and {len(b.outputs)}",
-            )
+        arity = _arity_difference(a, b)
+        if arity:
+            self.fail(at, arity)
             return
         for k, (x, y) in enumerate(zip(a.inputs, b.inputs)):
             self.compare_types(a.input_types[k], b.input_types[k], nested, at, f"input {k}")
@@ -659,18 +666,15 @@ class _Matcher:
         """Whether two nodes of the same op have as many inputs, outputs and the same
         attributes (a differing attribute value is reported, but the walk goes on: the rest
         may still match)."""
-        if len(na.inputs) != len(nb.inputs) or len(na.outputs) != len(nb.outputs):
-            self.fail(
-                at,
-                f"{len(na.inputs)} inputs and {len(na.outputs)} outputs vs "
-                f"{len(nb.inputs)} and {len(nb.outputs)}",
-            )
+        arity = _arity_difference(na, nb)
+        if arity:
+            self.fail(at, arity)
             return False
         if set(na.attrs) != set(nb.attrs) or set(na.graphs) != set(nb.graphs):
             self.fail(
                 at,
-                f"attributes {sorted([*na.attrs, *na.graphs])} vs "
-                f"{sorted([*nb.attrs, *nb.graphs])}",
+                f"attributes {sorted({*na.attrs, *na.graphs})} vs "
+                f"{sorted({*nb.attrs, *nb.graphs})}",
             )
             return False
         for name in sorted(na.attrs):
