@@ -36,13 +36,14 @@ _SCALAR_BOOL = TensorTypeSpec(dtypes.BOOL, ())
 
 
 @contextmanager
-def _inside(t: ExpressionTranslator, builder: GraphBuilder, env: dict[str, Sym]) -> Iterator[None]:
-    saved = t.builder, t.env
-    t.builder, t.env = builder, env
+def _inside(t: ExpressionTranslator, builder: GraphBuilder) -> Iterator[None]:
+    """Translate into ``builder``'s graph."""
+    saved = t.builder
+    t.builder = builder
     try:
         yield
     finally:
-        t.builder, t.env = saved
+        t.builder = saved
 
 
 def _child(t: ExpressionTranslator, name: str) -> GraphBuilder:
@@ -111,7 +112,7 @@ def _unify(
                 f"'{name}' holds several values (a multi-output call) in a branch",
                 "unpack the call into separate variables, e.g. `a, b = op.TopK(...)`",
             )
-        with _inside(t, builder, t.env):
+        with _inside(t, builder):
             value = t.to_tensor(
                 sym,
                 node,
@@ -188,28 +189,27 @@ def translate_if(t: Translator, stmt: ast.If) -> None:
     branch_syms = []
     for label, body in (("then_branch", stmt.body), ("else_branch", stmt.orelse)):
         builder = _child(t, label)
-        env = dict(t.env)
-        with _inside(t, builder, env):
-            t.block(body)
         syms = []
-        for name in names:
-            sym = env.get(name)
-            if sym is None:
-                other = "if" if label == "else_branch" else "else"
-                raise t.error(
-                    stmt,
-                    f"'{name}' is assigned in the {other} branch but has no value in the "
-                    f"{'else' if label == 'else_branch' else 'if'} branch",
-                    f"give '{name}' a value before the if, or assign it in both branches",
-                )
-            syms.append(sym)
+        with _inside(t, builder), t.scope():
+            t.block(body)
+            for name in names:
+                sym = t.env.get(name)
+                if sym is None:
+                    other = "if" if label == "else_branch" else "else"
+                    raise t.error(
+                        stmt,
+                        f"'{name}' is assigned in the {other} branch but has no value in the "
+                        f"{'else' if label == 'else_branch' else 'if'} branch",
+                        f"give '{name}' a value before the if, or assign it in both branches",
+                    )
+                syms.append(sym)
         builders.append(builder)
         branch_syms.append(syms)
     if not names:
         return  # nothing computed in the branches is used afterwards
     outputs = _emit_if(t, cond, builders, branch_syms, names, stmt)
     for name, value in zip(names, outputs):
-        t.env[name] = value
+        t.set_var(name, value)
 
 
 def conditional_expression(t: ExpressionTranslator, node: ast.IfExp, test: Sym) -> Value:
@@ -219,7 +219,7 @@ def conditional_expression(t: ExpressionTranslator, node: ast.IfExp, test: Sym) 
     syms = []
     for label, expr in (("then_branch", node.body), ("else_branch", node.orelse)):
         builder = _child(t, label)
-        with _inside(t, builder, t.env):
+        with _inside(t, builder):
             syms.append([t.expr(expr)])
         builders.append(builder)
     return _emit_if(t, cond, builders, syms, ["cond_value"], node)[0]
@@ -476,22 +476,22 @@ def _loop(
         inputs[name] = inp
         builder.add_input(inp)
 
-    env = dict(outer_env)
-    env.update(inputs)
-    with _inside(t, builder, env):
+    with _inside(t, builder), t.scope():
+        for name, inp in inputs.items():
+            t.set_var(name, inp)
         if cond_var is not None:
-            env[cond_var] = inputs.get(cond_var, cond_in)
+            t.set_var(cond_var, inputs.get(cond_var, cond_in))
         if bind_target is not None and target is not None:
-            env[target] = bind_target(iter_in)
+            t.set_var(target, bind_target(iter_in))
         t.block(body_stmts)
         taken: set[Value] = set()
         if cond_var is not None:
-            cond_out = _output(builder, condition(t, env[cond_var], stmt), taken)
+            cond_out = _output(builder, condition(t, t.env[cond_var], stmt), taken)
         else:
             cond_out = _output(builder, cond_in, taken)
         outs = []
         for name in carried:
-            sym = env.get(name)
+            sym = t.env.get(name)
             if sym is None:
                 raise t.error(stmt, f"'{name}' is deleted in the loop but used after it")
             init = initial[name]
@@ -541,7 +541,7 @@ def _loop(
             t.is_int_like(out) or out is inputs[name]
         ):
             t.int_like.add(value)
-        t.env[name] = value
+        t.set_var(name, value)
 
 
 def _initial_value(t: Translator, name: str, init: Sym | None, out: Value, stmt: ast.stmt) -> Value:
@@ -626,7 +626,7 @@ def nested_graph(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Graph:
         fresh = FreshNames(all_identifiers(fdef) | set(t.env) | set(t.ctx.local_names))
         body = normalize(body, t.ctx.source, fresh)
     builder = _child(t, fdef.name)
-    env = dict(t.env)
+    params: list[Value] = []
     annotations = {a.arg: a.annotation for a in fdef.args.args}
     for pname in parameter_names(fdef):
         value = Value(pname)
@@ -639,7 +639,7 @@ def nested_graph(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Graph:
             else:
                 raise t.error(ann, "graph function parameters can only have tensor types")
         builder.add_input(value)
-        env[pname] = value
+        params.append(value)
     saved = (t.liveness, t.returned, t.return_node)
     t.liveness = (
         analyze(body, every_statement=False, has_nested_defs=facts.has_nested_defs)
@@ -648,7 +648,9 @@ def nested_graph(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Graph:
     )
     t.returned = None
     try:
-        with _inside(t, builder, env):
+        with _inside(t, builder), t.scope():
+            for value in params:
+                t.set_var(value.hint, value)
             t.block(body)
             if t.returned is None:
                 raise t.error(fdef, f"graph function {fdef.name} must return its outputs")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import ast
 import math
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -79,6 +80,41 @@ class ExpressionTranslator:
         # Globals, closure variables and builtins read so far (they do not change while
         # the function compiles).
         self._outer_names: dict[str, Const] = {}
+        # Undo logs of the nested scopes (branches, loop bodies) being translated: the
+        # value each variable had before the scope first changed it.
+        self._undo: list[dict[str, Sym | None]] = []
+
+    # -- variables ------------------------------------------------------------------------
+
+    def set_var(self, name: str, sym: Sym) -> None:
+        """Bind a Python variable (undone when the enclosing branch or body ends)."""
+        if self._undo and name not in self._undo[-1]:
+            self._undo[-1][name] = self.env.get(name)
+        self.env[name] = sym
+
+    def del_var(self, name: str) -> None:
+        """Unbind a Python variable (``del``)."""
+        if self._undo and name not in self._undo[-1]:
+            self._undo[-1][name] = self.env.get(name)
+        del self.env[name]
+
+    @contextmanager
+    def scope(self) -> Iterator[None]:
+        """Variables set inside get their earlier values back at the end. Branches and loop
+        bodies are translated this way instead of on a copy of every variable, which kept
+        compile time linear in long functions."""
+        log: dict[str, Sym | None] = {}
+        self._undo.append(log)
+        try:
+            yield
+        finally:
+            self._undo.pop()
+            env = self.env
+            for name, old in log.items():
+                if old is None:
+                    env.pop(name, None)
+                else:
+                    env[name] = old
 
     # -- errors and locations -------------------------------------------------------------
 

@@ -79,7 +79,7 @@ class Translator(ExpressionTranslator):
 
     def assign_target(self, target: ast.expr, sym: Sym, node: ast.AST) -> None:
         if isinstance(target, ast.Name):
-            self.env[target.id] = sym
+            self.set_var(target.id, sym)
             return
         if isinstance(target, (ast.Tuple, ast.List)):
             if any(isinstance(e, ast.Starred) for e in target.elts):
@@ -154,7 +154,7 @@ class Translator(ExpressionTranslator):
             value = self.builder.emit1("Identity", value, hint=name)
         value.declared_type = spec
         self.builder.graph.value_infos.append(value)
-        self.env[name] = value
+        self.set_var(name, value)
 
     def stmt_AugAssign(self, stmt: ast.AugAssign) -> None:
         if not isinstance(stmt.target, ast.Name):
@@ -168,7 +168,7 @@ class Translator(ExpressionTranslator):
         binop = ast.copy_location(ast.BinOp(left=load, op=stmt.op, right=stmt.value), stmt)
         sym = self.expr_BinOp(binop)
         self._name_new_value(sym, stmt.target.id, first)
-        self.env[stmt.target.id] = sym
+        self.set_var(stmt.target.id, sym)
 
     # -- other simple statements -----------------------------------------------------------
 
@@ -191,7 +191,7 @@ class Translator(ExpressionTranslator):
                 raise self.error(target, "only variables can be deleted")
             if target.id not in self.env:
                 raise self.error(target, f"Unbound name: {target.id}")
-            del self.env[target.id]
+            self.del_var(target.id)
 
     def stmt_Return(self, stmt: ast.Return) -> None:
         if stmt.value is None:
@@ -237,7 +237,7 @@ class Translator(ExpressionTranslator):
                 )
             if not isinstance(dec, ast.Call):
                 raise self.error(dec, "write @graph() with parentheses")
-        self.env[stmt.name] = NestedGraph(stmt)
+        self.set_var(stmt.name, NestedGraph(stmt))
 
 
 _STMT_METHODS: dict[type, Callable[[Translator, Any], None]] = {
