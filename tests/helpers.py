@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -10,6 +14,19 @@ import onnx
 import onnxruntime as ort
 
 from onnxscript.values import OnnxFunction
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_module(name: str, path: str | Path) -> ModuleType:
+    """Import a Python file that is not in a package (``tools/...``, ``bench/...``; a
+    relative ``path`` is from the repository's root) as the module ``name``."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses and pickling look a module up by its name
+    spec.loader.exec_module(module)
+    return module
 
 
 def checked_model(fn: OnnxFunction, **kwargs: Any) -> onnx.ModelProto:

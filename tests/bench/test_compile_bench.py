@@ -7,31 +7,16 @@ size workloads must have the advertised number of statements and compile too.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import onnx
 import pytest
 
 from onnxscript import OnnxFunction, script
-from tests.helpers import run_model
+from tests.helpers import load_module, run_model
 
-BENCH_DIR = Path(__file__).resolve().parents[2] / "bench"
-
-
-def _load(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench_functions = _load("bench_functions", BENCH_DIR / "functions.py")
-bench_compile = _load("bench_compile", BENCH_DIR / "compile.py")
+bench_functions = load_module("bench_functions", "bench/functions.py")
+bench_compile = load_module("bench_compile", "bench/compile.py")
 
 
 @pytest.mark.parametrize("entry", bench_functions.ALL, ids=lambda e: e.name)
@@ -60,7 +45,7 @@ def test_sized_workload_has_exact_statement_count(shape: str, size: int) -> None
 def test_sized_workload_compiles(shape: str, tmp_path: Path) -> None:
     path = tmp_path / f"bench_size_{shape}.py"
     path.write_text(bench_compile.generate_sized_module(shape, 100))
-    module = _load(f"bench_size_{shape}", path)
+    module = load_module(f"bench_size_{shape}", path)
     model = script()(module.big).to_model_proto()
     onnx.checker.check_model(model, full_check=True)
 
@@ -71,6 +56,6 @@ def test_import_module_compiles(tmp_path: Path) -> None:
     assert count == bench_compile.IMPORT_FUNCTIONS
     path = tmp_path / "bench_import_500.py"
     path.write_text(text)
-    module = _load("bench_import_500", path)
+    module = load_module("bench_import_500", path)
     compiled = [v for v in vars(module).values() if isinstance(v, OnnxFunction)]
     assert len(compiled) == bench_compile.IMPORT_FUNCTIONS

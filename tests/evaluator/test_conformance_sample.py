@@ -3,14 +3,12 @@ runs all of them)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers import load_module
 
 # Cases that fail eagerly although onnxruntime runs the whole model, and why.
 KNOWN_FAILURES = {
@@ -20,20 +18,9 @@ KNOWN_FAILURES = {
 }
 
 
-def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "eager_conformance", ROOT / "tools" / "eager_conformance.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["eager_conformance"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def tool() -> ModuleType:
-    return _tool()
+    return load_module("eager_conformance", "tools/eager_conformance.py")
 
 
 @pytest.fixture(scope="module")

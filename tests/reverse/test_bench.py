@@ -2,26 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
-import os
+from types import ModuleType
 
 import numpy as np
 import pytest
 
 from onnxscript.reverse import proto2python
 from onnxscript.testing.isomorphism import differences
+from tests.helpers import load_module
 from tests.reverse.common import compiled, run
-
-_BENCH = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "reverse.py")
 
 
 @pytest.fixture(scope="module")
-def bench():
-    spec = importlib.util.spec_from_file_location("bench_reverse", _BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def bench() -> ModuleType:
+    return load_module("bench_reverse", "bench/reverse.py")
 
 
 @pytest.mark.parametrize("mix", ["mixed", "dense", "straight"])

@@ -3,23 +3,16 @@
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import sys
+from types import ModuleType
 
 import pytest
 
-_TOOL = os.path.join(os.path.dirname(__file__), "..", "..", "tools", "reverse_conformance.py")
+from tests.helpers import load_module
 
 
 @pytest.fixture(scope="module")
-def conformance():
-    spec = importlib.util.spec_from_file_location("reverse_conformance", _TOOL)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["reverse_conformance"] = module
-    spec.loader.exec_module(module)
-    return module
+def conformance() -> ModuleType:
+    return load_module("reverse_conformance", "tools/reverse_conformance.py")
 
 
 def test_sample_of_backend_node_tests(conformance, tmp_path):
