@@ -77,6 +77,36 @@ def make_model(
     return model
 
 
+def function_proto(
+    domain: str,
+    name: str,
+    nodes: list[onnx.NodeProto],
+    attributes: list[str] | None = None,
+    opsets: dict[str, int] | None = None,
+) -> onnx.FunctionProto:
+    """The function ``name(x) -> y`` of ``domain`` that ``nodes`` compute; it imports ai.onnx
+    18 and ``opsets``."""
+    imports = [oh.make_opsetid("", 18)]
+    imports += [oh.make_opsetid(d, v) for d, v in (opsets or {}).items()]
+    return oh.make_function(
+        domain, name, ["x"], ["y"], nodes, opset_imports=imports, attributes=attributes or []
+    )
+
+
+def calling_model(
+    fn: onnx.FunctionProto, *more: onnx.FunctionProto, **attributes: Any
+) -> onnx.ModelProto:
+    """The model ``x: FLOAT[2] -> y: FLOAT[2]`` that calls ``fn`` once (with
+    ``attributes``) and defines ``fn`` and the functions ``more``."""
+    return make_model(
+        [oh.make_node(fn.name, ["x"], ["y"], domain=fn.domain, **attributes)],
+        [vi("x", FLOAT, [2])],
+        [vi("y", FLOAT, [2])],
+        functions=[fn, *more],
+        extra_opsets={fn.domain: 1},
+    )
+
+
 def vi(name: str, elem: int = FLOAT, shape: list[Any] | None = None) -> onnx.ValueInfoProto:
     return oh.make_tensor_value_info(name, elem, shape)
 

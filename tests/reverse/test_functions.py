@@ -6,10 +6,20 @@ import numpy as np
 import onnx
 import onnx.helper as oh
 
-from onnxscript.reverse import exec_script, proto2python
+from onnxscript.reverse import proto2python
 from onnxscript.reverse.roundtrip import compile_source
 from onnxscript.testing.isomorphism import differences
-from tests.reverse.common import FLOAT, assert_roundtrip, compiled, make_model, run, vi
+from tests.reverse.common import (
+    FLOAT,
+    assert_roundtrip,
+    calling_model,
+    compiled,
+    function_proto,
+    make_model,
+    run,
+    script_model,
+    vi,
+)
 
 SOURCE = """
 from onnxscript import script, FLOAT, Opset, opset18 as op
@@ -37,9 +47,7 @@ def main(x: FLOAT[3]) -> FLOAT[3]:
 
 
 def _model() -> onnx.ModelProto:
-    model = exec_script(SOURCE)["main"].to_model_proto()
-    assert isinstance(model, onnx.ModelProto)
-    return model
+    return script_model(SOURCE, "main")
 
 
 def test_functions_with_attribute_parameters_round_trip():
@@ -79,22 +87,8 @@ def test_function_proto_alone():
 
 
 def test_attribute_without_type_information_and_unused_attribute():
-    fn = oh.make_function(
-        "local",
-        "f",
-        ["x"],
-        ["y"],
-        [oh.make_node("LeakyRelu", ["x"], ["y"], alpha=0.2)],
-        opset_imports=[oh.make_opsetid("", 18)],
-        attributes=["unused"],
-    )
-    model = make_model(
-        [oh.make_node("f", ["x"], ["y"], domain="local", unused=3)],
-        [vi("x", FLOAT, [2])],
-        [vi("y", FLOAT, [2])],
-        functions=[fn],
-        extra_opsets={"local": 1},
-    )
+    leaky = oh.make_node("LeakyRelu", ["x"], ["y"], alpha=0.2)
+    model = calling_model(function_proto("local", "f", [leaky], ["unused"]), unused=3)
     source = assert_roundtrip(model)
     assert "def f(x, unused: int):" in source
 
@@ -105,22 +99,7 @@ def test_reference_kind_comes_from_the_schema_when_the_proto_omits_it():
     ref.ref_attr_name = "a"  # no type set
     node = oh.make_node("LeakyRelu", ["x"], ["y"])
     node.attribute.append(ref)
-    fn = oh.make_function(
-        "local",
-        "f",
-        ["x"],
-        ["y"],
-        [node],
-        opset_imports=[oh.make_opsetid("", 18)],
-        attributes=["a"],
-    )
-    model = make_model(
-        [oh.make_node("f", ["x"], ["y"], domain="local", a=0.3)],
-        [vi("x", FLOAT, [2])],
-        [vi("y", FLOAT, [2])],
-        functions=[fn],
-        extra_opsets={"local": 1},
-    )
+    model = calling_model(function_proto("local", "f", [node], ["a"]), a=0.3)
     source = proto2python(model)
     assert "def f(x, a: float):" in source
     x = np.array([-1.0, 1.0], np.float32)
@@ -148,29 +127,14 @@ def test_custom_op_without_function_and_odd_op_names():
 
 
 def test_functions_calling_functions_in_any_order():
-    inner = oh.make_function(
-        "d",
-        "inner",
-        ["x"],
-        ["y"],
-        [oh.make_node("Neg", ["x"], ["y"])],
-        opset_imports=[oh.make_opsetid("", 18)],
-    )
-    outer = oh.make_function(
+    inner = function_proto("d", "inner", [oh.make_node("Neg", ["x"], ["y"])])
+    outer = function_proto(
         "d",
         "outer",
-        ["x"],
-        ["y"],
         [oh.make_node("inner", ["x"], ["t"], domain="d"), oh.make_node("Abs", ["t"], ["y"])],
-        opset_imports=[oh.make_opsetid("", 18), oh.make_opsetid("d", 1)],
+        opsets={"d": 1},
     )
-    model = make_model(
-        [oh.make_node("outer", ["x"], ["y"], domain="d")],
-        [vi("x", FLOAT, [2])],
-        [vi("y", FLOAT, [2])],
-        functions=[outer, inner],
-        extra_opsets={"d": 1},
-    )
+    model = calling_model(outer, inner)
     source = assert_roundtrip(model)
     assert source.index("def inner(") < source.index("def outer(")
 

@@ -19,7 +19,7 @@ import pytest
 from onnxscript.reverse import proto2python
 from onnxscript.reverse.identifiers import NameAllocator, sanitize
 from onnxscript.testing.isomorphism import differences
-from tests.reverse.common import FLOAT, compiled, make_model, run, vi
+from tests.reverse.common import FLOAT, compiled, function_proto, make_model, run, vi
 
 _ALLOWED_BUILTINS = {"range", "float", "bytes", "complex", "tuple", "list"}
 
@@ -170,15 +170,7 @@ def test_allocator_never_hands_out_reserved_or_taken_names():
 
 
 def test_evil_function_domain_attribute_and_op_names():
-    fn = oh.make_function(
-        "dom'\n\"",
-        "f\n()",
-        ["x"],
-        ["y"],
-        [oh.make_node("LeakyRelu", ["x"], ["y"])],
-        opset_imports=[oh.make_opsetid("", 18)],
-        attributes=["class"],
-    )
+    fn = function_proto("dom'\n\"", "f\n()", [oh.make_node("LeakyRelu", ["x"], ["y"])], ["class"])
     ref = onnx.AttributeProto()
     ref.name, ref.ref_attr_name, ref.type = "alpha", "class", onnx.AttributeProto.FLOAT
     fn.node[0].attribute.append(ref)

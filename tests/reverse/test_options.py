@@ -70,14 +70,20 @@ def test_inline_const():
     np.testing.assert_array_equal(run(back, x, y)[0], run(model, x, y)[0])
 
 
+def _plus_initializer(tensor: onnx.TensorProto) -> onnx.ModelProto:
+    """``y = x + tensor`` with ``tensor`` an initializer (``x`` and ``y`` have its shape)."""
+    shape = list(tensor.dims)
+    return make_model(
+        [oh.make_node("Add", ["x", tensor.name], ["y"])],
+        [vi("x", FLOAT, shape)],
+        [vi("y", FLOAT, shape)],
+        initializers=[tensor],
+    )
+
+
 def test_skip_initializers_makes_them_inputs():
     w = nh.from_array(np.arange(3, dtype=np.float32), "w")
-    model = make_model(
-        [oh.make_node("Add", ["x", "w"], ["y"])],
-        [vi("x", FLOAT, [3])],
-        [vi("y", FLOAT, [3])],
-        initializers=[w],
-    )
+    model = _plus_initializer(w)
     source = proto2python(model, skip_initializers=True)
     assert "def main(x: FLOAT[3], w: FLOAT[3]) -> FLOAT[3]:" in source
     back = compiled(source)
@@ -86,13 +92,7 @@ def test_skip_initializers_makes_them_inputs():
 
 
 def _big_model(path: str | None = None) -> onnx.ModelProto:
-    big = nh.from_array(np.arange(5000, dtype=np.float32), "big")
-    model = make_model(
-        [oh.make_node("Add", ["x", "big"], ["y"])],
-        [vi("x", FLOAT, [5000])],
-        [vi("y", FLOAT, [5000])],
-        initializers=[big],
-    )
+    model = _plus_initializer(nh.from_array(np.arange(5000, dtype=np.float32), "big"))
     if path is not None:
         onnx.save(model, path)
     return model
@@ -117,13 +117,7 @@ def test_large_tensors_without_a_file_are_module_constants():
 
 
 def test_external_data_tensors_print_as_external_tensor(tmp_path):
-    big = nh.from_array(np.arange(4096, dtype=np.float32), "w")
-    model = make_model(
-        [oh.make_node("Add", ["x", "w"], ["y"])],
-        [vi("x", FLOAT, [4096])],
-        [vi("y", FLOAT, [4096])],
-        initializers=[big],
-    )
+    model = _plus_initializer(nh.from_array(np.arange(4096, dtype=np.float32), "w"))
     path = str(tmp_path / "ext.onnx")
     onnx.save(model, path, save_as_external_data=True, location="ext.data", size_threshold=0)
     source = proto2python(path)
