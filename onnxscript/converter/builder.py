@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
@@ -18,6 +20,7 @@ from onnxscript.ir.types import element_type
 from onnxscript.signature import Signature, signature_for
 
 
+@functools.lru_cache(maxsize=1024, typed=True)  # 1 and True must not share a name
 def _scalar_hint(item: float | int | bool) -> str:
     """A readable name for a scalar constant: ``c2``, ``c0_5``, ``c_neg1``, ``true``."""
     if isinstance(item, bool):
@@ -260,7 +263,18 @@ _SCALAR_FIELDS: dict[int, tuple[str, type]] = {
 }
 
 
+_RAW_OK = frozenset({dtypes.FLOAT, onnx.TensorProto.DOUBLE, dtypes.INT64, onnx.TensorProto.INT32})
+
+
 def _tensor_of(array: np.ndarray, code: int) -> onnx.TensorProto:
+    order = array.dtype.byteorder
+    if code in _RAW_OK and (order == "<" or (order in "=|" and sys.byteorder == "little")):
+        # The common numeric types, little-endian: the bytes are the tensor's raw data.
+        tensor = onnx.TensorProto()
+        tensor.data_type = code
+        tensor.dims.extend(array.shape)
+        tensor.raw_data = array.tobytes()
+        return tensor
     tensor = onnx.numpy_helper.from_array(array)
     if tensor.data_type != code:
         tensor = onnx.helper.make_tensor("", code, array.shape, array.flatten().tolist())

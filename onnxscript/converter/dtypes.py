@@ -72,7 +72,8 @@ def infer_output_types(
 ) -> list[tuple[int | None, Value | None]]:
     """For each output: (known element type, or an input value of the same type)."""
     unknown: list[tuple[int | None, Value | None]] = [(None, None)] * n_outputs
-    if domain in ("", "ai.onnx"):
+    standard = domain == "" or domain == "ai.onnx"
+    if standard and op_type in _SPECIAL_OPS:
         if op_type == "Constant":
             return [(_constant_dtype(attrs), None)] * n_outputs
         if op_type == "ConstantOfShape":
@@ -88,25 +89,26 @@ def infer_output_types(
                 return [(FLOAT, None)] * n_outputs
             if op_type == "Cast":
                 return unknown
-    if domain in ("", "ai.onnx") and op_type in _GRAPH_TYPED:
-        return _from_graph(op_type, attrs, n_outputs)
+        if op_type in _GRAPH_TYPED:
+            return _from_graph(op_type, attrs, n_outputs)
     if sig is None or sig.free_form or not sig.outputs:
         return unknown
     plan = sig.output_plan
     last_formal = len(sig.inputs) - 1
     results: list[tuple[int | None, Value | None]] = []
     for j in range(n_outputs):
-        fixed, slots = plan[min(j, len(plan) - 1)]
+        fixed, slots = plan[j] if j < len(plan) else plan[-1]
         if fixed is not None:
             results.append((fixed, None))
             continue
         partner: Value | None = None
         found: int | None = None
         for i, value in enumerate(inputs):
-            if value is None or min(i, last_formal) not in slots:
+            if value is None or (i if i < last_formal else last_formal) not in slots:
                 continue
-            if value.dtype is not None:
-                found = value.dtype
+            dtype = value.dtype
+            if dtype is not None:
+                found = dtype
                 break
             if partner is None:
                 partner = value
@@ -117,6 +119,7 @@ def infer_output_types(
 # Ops whose outputs have the types of a graph attribute's outputs, skipping the first
 # `skip` of them (a Loop body's first output is its condition).
 _GRAPH_TYPED = {"If": ("then_branch", 0), "Loop": ("body", 1), "Scan": ("body", 0)}
+_SPECIAL_OPS = frozenset({"Constant", "ConstantOfShape", *_ATTR_DTYPE_OPS, *_GRAPH_TYPED})
 
 
 def _from_graph(
