@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any
 import numpy as np
 import onnx
 import onnxruntime as ort
+from hypothesis import HealthCheck, settings
 
 from onnxscript.values import OnnxFunction
 
@@ -104,3 +106,15 @@ def define(source: str, namespace: dict[str, Any] | None = None, name: str = "f"
     scope: dict[str, Any] = dict(namespace or {})
     exec(compile(source, filename, "exec"), scope)
     return scope[name]
+
+
+def fuzz_settings(examples: int) -> settings:
+    """Hypothesis settings of the property tests: CI runs ``examples`` fixed examples; set
+    ``ONNXSCRIPT_FUZZ_EXAMPLES`` for that many random ones (a longer run)."""
+    chosen = os.environ.get("ONNXSCRIPT_FUZZ_EXAMPLES")
+    return settings(
+        max_examples=int(chosen or examples),
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+        derandomize=chosen is None,
+    )

@@ -28,8 +28,12 @@ def _script(body: str, name: str = "f") -> onnx.ModelProto:
     return script_model(HEADER + body, name)
 
 
-def test_if_else_comes_back_as_if_else_with_one_variable():
-    model = _script("""
+# Scripts whose control flow comes back as the same statements: each round-trips (same
+# graph, same text when translated again, same results) and its translation contains
+# the given text (and not the absent text).
+WRITTEN_BACK = [
+    pytest.param(
+        """
 @script()
 def f(x: FLOAT["N"], c: BOOL) -> FLOAT["N"]:
     if c:
@@ -37,13 +41,13 @@ def f(x: FLOAT["N"], c: BOOL) -> FLOAT["N"]:
     else:
         y = op.Abs(x)
     return y
-""")
-    source = assert_roundtrip(model)
-    assert "    if c:\n        y = op.Neg(x)\n    else:\n        y = op.Abs(x)\n" in source
-
-
-def test_elif_and_ssa_variants_are_merged():
-    model = _script("""
+""",
+        ["    if c:\n        y = op.Neg(x)\n    else:\n        y = op.Abs(x)\n"],
+        [],
+        id="if_else_comes_back_as_if_else_with_one_variable",
+    ),
+    pytest.param(
+        """
 @script()
 def f(x: FLOAT["N"], c: BOOL) -> FLOAT["N"]:
     x = op.Relu(x)
@@ -56,14 +60,13 @@ def f(x: FLOAT["N"], c: BOOL) -> FLOAT["N"]:
         y = op.Exp(x)
     z = op.Add(x, y)
     return z
-""")
-    source = assert_roundtrip(model)
-    assert "    x = op.Relu(x)\n    if c:\n        x = op.Neg(x)\n" in source
-    assert "x_1" not in source and "y_1" not in source
-
-
-def test_pure_elif_chain():
-    model = _script("""
+""",
+        ["    x = op.Relu(x)\n    if c:\n        x = op.Neg(x)\n"],
+        ["x_1", "y_1"],
+        id="elif_and_ssa_variants_are_merged",
+    ),
+    pytest.param(
+        """
 @script()
 def f(x: FLOAT["N"], a: BOOL, b: BOOL) -> FLOAT["N"]:
     if a:
@@ -73,13 +76,13 @@ def f(x: FLOAT["N"], a: BOOL, b: BOOL) -> FLOAT["N"]:
     else:
         y = op.Exp(x)
     return y
-""")
-    source = assert_roundtrip(model)
-    assert "    elif b:\n        y = op.Abs(x)\n    else:\n        y = op.Exp(x)\n" in source
-
-
-def test_for_loop_with_carried_values():
-    model = _script("""
+""",
+        ["    elif b:\n        y = op.Abs(x)\n    else:\n        y = op.Exp(x)\n"],
+        [],
+        id="pure_elif_chain",
+    ),
+    pytest.param(
+        """
 @script()
 def f(x: FLOAT["N"], n: INT64) -> FLOAT["N"]:
     y = x
@@ -89,14 +92,13 @@ def f(x: FLOAT["N"], n: INT64) -> FLOAT["N"]:
         z = op.Mul(z, x)
     w = op.Add(y, z)
     return w
-""")
-    source = assert_roundtrip(model)
-    assert "for i in range(n):" in source
-    assert "        y = op.Add(y, z)\n        z = op.Mul(z, x)\n" in source
-
-
-def test_for_loop_with_break():
-    model = _script("""
+""",
+        ["for i in range(n):", "        y = op.Add(y, z)\n        z = op.Mul(z, x)\n"],
+        [],
+        id="for_loop_with_carried_values",
+    ),
+    pytest.param(
+        """
 @script()
 def f(x: FLOAT["N"], n: INT64) -> FLOAT["N"]:
     y = x
@@ -106,13 +108,13 @@ def f(x: FLOAT["N"], n: INT64) -> FLOAT["N"]:
         if not go:
             break
     return y
-""")
-    source = assert_roundtrip(model)
-    assert "        if not go:\n            break\n" in source
-
-
-def test_while_loop():
-    model = _script("""
+""",
+        ["        if not go:\n            break\n"],
+        [],
+        id="for_loop_with_break",
+    ),
+    pytest.param(
+        """
 @script()
 def f(x: FLOAT["N"]) -> FLOAT["N"]:
     lim = op.Constant(value_float=100.0)
@@ -122,9 +124,77 @@ def f(x: FLOAT["N"]) -> FLOAT["N"]:
         go = op.ReduceSum(x, keepdims=0) < lim
     y = op.Neg(x)
     return y
-""")
-    source = assert_roundtrip(model)
-    assert "    while go:\n        x = op.Add(x, x)\n" in source
+""",
+        ["    while go:\n        x = op.Add(x, x)\n"],
+        [],
+        id="while_loop",
+    ),
+    pytest.param(
+        """
+@script()
+def f(x: FLOAT["N"], n: INT64) -> FLOAT["N"]:
+    acc = op.Identity(x)
+    for i in range(n):
+        if op.ReduceSum(acc, keepdims=0) > op.Cast(i, to=FLOAT):
+            acc = op.Sub(acc, x)
+        else:
+            acc = op.Add(acc, x)
+    out = op.Neg(acc)
+    return out
+""",
+        [
+            "for i in range(n):",
+            "            acc = op.Sub(acc, x)\n        else:\n            acc = op.Add(acc, x)",
+        ],
+        [],
+        id="loop_index_and_if_inside_loop",
+    ),
+    pytest.param(
+        """
+@script()
+def f(x: FLOAT["N"], n: INT64, m: INT64) -> FLOAT["N"]:
+    y = op.Identity(x)
+    for i in range(n):
+        for j in range(m):
+            y = op.Add(y, x)
+        y = op.Mul(y, x)
+    return y
+""",
+        ["    for i in range(n):\n        for j in range(m):\n"],
+        [],
+        id="nested_loops",
+    ),
+    pytest.param(
+        """
+@script()
+def f(x: FLOAT[4, 3]) -> FLOAT[3]:
+    @graph()
+    def body(s: FLOAT[3], row: FLOAT[3]):
+        t = op.Add(s, row)
+        u = op.Identity(t)
+        return t, u
+    init = op.Constant(value_float=0.0)
+    zeros = op.Expand(init, op.Constant(value_ints=[3]))
+    total, rows = op.Scan(zeros, x, body=body, num_scan_inputs=1)
+    return total
+""",
+        [
+            "@graph()\n    def body(s: FLOAT[3], row: FLOAT[3]):",
+            "op.Scan(zeros, x, num_scan_inputs=1, body=body)",
+        ],
+        [],
+        id="scan_is_a_nested_graph_function",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "present", "absent"), WRITTEN_BACK)
+def test_script_control_flow_comes_back_as_written(body, present, absent):
+    source = assert_roundtrip(_script(body))
+    for text in present:
+        assert text in source
+    for text in absent:
+        assert text not in source
 
 
 def test_model_output_names_are_kept():
@@ -142,61 +212,6 @@ def f(x: FLOAT["N"], n: INT64) -> FLOAT["N"]:
         in source
     )
     assert compiled(source).graph.output[0].name == name
-
-
-def test_loop_index_and_if_inside_loop():
-    model = _script("""
-@script()
-def f(x: FLOAT["N"], n: INT64) -> FLOAT["N"]:
-    acc = op.Identity(x)
-    for i in range(n):
-        if op.ReduceSum(acc, keepdims=0) > op.Cast(i, to=FLOAT):
-            acc = op.Sub(acc, x)
-        else:
-            acc = op.Add(acc, x)
-    out = op.Neg(acc)
-    return out
-""")
-    source = assert_roundtrip(model)
-    assert "for i in range(n):" in source
-    assert (
-        "            acc = op.Sub(acc, x)\n        else:\n            acc = op.Add(acc, x)"
-        in source
-    )
-
-
-def test_nested_loops():
-    model = _script("""
-@script()
-def f(x: FLOAT["N"], n: INT64, m: INT64) -> FLOAT["N"]:
-    y = op.Identity(x)
-    for i in range(n):
-        for j in range(m):
-            y = op.Add(y, x)
-        y = op.Mul(y, x)
-    return y
-""")
-    source = assert_roundtrip(model)
-    assert "    for i in range(n):\n        for j in range(m):\n" in source
-
-
-def test_scan_is_a_nested_graph_function():
-    model = _script("""
-@script()
-def f(x: FLOAT[4, 3]) -> FLOAT[3]:
-    @graph()
-    def body(s: FLOAT[3], row: FLOAT[3]):
-        t = op.Add(s, row)
-        u = op.Identity(t)
-        return t, u
-    init = op.Constant(value_float=0.0)
-    zeros = op.Expand(init, op.Constant(value_ints=[3]))
-    total, rows = op.Scan(zeros, x, body=body, num_scan_inputs=1)
-    return total
-""")
-    source = assert_roundtrip(model)
-    assert "@graph()\n    def body(s: FLOAT[3], row: FLOAT[3]):" in source
-    assert "op.Scan(zeros, x, num_scan_inputs=1, body=body)" in source
 
 
 def _pytorch_style_loop(cond_out_identity: bool = True) -> onnx.ModelProto:
@@ -304,36 +319,48 @@ def test_swapped_loop_values_use_a_parallel_assignment():
             np.testing.assert_array_equal(g, e)
 
 
-def test_if_outputs_computed_out_of_order_are_assigned_at_the_end():
-    then_g = oh.make_graph(
-        [oh.make_node("Neg", ["x"], ["tb"]), oh.make_node("Abs", ["x"], ["ta"])],
-        "then",
-        [],
-        [vi("ta", FLOAT, [3]), vi("tb", FLOAT, [3])],
+def _branch(name: str, nodes: list[onnx.NodeProto], outputs: list[str]) -> onnx.GraphProto:
+    return oh.make_graph(nodes, name, [], [vi(o, FLOAT, [3]) for o in outputs])
+
+
+def _if_model(
+    then_nodes: list[onnx.NodeProto],
+    then_outputs: list[str],
+    else_nodes: list[onnx.NodeProto],
+    else_outputs: list[str],
+    outputs: list[str],
+    returned: list[str] | None = None,
+) -> onnx.ModelProto:
+    """``outputs = If(c)`` with the given branches over ``x: FLOAT[3]`` and ``c: BOOL``;
+    the model returns ``returned`` (all ``outputs`` by default), each a ``FLOAT[3]``."""
+    node = oh.make_node(
+        "If",
+        ["c"],
+        outputs,
+        then_branch=_branch("then", then_nodes, then_outputs),
+        else_branch=_branch("else", else_nodes, else_outputs),
     )
-    else_g = oh.make_graph(
-        [oh.make_node("Exp", ["x"], ["ea"]), oh.make_node("Relu", ["x"], ["eb"])],
-        "else",
-        [],
-        [vi("ea", FLOAT, [3]), vi("eb", FLOAT, [3])],
-    )
-    model = make_model(
-        [oh.make_node("If", ["c"], ["a", "b"], then_branch=then_g, else_branch=else_g)],
+    return make_model(
+        [node],
         [vi("x", FLOAT, [3]), vi("c", BOOL, [])],
-        [vi("a", FLOAT, [3]), vi("b", FLOAT, [3])],
+        [vi(o, FLOAT, [3]) for o in (returned or outputs)],
+    )
+
+
+def test_if_outputs_computed_out_of_order_are_assigned_at_the_end():
+    model = _if_model(
+        [oh.make_node("Neg", ["x"], ["tb"]), oh.make_node("Abs", ["x"], ["ta"])],
+        ["ta", "tb"],
+        [oh.make_node("Exp", ["x"], ["ea"]), oh.make_node("Relu", ["x"], ["eb"])],
+        ["ea", "eb"],
+        ["a", "b"],
     )
     source = assert_roundtrip(model)
     assert "    if c:\n        tb = op.Neg(x)\n        a = op.Abs(x)\n        b = tb\n" in source
 
 
 def test_branch_returning_an_outer_value():
-    then_g = oh.make_graph([], "then", [], [vi("x", FLOAT, [3])])
-    else_g = oh.make_graph([oh.make_node("Neg", ["x"], ["e"])], "else", [], [vi("e", FLOAT, [3])])
-    model = make_model(
-        [oh.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)],
-        [vi("x", FLOAT, [3]), vi("c", BOOL, [])],
-        [vi("y", FLOAT, [3])],
-    )
+    model = _if_model([], ["x"], [oh.make_node("Neg", ["x"], ["e"])], ["e"], ["y"])
     # onnxruntime does not run a branch that returns an outer value directly; the compiled
     # model (which adds an Identity) runs.
     source = assert_roundtrip(model, fixpoint=False, run=False)
@@ -344,55 +371,27 @@ def test_branch_returning_an_outer_value():
 
 
 def test_if_with_unused_output_keeps_all_outputs():
-    then_g = oh.make_graph(
+    model = _if_model(
         [oh.make_node("Neg", ["x"], ["t1"]), oh.make_node("Abs", ["x"], ["t2"])],
-        "then",
-        [],
-        [vi("t1", FLOAT, [3]), vi("t2", FLOAT, [3])],
-    )
-    else_g = oh.make_graph(
+        ["t1", "t2"],
         [oh.make_node("Exp", ["x"], ["e1"]), oh.make_node("Relu", ["x"], ["e2"])],
-        "else",
-        [],
-        [vi("e1", FLOAT, [3]), vi("e2", FLOAT, [3])],
-    )
-    model = make_model(
-        [oh.make_node("If", ["c"], ["y", "unused"], then_branch=then_g, else_branch=else_g)],
-        [vi("x", FLOAT, [3]), vi("c", BOOL, [])],
-        [vi("y", FLOAT, [3])],
+        ["e1", "e2"],
+        ["y", "unused"],
+        returned=["y"],
     )
     source = assert_roundtrip(model)
     assert "    y, _ = op.If(c, then_branch=then, else_branch=else_)\n" in source
 
 
 def test_single_output_if_as_op_call_uses_a_one_element_tuple():
-    then_g = oh.make_graph([oh.make_node("Neg", ["x"], ["t"])], "then", [], [vi("t", FLOAT, [3])])
-    else_g = oh.make_graph([oh.make_node("Abs", ["x"], ["e"])], "else", [], [vi("e", FLOAT, [3])])
-    # An If nested in a Scan body: the Scan forces nested functions, the If stays readable.
-    model = make_model(
-        [
-            oh.make_node(
-                "If",
-                ["c"],
-                ["y", "z"],
-                then_branch=oh.make_graph(
-                    [oh.make_node("Neg", ["x"], ["t"]), oh.make_node("Abs", ["x"], ["t2"])],
-                    "then",
-                    [],
-                    [vi("t", FLOAT, [3]), vi("t2", FLOAT, [3])],
-                ),
-                else_branch=oh.make_graph(
-                    [oh.make_node("Exp", ["x"], ["e"]), oh.make_node("Relu", ["x"], ["e2"])],
-                    "else",
-                    [],
-                    [vi("e", FLOAT, [3]), vi("e2", FLOAT, [3])],
-                ),
-            )
-        ],
-        [vi("x", FLOAT, [3]), vi("c", BOOL, [])],
-        [vi("y", FLOAT, [3])],
+    model = _if_model(
+        [oh.make_node("Neg", ["x"], ["t"]), oh.make_node("Abs", ["x"], ["t2"])],
+        ["t", "t2"],
+        [oh.make_node("Exp", ["x"], ["e"]), oh.make_node("Relu", ["x"], ["e2"])],
+        ["e", "e2"],
+        ["y", "z"],
+        returned=["y"],
     )
-    del then_g, else_g
     source = proto2python(model)
     assert "(y, z) = " not in source
     assert_roundtrip(model)
