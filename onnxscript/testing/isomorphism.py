@@ -101,7 +101,7 @@ def assert_isomorphic(a: ProtoLike, b: ProtoLike, *, canonical: bool = False) ->
 # -- locations --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _At:
     """A place in the walk: the steps from a graph output back to a value. Kept as a chain
     and turned into text only for a difference (most places never need one)."""
