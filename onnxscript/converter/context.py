@@ -17,14 +17,16 @@ class FunctionContext:
     """Per-function compilation state (one per ``@script`` decoration).
 
     The default ai.onnx opset is used for nodes the converter adds on its own (operators,
-    indexing); ``resolve_default`` finds it the first time such a node is emitted (it may
-    scan the module's globals), and it is imported only then.
+    indexing); ``resolve_default`` finds it, from the opsets imported so far, the first time
+    such a node is emitted (it may scan the module's globals), and it is imported only
+    then. (It takes the imports as an argument rather than reading this context, so that no
+    reference cycle keeps the function's AST alive after compilation.)
     """
 
     source: SourceText
     scope: PythonScope
     attr_params: dict[str, AttrRef]
-    resolve_default: Callable[[], int]
+    resolve_default: Callable[[dict[str, int]], int]
     local_names: frozenset[str]
     opset_imports: dict[str, int] = field(default_factory=dict)
     opset_origin: dict[str, ast.AST | None] = field(default_factory=dict)
@@ -34,7 +36,7 @@ class FunctionContext:
     def default_opset_version(self) -> int:
         version = self._default_version
         if version is None:
-            version = self._default_version = self.resolve_default()
+            version = self._default_version = self.resolve_default(self.opset_imports)
             self.use_opset("", version, None)
         return version
 

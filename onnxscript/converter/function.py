@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import collections.abc
+import functools
 import inspect
 import types
 import typing
@@ -117,7 +118,7 @@ def _param_error(
 
 
 def _default_version(
-    fdef: ast.FunctionDef, ctx_imports: dict[str, int], scope: PythonScope, explicit: Opset | None
+    fdef: ast.FunctionDef, scope: PythonScope, explicit: Opset | None, ctx_imports: dict[str, int]
 ) -> int:
     """The ai.onnx opset for Python operators: ``default_opset`` if given, else the one the
     function's op calls use, else the newest one imported in its module, else the newest
@@ -309,7 +310,7 @@ def compile_function(
         source=source,
         scope=scope,
         attr_params=attr_refs,
-        resolve_default=lambda: _default_version(fdef, ctx.opset_imports, scope, default_opset),
+        resolve_default=functools.partial(_default_version, fdef, scope, default_opset),
         local_names=local_names,
     )
     graph = Graph(fn.__name__, doc_string="")
