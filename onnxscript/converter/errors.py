@@ -50,7 +50,7 @@ class ScriptError(ValueError):
         return text
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class SourceText:
     """The source of one function, with the offset of its first line in the file.
 

@@ -14,7 +14,7 @@ import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from onnxscript.analysis.dead_code import remove_unused_constants
 from onnxscript.analysis.liveness import Liveness, analyze
@@ -155,8 +155,7 @@ class Compiled:
     source: SourceText
 
 
-@dataclass(frozen=True)
-class PyParam:
+class PyParam(NamedTuple):
     """A Python parameter, read from the code object (cheaper than ``inspect.signature``)."""
 
     name: str

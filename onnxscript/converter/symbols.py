@@ -36,7 +36,7 @@ class Const:
         return f"Const({self.value!r})"
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class AttrRef:
     """A reference to an attribute parameter; ``python_type`` is the annotation's base
     (``int``, ``float``, ``str``, ``bool``) and ``is_list`` tells list parameters apart."""
@@ -46,14 +46,14 @@ class AttrRef:
     is_list: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class SymTuple:
     """A tuple of symbols."""
 
     items: tuple[Sym, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class NestedGraph:
     """A function defined inside a script, compiled where it is used as a graph attribute."""
 
