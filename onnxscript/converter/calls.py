@@ -244,20 +244,38 @@ def op_call(
     for slot, arg in enumerate(bound_inputs):
         inputs.append(None if arg is None else _input_value(t, sig, slot, arg, bound_inputs))
     count = _output_count(t, call, sig, attr_values, n_outputs)
-    t.ctx.use_opset(op.domain, op.version, call)
+    outputs = _emit_call(
+        t, call, op.name, op.domain, op.version, inputs, attrs, count,
+        list(hints) or [op.name.lower()], None if sig.free_form else sig, attr_values,
+    )  # fmt: skip
+    return _result(outputs, n_outputs)
+
+
+def _emit_call(
+    t: ExpressionTranslator,
+    call: ast.Call,
+    name: str,
+    domain: str,
+    version: int,
+    inputs: list[Value | None],
+    attrs: list[Attr],
+    count: int,
+    hints: list[str],
+    sig: Signature | None,
+    attr_values: dict[str, Any] | None,
+) -> list[Value]:
+    """Import the callee's domain and add the call's node."""
+    t.ctx.use_opset(domain, version, call)
     t.locate(call)
-    names = list(hints) or [op.name.lower()]
-    outputs = t.builder.emit(
-        op.name,
-        inputs,
-        attrs,
-        domain=op.domain,
-        n_outputs=count,
-        hints=names,
-        sig=None if sig.free_form else sig,
+    return t.builder.emit(
+        name, inputs, attrs, domain=domain, n_outputs=count, hints=hints, sig=sig,
         attr_values=attr_values,
-    )
-    if count == 1 and n_outputs is None:
+    )  # fmt: skip
+
+
+def _result(outputs: list[Value], n_outputs: int | None) -> Sym:
+    """One value, or a tuple when there are several or the call is unpacked."""
+    if len(outputs) == 1 and n_outputs is None:
         return outputs[0]
     return SymTuple(tuple(outputs))
 
@@ -282,21 +300,13 @@ def function_call(
     count = len(graph.outputs)
     if n_outputs is not None and n_outputs != count:
         raise t.error(call, f"{fn.name} returns {count} value(s), but {n_outputs} are unpacked")
-    t.ctx.use_opset(fn.domain, fn.version, call)
     t.ctx.add_callee(fn.function_ir)
-    t.locate(call)
-    outputs = t.builder.emit(
-        fn.name,
-        inputs,
-        attrs,
-        domain=fn.domain,
-        n_outputs=count,
-        hints=list(hints) or [v.hint for v in graph.outputs],
-    )
+    outputs = _emit_call(
+        t, call, fn.name, fn.domain, fn.version, inputs, attrs, count,
+        list(hints) or [v.hint for v in graph.outputs], None, None,
+    )  # fmt: skip
     for out, formal in zip(outputs, graph.outputs):
         declared = formal.declared_type
         if isinstance(declared, TensorTypeSpec) and declared.dtype:
             out.type = element_type(declared.dtype)
-    if count == 1 and n_outputs is None:
-        return outputs[0]
-    return SymTuple(tuple(outputs))
+    return _result(outputs, n_outputs)

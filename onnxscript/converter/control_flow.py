@@ -120,14 +120,13 @@ def _unify(
                 like=like if dtype is None and not isinstance(sym, Value) else None,
             )
             value = t.retype_int_like(value, dtype=dtype, like=like if dtype is None else None)
-        dt = dtypes.known_dtype(value)
-        if dtype is not None and dt is not None and dt != dtype:
-            raise t.error(
-                node,
-                f"'{name}' is {dtypes.dtype_name(dtype)} on one path and "
-                f"{dtypes.dtype_name(dt)} on another",
-                "ONNX If branches must produce values of the same type; add a Cast",
-            )
+        t.require_same_dtype(
+            node,
+            dtype,
+            dtypes.known_dtype(value),
+            f"'{name}' is {{0}} on one path and {{1}} on another",
+            "ONNX If branches must produce values of the same type; add a Cast",
+        )
         values.append(value)
     return values, dtype, like
 
@@ -555,14 +554,13 @@ def _initial_value(t: Translator, name: str, init: Sym | None, out: Value, stmt:
     if isinstance(init, Value):
         if t.is_int_like(init) and out_dtype is not None:
             init = t.retype_int_like(init, dtype=out_dtype)
-        init_dtype = dtypes.known_dtype(init)
-        if init_dtype is not None and out_dtype is not None and init_dtype != out_dtype:
-            raise t.error(
-                stmt,
-                f"loop variable '{name}' is {dtypes.dtype_name(init_dtype)} before the loop "
-                f"and {dtypes.dtype_name(out_dtype)} after an iteration",
-                "a loop-carried value keeps one element type; add a Cast",
-            )
+        t.require_same_dtype(
+            stmt,
+            dtypes.known_dtype(init),
+            out_dtype,
+            f"loop variable '{name}' is {{0}} before the loop and {{1}} after an iteration",
+            "a loop-carried value keeps one element type; add a Cast",
+        )
         return init
     if init is not None:
         like = _visible_partner(t, out)

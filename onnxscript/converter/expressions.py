@@ -198,6 +198,15 @@ class ExpressionTranslator:
             hints.get(kind, "see docs/language.md for the supported subset"),
         )
 
+    def require_same_dtype(
+        self, node: ast.AST, first: int | None, second: int | None, message: str, hint: str
+    ) -> None:
+        """A ScriptError when two element types are both known and differ; ``message`` has
+        ``{0}``/``{1}`` for their names. ONNX never converts types implicitly."""
+        if first is not None and second is not None and first != second:
+            names = (dtypes.dtype_name(first), dtypes.dtype_name(second))
+            raise self.error(node, message.format(*names), hint)
+
     def truth(self, value: Any, node: ast.AST) -> bool:
         """Python's truth value of a compile-time condition, or a ScriptError."""
         try:

@@ -88,14 +88,13 @@ def _dtype(*values: Value) -> int | None:
 
 def _same_type(t: ExpressionTranslator, node: ast.AST, symbol: str, a: Value, b: Value) -> None:
     """ONNX operators need both operands of one element type; numpy would promote."""
-    da, db = dtypes.known_dtype(a), dtypes.known_dtype(b)
-    if da is not None and db is not None and da != db:
-        raise t.error(
-            node,
-            f"`{symbol}` combines a {dtypes.dtype_name(da)} tensor with a "
-            f"{dtypes.dtype_name(db)} tensor",
-            "ONNX does not promote types: cast one operand, e.g. op.Cast(i, to=FLOAT)",
-        )
+    t.require_same_dtype(
+        node,
+        dtypes.known_dtype(a),
+        dtypes.known_dtype(b),
+        f"`{symbol}` combines a {{0}} tensor with a {{1}} tensor",
+        "ONNX does not promote types: cast one operand, e.g. op.Cast(i, to=FLOAT)",
+    )
 
 
 def binary(

@@ -8,14 +8,12 @@ float32 values; the compiled model runs in onnxruntime.
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from onnxscript import FLOAT, INT64, script
-from tests.helpers import assert_matches_python, define
+from tests.helpers import assert_matches_python, define, fuzz_settings
 
 
 class _Gen:
@@ -117,16 +115,7 @@ INPUTS = [
 ]
 
 
-# CI runs a fixed, bounded sample; set ONNXSCRIPT_FUZZ_EXAMPLES for a longer random run.
-_EXAMPLES = int(os.environ.get("ONNXSCRIPT_FUZZ_EXAMPLES", "40"))
-
-
-@settings(
-    max_examples=_EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    derandomize="ONNXSCRIPT_FUZZ_EXAMPLES" not in os.environ,
-)
+@fuzz_settings(40)
 @given(programs())
 def test_random_programs_match_python(source):
     fn = script()(define(source, {"FLOAT": FLOAT, "INT64": INT64}))

@@ -4,14 +4,14 @@ ScriptError from @script(): no internal traceback reaches the user for bad input
 from __future__ import annotations
 
 import itertools
-import os
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from onnxscript import BOOL, FLOAT, INT64, ScriptError, graph, register_source, script
 from onnxscript import opset18 as op
+from tests.helpers import fuzz_settings
 
 _ids = itertools.count()
 
@@ -120,16 +120,8 @@ def programs(draw):
     return header + body + "    return x\n"
 
 
-_EXAMPLES = int(os.environ.get("ONNXSCRIPT_FUZZ_EXAMPLES", "150"))
-
-
 @pytest.mark.filterwarnings("ignore::SyntaxWarning")
-@settings(
-    max_examples=_EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    derandomize="ONNXSCRIPT_FUZZ_EXAMPLES" not in os.environ,
-)
+@fuzz_settings(150)
 @given(programs())
 def test_bad_scripts_raise_only_script_errors(source):
     import numpy as np
