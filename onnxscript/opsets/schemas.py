@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+from collections.abc import Iterable
 
 import onnx
 import onnx.defs
@@ -30,6 +31,11 @@ STANDARD_DOMAINS = (
 def canonical_domain(domain: str) -> str:
     """``"ai.onnx"`` and ``""`` name the same domain; use ``""``."""
     return "" if domain == "ai.onnx" else domain
+
+
+def imported_versions(opset_import: Iterable[onnx.OperatorSetIdProto]) -> dict[str, int]:
+    """A proto's opset imports as {canonical domain: version}."""
+    return {canonical_domain(o.domain): int(o.version) for o in opset_import}
 
 
 @functools.cache

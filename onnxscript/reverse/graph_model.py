@@ -157,10 +157,6 @@ class GraphInfo:
         self.doc = ""
 
 
-def _domain(domain: str) -> str:
-    return "" if domain == "ai.onnx" else domain
-
-
 class Reader:
     """Builds :class:`GraphInfo` trees, resolving names through nested scopes."""
 

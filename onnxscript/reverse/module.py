@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import onnx
 import onnx.defs
 
+from onnxscript.opsets.schemas import canonical_domain, imported_versions
 from onnxscript.reverse.attributes import (
     PYTHON_KINDS,
     AttributeWriter,
@@ -25,7 +26,7 @@ from onnxscript.reverse.attributes import (
 from onnxscript.reverse.emitter import Emitter, FunctionScope, LocalFunction, Mismatch
 from onnxscript.reverse.graph_model import GraphInfo, Reader, TranslationError, Val, Var
 from onnxscript.reverse.identifiers import NameAllocator, sanitize, ssa_base
-from onnxscript.reverse.literals import docstring, string
+from onnxscript.reverse.literals import string
 from onnxscript.reverse.planning import Planner
 from onnxscript.reverse.tensors import TensorWriter
 from onnxscript.reverse.types import DTYPE_NAMES, Imports, annotation, has_type, type_expression
@@ -66,14 +67,6 @@ class Options:
     large_limit: int = 1024
     tensor_file: str | None = None
     opset_imports: dict[str, int] | None = None
-
-
-def _canonical(domain: str) -> str:
-    return "" if domain == "ai.onnx" else domain
-
-
-def _imports_of(opset_import: Sequence[onnx.OperatorSetIdProto]) -> dict[str, int]:
-    return {_canonical(o.domain): int(o.version) for o in opset_import}
 
 
 @dataclass
@@ -446,7 +439,7 @@ def _reference_kinds(nodes: Sequence[onnx.NodeProto], versions: dict[str, int]) 
             if attr.ref_attr_name:
                 kind = int(attr.type)
                 if not kind:
-                    domain = _canonical(node.domain)
+                    domain = canonical_domain(node.domain)
                     kind = schema_attribute_kind(
                         domain, node.op_type, attr.name, versions.get(domain, 1)
                     )
@@ -502,7 +495,7 @@ def model_function_lines(
     ``extra_imports``: ai.onnx for the Constant nodes of initializers in a model that
     imports no ai.onnx opset)."""
     args = [f"ir_version={model.ir_version}"]
-    imports = {_canonical(o.domain): o.version for o in model.opset_import}
+    imports = imported_versions(model.opset_import)
     for domain, version in (extra_imports or {}).items():
         imports.setdefault(domain, version)
     items = ", ".join(f"{string(d)}: {v}" for d, v in imports.items())
@@ -537,7 +530,3 @@ def model_function_lines(
 
 def function_header(decorator: str, name: str, params: Sequence[str], returns: str) -> list[str]:
     return [decorator, f"def {name}({', '.join(params)}){returns}:"]
-
-
-def doc_lines(doc: str) -> list[str]:
-    return docstring(doc, "    ") if doc else []

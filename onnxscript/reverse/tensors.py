@@ -29,7 +29,7 @@ import onnx.helper
 import onnx.numpy_helper
 
 from onnxscript.reverse.identifiers import NameAllocator
-from onnxscript.reverse.literals import python_float, string, text_or_bytes
+from onnxscript.reverse.literals import python_float, string
 from onnxscript.reverse.types import Imports
 
 _NUMPY_NAMES: dict[int, str] = {
@@ -249,8 +249,3 @@ def sparse_expression(sparse: onnx.SparseTensorProto, writer: TensorWriter, name
     indices = writer.proto_expression(sparse.indices)
     text = f"onnx.helper.make_sparse_tensor({values}, {indices}, {list(sparse.dims)})"
     return writer._module_constant(name + "_sparse", text)
-
-
-def bytes_expression(value: bytes) -> str:
-    """A string attribute value (text when it is UTF-8)."""
-    return text_or_bytes(value)

@@ -10,12 +10,11 @@ import onnx
 import onnx.defs
 import onnx.helper
 
+from onnxscript.opsets.schemas import canonical_domain, imported_versions
 from onnxscript.reverse.graph_model import TranslationError
 from onnxscript.reverse.module import (
     ModuleWriter,
     Options,
-    _canonical,
-    _imports_of,
     attribute_parameters,
     function_header,
     input_parameters,
@@ -77,12 +76,12 @@ def _main_version(imports: dict[str, int]) -> int:
 
 def translate_model(model: onnx.ModelProto, options: Options) -> str:
     """The module for a whole model (functions, main graph and ``make_model``)."""
-    model_imports = _imports_of(model.opset_import)
+    model_imports = imported_versions(model.opset_import)
     writer = ModuleWriter(options)
     model_fn_name = writer.names.take("make_model")
     fn_imports = []
     for fn in model.functions:
-        own = _imports_of(fn.opset_import)
+        own = imported_versions(fn.opset_import)
         fn_imports.append({**model_imports, **own} if own else dict(model_imports))
     writer.declare_opsets([model_imports, *fn_imports], _main_version(model_imports))
     fn_names = [writer.names.take(fn.name, default="function") for fn in model.functions]
@@ -91,7 +90,7 @@ def translate_model(model: onnx.ModelProto, options: Options) -> str:
     )
     seen = set()
     for fn, py_name, imports in zip(model.functions, fn_names, fn_imports):
-        key = (_canonical(fn.domain), fn.name)
+        key = (canonical_domain(fn.domain), fn.name)
         if key in seen:
             raise TranslationError(
                 f"the model defines {fn.domain}::{fn.name} twice (overloads are not supported)"
@@ -137,7 +136,7 @@ def _add_function_proto(
     writer.add_function(
         name=proto.name,
         py_name=py_name,
-        domain=_canonical(proto.domain),
+        domain=canonical_domain(proto.domain),
         inputs=[(i, None) for i in proto.input],
         nodes=proto.node,
         outputs=list(proto.output),
@@ -190,7 +189,7 @@ def _function_headers(writer: ModuleWriter, functions: Any, model_imports: dict[
     assert writer.tensors is not None
     by_name = {fn.py_name: fn for fn in writer.functions if not fn.is_main}
     for proto in functions:
-        domain = _canonical(proto.domain)
+        domain = canonical_domain(proto.domain)
         local = writer.local[(domain, proto.name)]
         fn = by_name[local.py_name]
         fn.py_name = local.py_name
@@ -205,7 +204,7 @@ def _function_headers(writer: ModuleWriter, functions: Any, model_imports: dict[
 
 def translate_function(proto: onnx.FunctionProto, options: Options) -> str:
     """The module for one ``FunctionProto``."""
-    imports = _imports_of(proto.opset_import)
+    imports = imported_versions(proto.opset_import)
     writer = ModuleWriter(options)
     writer.declare_opsets([imports], _main_version(imports))
     py_name = writer.names.take(options.function_name or proto.name, default="function")

@@ -44,6 +44,8 @@ import onnx
 import onnx.helper
 import onnx.numpy_helper
 
+from onnxscript.opsets.schemas import canonical_domain, imported_versions
+
 ProtoLike = onnx.ModelProto | onnx.FunctionProto | onnx.GraphProto
 
 AT = onnx.AttributeProto
@@ -166,10 +168,6 @@ class _Graph:
         return None if owner is None else owner.producers.get(name)
 
 
-def _domain(domain: str) -> str:
-    return "" if domain == "ai.onnx" else domain
-
-
 def _tree(proto: onnx.GraphProto | onnx.FunctionProto, canonical: bool) -> _Graph:
     if isinstance(proto, onnx.FunctionProto):
         graph = _read(
@@ -247,7 +245,7 @@ def _read_node(node: onnx.NodeProto, graph: _Graph, canonical: bool) -> _Node:
     if canonical:
         while inputs and not inputs[-1]:
             inputs.pop()
-        domain = _domain(domain)
+        domain = canonical_domain(domain)
     attrs = {a.name: a for a in node.attribute}
     item = _Node(node.op_type, domain, node.overload, inputs, list(node.output), attrs)
     for attr in node.attribute:
@@ -351,7 +349,7 @@ def _used_domains(graph: onnx.GraphProto) -> set[str]:
     initializers, which read as ``Constant`` nodes)."""
     used = {""} if graph.initializer or graph.sparse_initializer else set()
     for node in graph.node:
-        used.add(_domain(node.domain))
+        used.add(canonical_domain(node.domain))
         for attr in node.attribute:
             if attr.type == AT.GRAPH:
                 used |= _used_domains(attr.g)
@@ -707,10 +705,6 @@ class _Matcher:
 # -- models and functions -------------------------------------------------------------------------
 
 
-def _imports(imports: Iterable[onnx.OperatorSetIdProto]) -> dict[str, int]:
-    return {_domain(i.domain): i.version for i in imports}
-
-
 def _opset_differences(
     where: str,
     imports_a: Iterable[onnx.OperatorSetIdProto],
@@ -719,7 +713,7 @@ def _opset_differences(
 ) -> list[str]:
     """Different opset versions. With ``used`` (canonical mode), only for those domains and
     only where both sides import them; otherwise the imports must be the same."""
-    a, b = _imports(imports_a), _imports(imports_b)
+    a, b = imported_versions(imports_a), imported_versions(imports_b)
     if used is not None:
         common = used & a.keys() & b.keys()
         a = {d: v for d, v in a.items() if d in common}
@@ -733,7 +727,7 @@ def _opset_differences(
 
 def _function_key(fn: onnx.FunctionProto, canonical: bool) -> tuple[str, ...]:
     if canonical:
-        return (_domain(fn.domain), fn.name)
+        return (canonical_domain(fn.domain), fn.name)
     return (fn.domain, fn.name, fn.overload)
 
 
