@@ -7,6 +7,7 @@ both paths choose exactly the same ops for ``//``, ``%``, ``&``, ``~``, ``!=``, 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -24,6 +25,7 @@ FLOAT_TYPES = frozenset(
 INT_TYPES = frozenset(code for name, code in onnx.TensorProto.DataType.items() if "INT" in name)
 """Element types of integer tensors (signed and unsigned)."""
 _BOOL = onnx.TensorProto.BOOL
+_STRING = onnx.TensorProto.STRING
 
 
 class OperatorTypeError(TypeError):
@@ -114,6 +116,39 @@ def compare(symbol: str, a: Any, b: Any, emit: Emit) -> Any:
             "use ==, !=, <, <=, >, >= (they compare element-wise)",
         )
     return emit(name, a, b)
+
+
+def literal_misfit(value: Any, dtype: int) -> tuple[str, str] | None:
+    """Why a Python literal (a number, string, or nested list of them) cannot take the
+    element type ``dtype`` faithfully, as (message, hint); None when it can.
+
+    A non-integral float next to an integer or boolean tensor would be truncated, and
+    strings and numbers do not mix.
+    """
+    values = _flatten(value)
+    name = onnx.TensorProto.DataType.Name(dtype)
+    if dtype in INT_TYPES or dtype == _BOOL:
+        for v in values:
+            if isinstance(v, float) and not (math.isfinite(v) and v.is_integer()):
+                return (
+                    f"the float {v!r} is combined with a {name} tensor and would be truncated",
+                    "ONNX ops need operands of one type: cast the tensor first, e.g. "
+                    "op.Cast(x, to=FLOAT)",
+                )
+    if dtype == _STRING and any(not isinstance(v, str) for v in values):
+        return "a number is combined with a STRING tensor", ""
+    if dtype != _STRING and any(isinstance(v, str) for v in values):
+        return f"a string is combined with a {name} tensor", ""
+    return None
+
+
+def _flatten(value: Any) -> list[Any]:
+    if isinstance(value, (list, tuple)):
+        out: list[Any] = []
+        for v in value:
+            out.extend(_flatten(v))
+        return out
+    return [value]
 
 
 def require_bool(dtype: int | None, what: str) -> None:

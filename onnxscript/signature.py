@@ -121,11 +121,7 @@ class Signature:
                 # Each output has its own type (Loop, If, Scan): positions do not pair up.
                 plan.append((None, ()))
                 continue
-            fixed = schemas.dtype_of_type_string(out.type_var)
-            if fixed is None:
-                allowed = self.type_constraints.get(out.type_var, ())
-                if len(allowed) == 1:
-                    fixed = schemas.dtype_of_type_string(allowed[0])
+            fixed = self.fixed_dtype(out.type_var)
             slots = (
                 ()
                 if fixed is not None
@@ -133,6 +129,16 @@ class Signature:
             )
             plan.append((fixed, slots))
         return tuple(plan)
+
+    def fixed_dtype(self, type_var: str) -> int | None:
+        """The element type that ``type_var`` must be when the schema fixes it (a concrete
+        ``tensor(int64)``, or a type variable allowed a single type), else None."""
+        fixed = schemas.dtype_of_type_string(type_var)
+        if fixed is None:
+            allowed = self.type_constraints.get(type_var, ())
+            if len(allowed) == 1:
+                fixed = schemas.dtype_of_type_string(allowed[0])
+        return fixed
 
     def default_num_outputs(self) -> int | None:
         """How many outputs a call produces when the caller does not say.
@@ -184,12 +190,7 @@ def literal_input_type(sig: Signature, slot: int) -> tuple[int | None, list[int]
     """
     if sig.free_form or not sig.inputs:
         return None, []
-    type_var = sig.input_type_var(slot)
-    concrete = schemas.dtype_of_type_string(type_var)
-    if concrete is None:
-        allowed = sig.type_constraints.get(type_var, ())
-        if len(allowed) == 1:
-            concrete = schemas.dtype_of_type_string(allowed[0])
+    concrete = sig.fixed_dtype(sig.input_type_var(slot))
     if concrete is not None:
         return concrete, []
     return None, sig.type_partners(slot)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import math
 import operator
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -22,7 +21,7 @@ from onnxscript.converter.scope import MISSING
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
 from onnxscript.ir.graph import Attr, Value
 from onnxscript.ir.types import TensorTypeSpec
-from onnxscript.operator_rules import INT_TYPES
+from onnxscript.operator_rules import literal_misfit
 from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset
 
 _PY_BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
@@ -303,22 +302,11 @@ class ExpressionTranslator:
         return self.builder.constant(value, None, hint=hint)
 
     def check_literal_fits(self, value: Any, dtype: int, node: ast.AST) -> None:
-        """A non-integral float literal next to an integer tensor would be truncated."""
-        values = value if isinstance(value, (list, tuple)) else [value]
-        if dtype in INT_TYPES or dtype == dtypes.BOOL:
-            for v in values:
-                if isinstance(v, float) and not (math.isfinite(v) and v.is_integer()):
-                    raise self.error(
-                        node,
-                        f"the float {v!r} is combined with a {dtypes.dtype_name(dtype)} "
-                        "tensor and would be truncated",
-                        "ONNX ops need operands of one type: cast the tensor first, e.g. "
-                        "op.Cast(x, to=FLOAT)",
-                    )
-        if dtype == dtypes.STRING and any(not isinstance(v, str) for v in values):
-            raise self.error(node, "a number is combined with a STRING tensor")
-        if dtype != dtypes.STRING and any(isinstance(v, str) for v in values):
-            raise self.error(node, f"a string is combined with a {dtypes.dtype_name(dtype)} tensor")
+        """A ScriptError when the literal cannot take element type ``dtype`` (the rule
+        shared with eager mode: ``operator_rules.literal_misfit``)."""
+        misfit = literal_misfit(value, dtype)
+        if misfit is not None:
+            raise self.error(node, *misfit)
 
     def attr_tensor(
         self, ref: AttrRef, node: ast.AST, like: Value | None = None, dtype: int | None = None

@@ -8,7 +8,6 @@ combined with an integer tensor.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -16,13 +15,8 @@ import onnx
 import onnx.helper
 
 from onnxscript.attributes import python_to_array
-
-FLOAT = onnx.TensorProto.FLOAT
-INT64 = onnx.TensorProto.INT64
-BOOL = onnx.TensorProto.BOOL
-STRING = onnx.TensorProto.STRING
-
-_INT_TYPES = frozenset(code for name, code in onnx.TensorProto.DataType.items() if "INT" in name)
+from onnxscript.converter.dtypes import STRING, dtype_name, numpy_dtype
+from onnxscript.operator_rules import literal_misfit
 
 _CODE_OF_DTYPE: dict[np.dtype[Any], int] = {}
 
@@ -34,18 +28,6 @@ def onnx_dtype(dtype: np.dtype[Any]) -> int:
         code = STRING if dtype.kind in "OUS" else onnx.helper.np_dtype_to_tensor_dtype(dtype)
         _CODE_OF_DTYPE[dtype] = code
     return code
-
-
-def numpy_dtype(code: int) -> np.dtype[Any]:
-    """The numpy dtype that holds ONNX element type ``code``."""
-    return np.dtype(onnx.helper.tensor_dtype_to_np_dtype(code))
-
-
-def dtype_name(code: int | None) -> str:
-    """``FLOAT`` for 1; ``unknown`` for ``None``."""
-    if code is None:
-        return "unknown"
-    return str(onnx.TensorProto.DataType.Name(code))
 
 
 def type_string(code: int) -> str:
@@ -67,32 +49,12 @@ def is_literal(value: Any) -> bool:
 
 
 def check_literal_fits(value: Any, dtype: int, where: str) -> None:
-    """Refuse a literal that the element type ``dtype`` cannot represent faithfully.
-
-    A non-integral float next to an integer or boolean tensor would be truncated, and
-    strings and numbers do not mix; the converter rejects the same combinations.
-    """
-    values = _flatten(value)
-    if dtype in _INT_TYPES or dtype == BOOL:
-        for v in values:
-            if isinstance(v, float) and not (math.isfinite(v) and v.is_integer()):
-                raise TypeError(
-                    f"{where}: the float {v!r} is combined with a {dtype_name(dtype)} tensor "
-                    "and would be truncated; cast the tensor first, e.g. op.Cast(x, to=FLOAT)"
-                )
-    if dtype == STRING and any(not isinstance(v, str) for v in values):
-        raise TypeError(f"{where}: a number is combined with a STRING tensor")
-    if dtype != STRING and any(isinstance(v, str) for v in values):
-        raise TypeError(f"{where}: a string is combined with a {dtype_name(dtype)} tensor")
-
-
-def _flatten(value: Any) -> list[Any]:
-    if isinstance(value, (list, tuple)):
-        out: list[Any] = []
-        for v in value:
-            out.extend(_flatten(v))
-        return out
-    return [value]
+    """Refuse a literal that the element type ``dtype`` cannot represent faithfully (the
+    rule the converter applies too: ``operator_rules.literal_misfit``)."""
+    misfit = literal_misfit(value, dtype)
+    if misfit is not None:
+        message, hint = misfit
+        raise TypeError(f"{where}: {message}" + (f"; {hint}" if hint else ""))
 
 
 def literal_array(value: Any, dtype: int | None, where: str) -> np.ndarray:

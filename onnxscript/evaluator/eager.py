@@ -28,7 +28,14 @@ from onnxscript.evaluator.base import OpCall
 from onnxscript.evaluator.errors import op_failure
 from onnxscript.evaluator.tensor import AttrTensor, Tensor, TensorSequence
 from onnxscript.evaluator.typecheck import InputTypeError
-from onnxscript.signature import BindingError, Signature, bind, literal_input_type, output_count
+from onnxscript.signature import (
+    BindingError,
+    Signature,
+    bind,
+    literal_input_type,
+    output_count,
+)
+from onnxscript.signature import describe as describe_signature
 from onnxscript.values import GraphFunction
 
 if TYPE_CHECKING:
@@ -204,14 +211,6 @@ def _has_tensor(values: Any) -> bool:
     return False
 
 
-def _binding_hint(sig: Signature) -> str:
-    if sig.free_form:
-        return ""
-    ins = ", ".join(p.name + ("?" if p.optional else "") for p in sig.inputs) or "none"
-    attrs = ", ".join(p.name for p in sig.attributes) or "none"
-    return f" ({sig.name} takes inputs ({ins}) and attributes ({attrs}); ? marks optional inputs)"
-
-
 def _call_op_general(
     op: Op,
     plan: OpPlan,
@@ -224,7 +223,8 @@ def _call_op_general(
     try:
         bound = bind(sig, args, kwargs)
     except BindingError as exc:
-        raise TypeError(f"{exc}{_binding_hint(sig)}") from None
+        accepted = describe_signature(sig)
+        raise TypeError(f"{exc} ({accepted})" if accepted else str(exc)) from None
     wrapped = wrap or _has_tensor(bound.inputs)
     attributes: list[tuple[str, int, Any]] = []
     python_bodies: dict[str, Any] = {}
@@ -262,7 +262,7 @@ def _call_op_general(
         outputs = run_with_python_bodies(
             op, inputs, dict((n, v) for n, _, v in attributes), python_bodies, n_outputs
         )
-        return _finish(outputs, True if wrap else wrapped, len(outputs))
+        return _finish(outputs, wrapped, len(outputs))
     count = _output_count(op, plan, attributes, inputs, n_outputs)
     key: Hashable = (op.domain, op.name, op.version, _attributes_key(attributes), count)
     call = OpCall(op.domain, op.name, op.version, tuple(attributes), count, key, sig, plan.schema)

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from onnxscript.converter.dtypes import INT64
 from onnxscript.evaluator.arrays import cast_array, describe
 from onnxscript.evaluator.tensor import AttrTensor, Tensor
 
@@ -74,7 +75,7 @@ def _bound(value: Any, default: int) -> int | np.ndarray:
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         return int(value)
     if isinstance(value, Tensor):
-        return cast_array(value.value, 7).reshape(-1)
+        return cast_array(value.value, INT64).reshape(-1)
     raise TypeError(f"slice bounds must be integers or integer tensors, got {describe(value)}")
 
 
@@ -141,7 +142,7 @@ def getitem(x: Tensor, items: Sequence[Any], kinds: str) -> Tensor:
     for item in positive + negative:
         value = item.value
         if isinstance(value, AttrTensor):
-            index = cast_array(value.value, 7)
+            index = cast_array(value.value, INT64)
             has_tensor_index = True
         elif isinstance(value, Tensor):
             index = value.value

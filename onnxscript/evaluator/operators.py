@@ -19,8 +19,9 @@ from typing import Any
 import numpy as np
 
 from onnxscript import operator_rules as rules
+from onnxscript.converter.dtypes import BOOL, FLOAT
 from onnxscript.defaults import default_opset_version
-from onnxscript.evaluator.arrays import FLOAT, cast_array, literal_array, onnx_dtype
+from onnxscript.evaluator.arrays import cast_array, literal_array, onnx_dtype
 from onnxscript.evaluator.tensor import AttrTensor, IndexTensor, Tensor
 from onnxscript.values import Op
 
@@ -153,7 +154,7 @@ def boolean(is_and: bool, values: Sequence[Any]) -> Any:
             if truth != is_and:
                 return truth
             continue
-        tensors.append(cast_array(v.value, rules._BOOL) if isinstance(v, AttrTensor) else v.value)
+        tensors.append(cast_array(v.value, BOOL) if isinstance(v, AttrTensor) else v.value)
     dtypes = [onnx_dtype(t.dtype) for t in tensors]
     result = rules.boolean(is_and, tensors, dtypes, emit)
     return Tensor(result) if isinstance(result, np.ndarray) else result

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from onnxscript.evaluator.arrays import describe, numpy_dtype, onnx_dtype, value_type_string
+from onnxscript.converter.dtypes import dtype_name, numpy_dtype
+from onnxscript.evaluator.arrays import describe, onnx_dtype, value_type_string
 from onnxscript.evaluator.base import OpCall
 
 
@@ -91,8 +92,6 @@ def check_function_input(
 
 
 def _type_text(dtype: int | None, shape: Any) -> str:
-    from onnxscript.evaluator.arrays import dtype_name
-
     name = dtype_name(dtype) if dtype else "TENSOR"
     if shape is None:
         return f"{name}[...]"
