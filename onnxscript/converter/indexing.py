@@ -1,72 +1,21 @@
-"""Indexing and slicing: ``x[1:3, ::2]``, ``x[-1]``, ``x[:, i]``, ``x[..., 0]``, ``x[None]``.
-
-Slices become one ``Slice`` node; integer and tensor indices become ``Gather`` nodes (a
-scalar index removes its axis, as in numpy); ``None`` becomes ``Unsqueeze``. Axes after an
-``...`` are counted from the end, so the input's rank need not be known.
-"""
+"""Indexing and slicing in scripts: ``x[1:3, ::2]``, ``x[-1]``, ``x[:, i]``, ``x[..., 0]``,
+``x[None]``, lowered to ``Slice``/``Gather``/``Unsqueeze`` nodes by the rules shared with
+eager mode (``onnxscript.index_rules``)."""
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from onnxscript import index_rules as rules
 from onnxscript.converter import dtypes
 from onnxscript.converter.symbols import Const, Sym
 from onnxscript.ir.graph import Value
 
 if TYPE_CHECKING:
     from onnxscript.converter.expressions import ExpressionTranslator
-
-INT64_MAX = int(np.iinfo(np.int64).max)
-INT64_MIN = int(np.iinfo(np.int64).min)
-
-
-@dataclass
-class _Item:
-    kind: str  # "slice", "index", "newaxis", "ellipsis"
-    node: ast.expr
-    axis: int = 0
-    out_pos: int = 0
-
-
-def _classify(t: ExpressionTranslator, elts: list[ast.expr]) -> list[_Item]:
-    items: list[_Item] = []
-    for elt in elts:
-        if isinstance(elt, ast.Slice):
-            items.append(_Item("slice", elt))
-            continue
-        if isinstance(elt, ast.Constant) and elt.value is Ellipsis:
-            items.append(_Item("ellipsis", elt))
-            continue
-        if isinstance(elt, ast.Constant) and elt.value is None:
-            items.append(_Item("newaxis", elt))
-            continue
-        items.append(_Item("index", elt))
-    if sum(1 for i in items if i.kind == "ellipsis") > 1:
-        raise t.error(elts[0], "an index can only have one `...`")
-    split = next((k for k, i in enumerate(items) if i.kind == "ellipsis"), len(items))
-    consumed = 0
-    produced = 0
-    for item in items[:split]:
-        item.axis = consumed
-        item.out_pos = produced
-        if item.kind in ("slice", "index"):
-            consumed += 1
-        if item.kind in ("slice", "newaxis"):
-            produced += 1
-    consumed = 0
-    produced = 0
-    for item in reversed(items[split + 1 :]):
-        if item.kind in ("slice", "index"):
-            consumed += 1
-        if item.kind in ("slice", "newaxis"):
-            produced += 1
-        item.axis = -consumed
-        item.out_pos = -produced
-    return items
 
 
 def _bound(t: ExpressionTranslator, node: ast.expr | None, default: int) -> int | Value:
@@ -103,33 +52,36 @@ def translate_subscript(t: ExpressionTranslator, node: ast.Subscript, base: Sym)
     x = t.to_tensor(base, node.value)
     index = node.slice
     elts = list(index.elts) if isinstance(index, ast.Tuple) else [index]
-    items = _classify(t, elts)
+    try:
+        items = rules.layout("".join(rules.kind_of_node(e) for e in elts))
+    except IndexError as exc:
+        raise t.error(elts[0], str(exc)) from None
 
     starts: list[int | Value] = []
     ends: list[int | Value] = []
     axes: list[int] = []
     steps: list[int | Value] = []
-    for item in items:
-        if item.kind != "slice":
+    for elt, item in zip(elts, items):
+        if item.kind != rules.SLICE:
             continue
-        s = item.node
-        assert isinstance(s, ast.Slice)
-        step = _bound(t, s.step, 1)
+        assert isinstance(elt, ast.Slice)
+        step = _bound(t, elt.step, 1)
         if isinstance(step, int):
             if step == 0:
-                raise t.error(s, "slice step cannot be zero")
-            start = _bound(t, s.lower, 0 if step > 0 else INT64_MAX)
-            stop = _bound(t, s.upper, INT64_MAX if step > 0 else INT64_MIN)
+                raise t.error(elt, "slice step cannot be zero")
+            default_start, default_stop = rules.default_bounds(step)
+            start = _bound(t, elt.lower, default_start)
+            stop = _bound(t, elt.upper, default_stop)
         else:
-            if s.lower is None or s.upper is None:
+            if elt.lower is None or elt.upper is None:
                 raise t.error(
-                    s,
+                    elt,
                     "a slice with a tensor step needs explicit start and stop",
                     "write x[start:stop:step]; the default bounds depend on the step's sign",
                 )
-            start = _bound(t, s.lower, 0)
-            stop = _bound(t, s.upper, 0)
-        if start == 0 and stop == INT64_MAX and step == 1:
+            start = _bound(t, elt.lower, 0)
+            stop = _bound(t, elt.upper, 0)
+        if rules.is_full_slice(start, stop, step):
             continue  # a full `:` selects everything
         starts.append(start)
         ends.append(stop)
@@ -143,19 +95,17 @@ def translate_subscript(t: ExpressionTranslator, node: ast.Subscript, base: Sym)
             inputs.append(_vector(t, steps))
         result = t.builder.emit1("Slice", *inputs, hint="slice")
 
-    gathers = [i for i in items if i.kind == "index"]
-    positive = sorted((i for i in gathers if i.axis >= 0), key=lambda i: -i.axis)
-    negative = sorted((i for i in gathers if i.axis < 0), key=lambda i: i.axis)
     has_tensor_index = False
-    for item in positive + negative:
-        sym = t.expr(item.node)
+    for k in rules.gather_order(items):
+        elt = elts[k]
+        sym = t.expr(elt)
         if isinstance(sym, Const):
             value = sym.value
             if isinstance(value, bool) or not isinstance(
                 value, (int, np.integer, list, tuple, np.ndarray)
             ):
                 raise t.error(
-                    item.node,
+                    elt,
                     f"cannot index a tensor with {type(value).__name__} {value!r}",
                     "indices are integers, slices, `...`, None, or INT64 tensors",
                 )
@@ -163,11 +113,11 @@ def translate_subscript(t: ExpressionTranslator, node: ast.Subscript, base: Sym)
             if np.ndim(value) > 0:
                 has_tensor_index = True
         else:
-            idx = t.to_tensor(sym, item.node, dtype=dtypes.INT64)
+            idx = t.to_tensor(sym, elt, dtype=dtypes.INT64)
             has_tensor_index = True
-        result = t.builder.emit1("Gather", result, idx, hint="gather", axis=item.axis)
+        result = t.builder.emit1("Gather", result, idx, hint="gather", axis=items[k].axis)
 
-    newaxes = [i.out_pos for i in items if i.kind == "newaxis"]
+    newaxes = rules.new_axes(items)
     if newaxes:
         if has_tensor_index:
             raise t.error(

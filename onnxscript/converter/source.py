@@ -61,12 +61,27 @@ def _function_lines(fn: Callable[..., Any]) -> tuple[list[str], int, int]:
     return [""] * (start - 1) + lines, start, start + len(lines) - 1
 
 
-def _parse(lines: list[str], filename: str, indented: bool) -> ast.stmt:
-    module = ast.parse("".join(lines), filename=filename)
+INDENTED_PREFIX = "if 1:\n"
+"""The line put before indented source (a method, a function defined in a function) so
+that it parses with its columns unchanged; line numbers then count this extra line."""
+
+
+def parse_lines(lines: list[str], filename: str) -> tuple[ast.stmt, bool]:
+    """The first statement of source ``lines`` and whether they are indented (then they
+    were parsed after :data:`INDENTED_PREFIX`, and AST line numbers are one too high; a
+    SyntaxError's line number is corrected)."""
+    indented = bool(lines) and lines[0][:1] in (" ", "\t")
+    text = (INDENTED_PREFIX if indented else "") + "".join(lines)
+    try:
+        module = ast.parse(text, filename=filename)
+    except SyntaxError as exc:
+        if indented and exc.lineno:
+            exc.lineno -= 1
+        raise
     stmt: ast.stmt = module.body[0]
     if indented:
         stmt = stmt.body[0]  # type: ignore[attr-defined]
-    return stmt
+    return stmt, indented
 
 
 def parse_function(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceText]:
@@ -87,21 +102,14 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceText]
             hint="define script functions in a file or notebook cell; for code built as a "
             "string, call onnxscript.register_source(source, filename) before exec",
         ) from None
-    start = first
     last = min(max(last, first), len(all_lines))
-    indented = all_lines[first - 1][:1] in (" ", "\t")
-    prefix = ["if 1:\n"] if indented else []
-    if indented:
-        # Parse inside an `if` block so that indented source keeps its columns; the extra
-        # first line is kept in the line table so that AST line numbers need no shifting.
-        start -= 1
     error: SyntaxError | None = None
     # The last line from the bytecode may cut a statement that spans several lines: extend
     # until the text parses.
     for end in range(last, min(last + 200, len(all_lines)) + 1):
-        lines = prefix + all_lines[first - 1 : end]
+        lines = all_lines[first - 1 : end]
         try:
-            stmt = _parse(lines, filename, indented)
+            stmt, indented = parse_lines(lines, filename)
             break
         except SyntaxError as exc:
             error = error or exc
@@ -110,12 +118,18 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceText]
         raise ScriptError(
             f"cannot parse the source of {fn.__qualname__}: {error.msg}",
             filename=filename,
-            lineno=(error.lineno or 1) + start - 1,
+            lineno=(error.lineno or 1) + first - 1,
             source_line=error.text or "",
             hint="the whole function must be readable from its file; lambdas and "
             "functions defined on one line with other code are not supported",
         )
-    source = SourceText(filename, tuple(lines), start - 1, synthetic_first_line=indented)
+    line_offset = first - 1
+    if indented:
+        # The extra first line is kept in the line table so that AST line numbers need no
+        # shifting.
+        lines = [INDENTED_PREFIX, *lines]
+        line_offset -= 1
+    source = SourceText(filename, tuple(lines), line_offset, synthetic_first_line=indented)
     if not isinstance(stmt, ast.FunctionDef):
         raise source.error(stmt, "@script() must decorate a plain `def` function")
     return stmt, source

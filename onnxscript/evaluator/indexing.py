@@ -1,72 +1,26 @@
-"""Indexing and slicing of eager tensors, lowered to the ops the converter emits.
-
-``x[1:3, ::2]`` is one ``Slice``; each integer or tensor index is a ``Gather`` (a scalar
-index removes its axis); ``None`` is an ``Unsqueeze``; axes after ``...`` count from the
-end. Running the same ops (rather than numpy indexing) keeps eager results equal to the
-compiled model's, e.g. for several tensor indices, which numpy would broadcast together.
+"""Indexing and slicing of eager tensors, lowered to the ops the converter emits (by the
+shared rules of ``onnxscript.index_rules``). Running the same ops, rather than numpy
+indexing, keeps eager results equal to the compiled model's, e.g. for several tensor
+indices, which numpy would broadcast together.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from onnxscript import index_rules as rules
 from onnxscript.converter.dtypes import INT64
 from onnxscript.evaluator.arrays import cast_array, describe
 from onnxscript.evaluator.tensor import AttrTensor, Tensor
-
-INT64_MAX = int(np.iinfo(np.int64).max)
-INT64_MIN = int(np.iinfo(np.int64).min)
-
-SLICE, INDEX, ELLIPSIS, NEWAXIS = "s", "i", "e", "n"
-
-
-@dataclass
-class _Item:
-    kind: str
-    value: Any
-    axis: int = 0
-    out_pos: int = 0
-
-
-def kind_of(item: Any) -> str:
-    """How an index item is read when the index is not known syntactically."""
-    if isinstance(item, slice):
-        return SLICE
-    if item is Ellipsis:
-        return ELLIPSIS
-    if item is None:
-        return NEWAXIS
-    return INDEX
 
 
 def getitem_dynamic(x: Tensor, key: Any) -> Tensor:
     """``x[key]`` for a key built at run time (outside a script's source)."""
     items = key if isinstance(key, tuple) else (key,)
-    return getitem(x, items, "".join(kind_of(i) for i in items))
-
-
-def _layout(items: Sequence[Any], kinds: str) -> list[_Item]:
-    layout = [_Item(k, v) for k, v in zip(kinds, items, strict=False)]
-    if kinds.count(ELLIPSIS) > 1:
-        raise IndexError("an index can only have one `...`")
-    split = kinds.find(ELLIPSIS)
-    if split < 0:
-        split = len(layout)
-    consumed = produced = 0
-    for item in layout[:split]:
-        item.axis, item.out_pos = consumed, produced
-        consumed += item.kind in (SLICE, INDEX)
-        produced += item.kind in (SLICE, NEWAXIS)
-    consumed = produced = 0
-    for item in reversed(layout[split + 1 :]):
-        consumed += item.kind in (SLICE, INDEX)
-        produced += item.kind in (SLICE, NEWAXIS)
-        item.axis, item.out_pos = -consumed, -produced
-    return layout
+    return getitem(x, items, "".join(rules.kind_of_value(i) for i in items))
 
 
 def _bound(value: Any, default: int) -> int | np.ndarray:
@@ -87,41 +41,34 @@ def _vector(parts: Sequence[int | np.ndarray]) -> np.ndarray:
     return np.concatenate(pieces) if pieces else np.zeros((0,), dtype=np.int64)
 
 
-def _is_full(start: int | np.ndarray, stop: int | np.ndarray, step: int | np.ndarray) -> bool:
-    return (
-        isinstance(start, int) and isinstance(stop, int) and isinstance(step, int)
-        and (start, stop, step) == (0, INT64_MAX, 1)
-    )  # fmt: skip
-
-
 def getitem(x: Tensor, items: Sequence[Any], kinds: str) -> Tensor:
     """``x[items]``, with each item's role (slice, index, ``...``, ``None``) in ``kinds``."""
     from onnxscript.evaluator.operators import emit
 
-    layout = _layout(items, kinds)
+    layout = rules.layout(kinds)
     starts: list[int | np.ndarray] = []
     ends: list[int | np.ndarray] = []
     axes: list[int] = []
     steps: list[int | np.ndarray] = []
-    for item in layout:
-        if item.kind != SLICE:
+    for value, item in zip(items, layout, strict=False):
+        if item.kind != rules.SLICE:
             continue
-        s = item.value
-        step = _bound(s.step, 1)
+        step = _bound(value.step, 1)
         if isinstance(step, int):
             if step == 0:
                 raise ValueError("slice step cannot be zero")
-            start = _bound(s.start, 0 if step > 0 else INT64_MAX)
-            stop = _bound(s.stop, INT64_MAX if step > 0 else INT64_MIN)
+            default_start, default_stop = rules.default_bounds(step)
+            start = _bound(value.start, default_start)
+            stop = _bound(value.stop, default_stop)
         else:
-            if s.start is None or s.stop is None:
+            if value.start is None or value.stop is None:
                 raise TypeError(
                     "a slice with a tensor step needs explicit start and stop: the default "
                     "bounds depend on the step's sign"
                 )
-            start = _bound(s.start, 0)
-            stop = _bound(s.stop, 0)
-        if _is_full(start, stop, step):
+            start = _bound(value.start, 0)
+            stop = _bound(value.stop, 0)
+        if rules.is_full_slice(start, stop, step):
             continue  # a full `:` selects everything
         starts.append(start)
         ends.append(stop)
@@ -135,12 +82,9 @@ def getitem(x: Tensor, items: Sequence[Any], kinds: str) -> Tensor:
             inputs.append(_vector(steps))
         result = emit("Slice", *inputs)
 
-    gathers = [i for i in layout if i.kind == INDEX]
-    positive = sorted((i for i in gathers if i.axis >= 0), key=lambda i: -i.axis)
-    negative = sorted((i for i in gathers if i.axis < 0), key=lambda i: i.axis)
     has_tensor_index = False
-    for item in positive + negative:
-        value = item.value
+    for k in rules.gather_order(layout):
+        value = items[k]
         if isinstance(value, AttrTensor):
             index = cast_array(value.value, INT64)
             has_tensor_index = True
@@ -157,9 +101,9 @@ def getitem(x: Tensor, items: Sequence[Any], kinds: str) -> Tensor:
         else:
             index = np.asarray(value, dtype=np.int64)
             has_tensor_index = has_tensor_index or index.ndim > 0
-        result = emit("Gather", result, index, axis=item.axis)
+        result = emit("Gather", result, index, axis=layout[k].axis)
 
-    newaxes = [i.out_pos for i in layout if i.kind == NEWAXIS]
+    newaxes = rules.new_axes(layout)
     if newaxes:
         if has_tensor_index:
             raise TypeError(

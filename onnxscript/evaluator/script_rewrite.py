@@ -37,22 +37,20 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from onnxscript.attributes import AT, AttributeValueError, coerce
+from onnxscript.converter.operators import COMPARE_SYMBOLS
+from onnxscript.converter.source import parse_lines
 from onnxscript.evaluator import script_runtime
 from onnxscript.evaluator.arrays import cast_array
-from onnxscript.evaluator.indexing import ELLIPSIS, INDEX, NEWAXIS, SLICE
+from onnxscript.evaluator.eager import literal_to_array
 from onnxscript.evaluator.tensor import AttrTensor, IndexTensor, Tensor, TensorSequence
 from onnxscript.evaluator.typecheck import InputTypeError, check_function_input
+from onnxscript.index_rules import kind_of_node
 
 if TYPE_CHECKING:
     from onnxscript.values import OnnxFunction
 
 RT = "_onnxscript_eager_rt_"
 _FACTORY = "_onnxscript_eager_factory_"
-
-_COMPARE_SYMBOLS: dict[type[ast.cmpop], str] = {
-    ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=",
-    ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in",
-}  # fmt: skip
 
 
 def _rt(name: str, anchor: ast.AST) -> ast.expr:
@@ -103,7 +101,7 @@ class _Rewriter(ast.NodeTransformer):
         self.generic_visit(node)
         if len(node.ops) == 1:
             return node
-        symbols = tuple(_COMPARE_SYMBOLS[type(op)] for op in node.ops)
+        symbols = tuple(COMPARE_SYMBOLS[type(op)] for op in node.ops)
         return self._call(
             "compare_chain", [self._const(symbols, node), node.left, *node.comparators], node
         )
@@ -114,16 +112,7 @@ class _Rewriter(ast.NodeTransformer):
             return node
         index = node.slice
         elts = list(index.elts) if isinstance(index, ast.Tuple) else [index]
-        kinds = "(" if isinstance(index, ast.Tuple) else ""
-        for elt in elts:
-            if isinstance(elt, ast.Slice):
-                kinds += SLICE
-            elif isinstance(elt, ast.Constant) and elt.value is Ellipsis:
-                kinds += ELLIPSIS
-            elif isinstance(elt, ast.Constant) and elt.value is None:
-                kinds += NEWAXIS
-            else:
-                kinds += INDEX
+        kinds = ("(" if isinstance(index, ast.Tuple) else "") + "".join(map(kind_of_node, elts))
         node.value = self._call("indexable", [node.value, self._const(kinds, node)], node.value)
         return node
 
@@ -165,15 +154,8 @@ class _Rewriter(ast.NodeTransformer):
 
 def _parse(source: str, first_line: int, filename: str) -> ast.FunctionDef:
     """The ``def`` in ``source`` with absolute line numbers (source starts at ``first_line``)."""
-    indented = source[:1] in (" ", "\t")
-    if indented:
-        module = ast.parse("if 1:\n" + source, filename=filename)
-        fdef = module.body[0].body[0]  # type: ignore[attr-defined]
-        ast.increment_lineno(fdef, first_line - 2)
-    else:
-        module = ast.parse(source, filename=filename)
-        fdef = module.body[0]
-        ast.increment_lineno(fdef, first_line - 1)
+    fdef, indented = parse_lines([source], filename)
+    ast.increment_lineno(fdef, first_line - (2 if indented else 1))
     if not isinstance(fdef, ast.FunctionDef):
         raise TypeError(f"cannot find the function definition in {filename}:{first_line}")
     return fdef
@@ -182,13 +164,10 @@ def _parse(source: str, first_line: int, filename: str) -> ast.FunctionDef:
 def _source_of(py_fn: Any, captured: str) -> tuple[str, int]:
     """The function's source text (decorators included) and its first line number.
 
-    ``captured`` is the text the converter read when the function was decorated (it may
-    start with an ``if 1:`` line that lets indented code parse); without it the text is
-    read again through ``inspect``.
+    ``captured`` is the text the converter read when the function was decorated; without
+    it the text is read again through ``inspect``.
     """
     code = py_fn.__code__
-    if captured.startswith("if 1:\n"):
-        captured = captured[len("if 1:\n") :]
     if captured:
         return captured, int(code.co_firstlineno)
     lines, start = inspect.getsourcelines(py_fn)
@@ -310,8 +289,6 @@ class EagerFunction:
             array = np.asarray(value)
             check_function_input(self.name, param, array, dtype, shape)
             return Tensor(array)
-        from onnxscript.evaluator.eager import literal_to_array
-
         if isinstance(value, AttrTensor):
             return Tensor(value.value if not dtype else cast_array(value.value, dtype))
         try:
@@ -326,8 +303,6 @@ class EagerFunction:
             return value
         if isinstance(value, (np.ndarray, np.generic)):
             return Tensor(np.asarray(value))
-        from onnxscript.evaluator.eager import literal_to_array
-
         return Tensor(literal_to_array(value, dtype or None, f"{self.name}(): input {param!r}"))
 
     def _attribute(self, name: str, kind: int, value: Any) -> Any:
@@ -382,8 +357,6 @@ def _output(value: Any, wrapped: bool) -> Any:
     elif isinstance(value, (np.ndarray, np.generic)):
         array = np.asarray(value)
     else:
-        from onnxscript.evaluator.eager import literal_to_array
-
         array = literal_to_array(value, None, "return value")
     return Tensor(array) if wrapped else array
 
