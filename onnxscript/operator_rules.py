@@ -46,6 +46,8 @@ COMPARISONS = {
     ">=": "GreaterOrEqual",
 }
 BINARY_SYMBOLS = (*SIMPLE_BINARY, "//", "%", "&", "|", "^", "<<", ">>")
+INT_RESULT_SYMBOLS = frozenset(("+", "-", "*", "//", "%"))
+"""Operators that give a Python int for two Python ints (loop indices stay int-like)."""
 
 
 def is_float(dtype: int | None) -> bool:

@@ -21,6 +21,7 @@ from onnxscript.attributes import AT
 from onnxscript.converter import dtypes
 from onnxscript.converter.builder import GraphBuilder
 from onnxscript.converter.normalize import FreshNames, has_jump, normalize
+from onnxscript.converter.source import split_docstring
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
 from onnxscript.ir.graph import Attr, Graph, Value
 from onnxscript.ir.types import TensorTypeSpec, element_type
@@ -70,12 +71,6 @@ def _output(builder: GraphBuilder, value: Value, taken: set[Value]) -> Value:
         value = builder.emit1("Identity", value, hint=value.hint)
     taken.add(value)
     return value
-
-
-def _int_like_sym(t: ExpressionTranslator, sym: Sym) -> bool:
-    if isinstance(sym, Const):
-        return isinstance(sym.value, int) and not isinstance(sym.value, bool)
-    return t.is_int_like(sym)
 
 
 def _unify(
@@ -148,7 +143,7 @@ def _emit_if(
         values, dtype, like = _unify(t, builders, syms_i, node, name)
         out_types.append(dtype)
         partners.append(like)
-        int_like.append(all(_int_like_sym(t, s) for s in syms_i))
+        int_like.append(all(t.is_python_int(s) for s in syms_i))
         for k, value in enumerate(values):
             per_branch[k].append(value)
     for builder, values in zip(builders, per_branch):
@@ -611,14 +606,7 @@ def nested_graph(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Graph:
 
     assert isinstance(t, Translator)
     fdef = sym.node
-    body = list(fdef.body)
-    if (
-        body
-        and isinstance(body[0], ast.Expr)
-        and isinstance(body[0].value, ast.Constant)
-        and isinstance(body[0].value.value, str)
-    ):
-        body = body[1:]
+    _, body = split_docstring(fdef)
     facts = scan(fdef)
     if facts.needs_normalize:
         fresh = FreshNames(all_identifiers(fdef) | set(t.env) | set(t.ctx.local_names))

@@ -15,7 +15,7 @@ import numpy as np
 import onnx
 
 from onnxscript.ir.graph import Value
-from onnxscript.signature import Signature
+from onnxscript.signature import GRAPH_OUTPUT_RULES, Signature
 
 BOOL = onnx.TensorProto.BOOL
 INT64 = onnx.TensorProto.INT64
@@ -116,9 +116,9 @@ def infer_output_types(
     return results
 
 
-# Ops whose outputs have the types of a graph attribute's outputs, skipping the first
-# `skip` of them (a Loop body's first output is its condition).
-_GRAPH_TYPED = {"If": ("then_branch", 0), "Loop": ("body", 1), "Scan": ("body", 0)}
+# Ops whose outputs have the element types of a graph attribute's outputs (the shared
+# output-count rule; SequenceMap is left out: its outputs are sequences of those).
+_GRAPH_TYPED = {op: rule for op, rule in GRAPH_OUTPUT_RULES.items() if op != "SequenceMap"}
 _SPECIAL_OPS = frozenset({"Constant", "ConstantOfShape", *_ATTR_DTYPE_OPS, *_GRAPH_TYPED})
 
 

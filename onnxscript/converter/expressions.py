@@ -219,6 +219,12 @@ class ExpressionTranslator:
         """Whether ``sym`` is a tensor standing for a Python int (a ``range`` loop index)."""
         return isinstance(sym, Value) and sym in self.int_like
 
+    def is_python_int(self, sym: Sym) -> bool:
+        """Whether ``sym`` is a Python int: an int constant or a value standing for one."""
+        if isinstance(sym, Const):
+            return isinstance(sym.value, int) and not isinstance(sym.value, bool)
+        return self.is_int_like(sym)
+
     def retype_int_like(
         self, value: Value, dtype: int | None = None, like: Value | None = None
     ) -> Value:

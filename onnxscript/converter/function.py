@@ -27,7 +27,7 @@ from onnxscript.converter.control_flow import _output
 from onnxscript.converter.errors import ScriptError, SourceText
 from onnxscript.converter.normalize import FreshNames, check_nesting, normalize
 from onnxscript.converter.scope import PythonScope
-from onnxscript.converter.source import parse_function
+from onnxscript.converter.source import parse_function, split_docstring
 from onnxscript.converter.statements import Translator
 from onnxscript.converter.symbols import AttrRef
 from onnxscript.defaults import default_opset_version
@@ -205,16 +205,7 @@ def compile_function(
         ) from None
     py_params = python_parameters(fn)
 
-    body = list(fdef.body)
-    doc = ""
-    if (
-        body
-        and isinstance(body[0], ast.Expr)
-        and isinstance(body[0].value, ast.Constant)
-        and isinstance(body[0].value.value, str)
-    ):
-        doc = inspect.cleandoc(body[0].value.value)
-        body = body[1:]
+    doc, body = split_docstring(fdef)
 
     facts = scan(fdef)
     attr_refs: dict[str, AttrRef] = {}

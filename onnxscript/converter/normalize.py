@@ -224,6 +224,13 @@ class Normalizer:
             self._ret_flag = self.fresh("returned")
         return self._ret_flag
 
+    def returned_value(self) -> ast.expr:
+        """The expression the final ``return`` gives: the return variable(s)."""
+        names = self.ret_names()
+        if len(names) == 1:
+            return _load(names[0])
+        return ast.Tuple(elts=[_load(n) for n in names], ctx=ast.Load())
+
     def store_return(self, stmt: ast.stmt) -> list[ast.stmt]:
         """``return e`` as assignments of the return variables."""
         assert isinstance(stmt, ast.Return)
@@ -256,7 +263,6 @@ class Normalizer:
             self.jumps.has(s, ast.Return) for s in body[:-1]
         ):
             return body  # one return, at the end
-        names = self.ret_names()
 
         def on_fall(anchor: ast.stmt | None) -> list[ast.stmt]:
             raise self.source.error(
@@ -266,12 +272,7 @@ class Normalizer:
             )
 
         body = rewrite_ends(body, self.store_return, on_fall, body[-1], self.jumps)
-        value: ast.expr
-        if len(names) == 1:
-            value = _load(names[0])
-        else:
-            value = ast.Tuple(elts=[_load(n) for n in names], ctx=ast.Load())
-        final = _at(ast.Return(value=value), body[-1] if body else None)
+        final = _at(ast.Return(value=self.returned_value()), body[-1] if body else None)
         return [*body, final]
 
     def loops(self, stmts: list[ast.stmt]) -> list[ast.stmt]:
@@ -358,13 +359,7 @@ class Normalizer:
             )
         ast.copy_location(new, stmt)
         if flag is not None:
-            names = self.ret_names()
-            value: ast.expr = (
-                _load(names[0])
-                if len(names) == 1
-                else ast.Tuple(elts=[_load(n) for n in names], ctx=ast.Load())
-            )
-            ret = _at(ast.Return(value=value), stmt)
+            ret = _at(ast.Return(value=self.returned_value()), stmt)
             post.append(_at(ast.If(test=_load(flag), body=[ret], orelse=[]), stmt))
         if stmt.orelse:
             orelse = self.loops(list(stmt.orelse))
@@ -464,14 +459,9 @@ def check_nesting(body: Sequence[ast.stmt], source: SourceText) -> None:
 
 
 def normalize(body: list[ast.stmt], source: SourceText, fresh: FreshNames) -> list[ast.stmt]:
-    """The structured equivalent of a function body (see the module docstring)."""
-    last = body[-1] if body else None
-    for stmt in _statements(body):
-        if (
-            isinstance(stmt, (ast.Break, ast.Continue))
-            or (isinstance(stmt, (ast.For, ast.While)) and stmt.orelse)
-            or (isinstance(stmt, ast.While) and not isinstance(stmt.test, ast.Name))
-            or (isinstance(stmt, ast.Return) and stmt is not last)
-        ):
-            return Normalizer(source, fresh, return_arity(body)).function_body(body)
-    return body
+    """The structured equivalent of a function body (see the module docstring).
+
+    Bodies that are structured already come back equivalent; callers skip them with
+    ``analysis.names.scan(fdef).needs_normalize``, which tells which bodies need this pass.
+    """
+    return Normalizer(source, fresh, return_arity(body)).function_body(body)

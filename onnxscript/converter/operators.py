@@ -41,12 +41,6 @@ def _emitter(t: ExpressionTranslator) -> Any:
     return emit
 
 
-def _int_like(t: ExpressionTranslator, sym: Sym) -> bool:
-    if isinstance(sym, Value):
-        return sym in t.int_like
-    return isinstance(sym, Const) and isinstance(sym.value, int) and not isinstance(sym.value, bool)
-
-
 def _py_float(sym: Sym) -> bool:
     return isinstance(sym, Const) and isinstance(sym.value, float)
 
@@ -108,7 +102,7 @@ def binary(
         result: Value = rules.binary(symbol, a, b, _dtype(a, b), _emitter(t))
     except rules.OperatorTypeError as exc:
         raise t.error(node, exc.message, exc.hint) from None
-    if symbol in ("+", "-", "*", "//", "%") and _int_like(t, left) and _int_like(t, right):
+    if symbol in rules.INT_RESULT_SYMBOLS and t.is_python_int(left) and t.is_python_int(right):
         t.int_like.add(result)
     return result
 

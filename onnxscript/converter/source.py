@@ -84,6 +84,14 @@ def parse_lines(lines: list[str], filename: str) -> tuple[ast.stmt, bool]:
     return stmt, indented
 
 
+def split_docstring(fdef: ast.FunctionDef) -> tuple[str, list[ast.stmt]]:
+    """The function's doc string (cleaned as ``inspect.cleandoc`` does; "" without one)
+    and the statements after it."""
+    doc = ast.get_docstring(fdef)
+    body = list(fdef.body)
+    return ("", body) if doc is None else (doc, body[1:])
+
+
 def parse_function(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceText]:
     """The ``FunctionDef`` of ``fn`` and its located source text.
 

@@ -28,8 +28,9 @@ class OnnxRuntimeEvaluator(CachingEvaluator):
 
     ``providers`` defaults to the CPU provider; ``session_options`` to onnxruntime's
     defaults with warnings silenced, thread spinning off and at most four threads per
-    session (many sessions stay alive, each with its own thread pool). Ops of an ``ai.onnx`` opset newer than onnxruntime
-    supports run at the newest supported version when their schema is unchanged since.
+    session (many sessions stay alive, each with its own thread pool). Ops of an
+    ``ai.onnx`` opset newer than onnxruntime supports run at the newest supported version
+    when their schema is unchanged since.
     """
 
     def __init__(

@@ -6,7 +6,8 @@ takes the element type of the tensor it is combined with; an attribute parameter
 (:class:`AttrTensor`) is cast to that type, or keeps its own when both sides are attribute
 parameters or literals; a loop index (:class:`IndexTensor`) is cast to the type of a
 tensor it is combined with (FLOAT next to a Python float, as an int next to a float), and
-``+ - * // %`` of loop indices and Python ints give a loop index again. The op choice itself comes from ``onnxscript.operator_rules``.
+``+ - * // %`` of loop indices and Python ints give a loop index again. The op choice
+itself comes from ``onnxscript.operator_rules``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from onnxscript.evaluator.tensor import AttrTensor, IndexTensor, Tensor
 from onnxscript.values import Op
 
 _TENSOR, _ATTR, _LITERAL, _INDEX = 0, 1, 2, 3
-_INT_RESULT = frozenset(("+", "-", "*", "//", "%"))
 
 
 @functools.lru_cache(maxsize=256)
@@ -113,7 +113,7 @@ def binary(symbol: str, a: Any, b: Any) -> Tensor:
     """``a <symbol> b`` for arithmetic and bitwise operators."""
     left, right = operands(a, b, f"`{symbol}`")
     result: Tensor = rules.binary(symbol, left, right, onnx_dtype(left.dtype), emit)
-    if symbol in _INT_RESULT and _int_like(a) and _int_like(b):
+    if symbol in rules.INT_RESULT_SYMBOLS and _int_like(a) and _int_like(b):
         return IndexTensor(result.value)
     return result
 
