@@ -11,12 +11,14 @@ conservatively. So the emitted code compiles back to the same graph or is not em
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import onnx
 import onnx.defs
 
+from onnxscript.operator_rules import COMPARISONS, SIMPLE_BINARY
 from onnxscript.reverse.attributes import AT, AttributeWriter
 from onnxscript.reverse.graph_model import GraphInfo, NodeInfo, TranslationError, Val
 from onnxscript.reverse.identifiers import is_plain_identifier
@@ -32,16 +34,15 @@ from onnxscript.reverse.planning import (
     LoopPlan,
 )
 from onnxscript.reverse.types import Imports, annotation
+from onnxscript.values import Opset
 
 _POISON = object()
 _MISSING = object()
 _GRAPH_KINDS = (AT.GRAPH, AT.GRAPHS)
 
-# Ops that ``use_operators`` writes as Python operators (each maps back to exactly this op).
-_BINARY_OPERATORS = {
-    "Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "MatMul": "@", "Pow": "**",
-    "Equal": "==", "Less": "<", "LessOrEqual": "<=", "Greater": ">", "GreaterOrEqual": ">=",
-}  # fmt: skip
+# Ops that ``use_operators`` writes as Python operators: those the script compiler turns
+# each operator into directly (the shared operator rules), so each maps back to this op.
+_BINARY_OPERATORS = {op: symbol for symbol, op in (SIMPLE_BINARY | COMPARISONS).items()}
 
 
 class Mismatch(Exception):
@@ -216,22 +217,15 @@ class Emitter:
     def _collect_inline(self, graph: GraphInfo) -> None:
         """``inline_const``: small constants used once are written at their use."""
         for node in graph.nodes:
-            if node.form != CALL or node.op_type != "Constant" or node.domain:
+            if node.form != CALL:
                 continue
+            tensor = node.constant_tensor()
             out = node.outputs[0] if node.outputs else None
-            if out is None or out.uses != 1 or out.is_output:
+            if not isinstance(tensor, onnx.TensorProto) or out is None:
                 continue
-            tensor = node.tensor
-            if tensor is None and node.proto is not None:
-                attrs = node.proto.attribute
-                if len(attrs) == 1 and attrs[0].name == "value" and not attrs[0].ref_attr_name:
-                    tensor = attrs[0].t
-            if not isinstance(tensor, onnx.TensorProto):
+            if out.uses != 1 or out.is_output:
                 continue
-            count = 1
-            for d in tensor.dims:
-                count *= d
-            if count > self.scope.attributes.tensors.inline_limit:
+            if math.prod(tensor.dims) > self.scope.attributes.tensors.inline_limit:
                 continue
             user = self._single_user(graph, out)
             if user is None:
@@ -320,10 +314,7 @@ class Emitter:
         _, local, variadic, _ = self._op_info(node)
         if len(outs) > 1:
             # Unused results of multi-output ops are written `_`.
-            names = [
-                v.py if v is not None and (v.uses or v.is_output or v.var is not None) else "_"
-                for v in outs
-            ]
+            names = [v.py if v is not None and _kept(v) else "_" for v in outs]
         else:
             names = [v.py if v is not None else "_" for v in outs]
         if local is not None:
@@ -371,11 +362,15 @@ class Emitter:
             self.env[name] = first
             lines.append(f"{indent}{name} = {text}")
             return
+        self._assign_results(node, text, indent)
+
+    def _assign_results(self, node: NodeInfo, text: str, indent: str) -> None:
+        """``targets = text`` for a call with several results (or a tuple target)."""
         targets = self.targets(node)
-        for v in outs:
-            if v is not None and (v.uses or v.is_output or v.var is not None):
+        for v in node.outputs:
+            if v is not None and _kept(v):
                 self.bind(v.py, v)
-        lines.append(f"{indent}{targets} = {text}")
+        self.lines.append(f"{indent}{targets} = {text}")
 
     def _operator(self, node: NodeInfo, args: list[str]) -> str | None:
         if not self.scope.use_operators or node.domain or len(args) != 2:
@@ -465,17 +460,19 @@ class Emitter:
         else:
             self.lines.append(f"{indent}else:")
             else_assigned = self._branch(plan.else_graph, inner, results, plan.else_deferred, None)
-        # A variable that had a value before the `if` and is reassigned in a branch (without
-        # being an output) no longer has a known value. (Names first bound in a branch are
-        # not bound after it anyway.)
-        group = set(names)
-        env = self.env
-        for name in dict.fromkeys([*then_assigned, *else_assigned]):
-            if name not in group and name in env:
-                self.bind(name, _POISON)
+        self._forget(dict.fromkeys([*then_assigned, *else_assigned]), set(names))
         for r in results:
             self.bind(r.py, r)
             self._require(r.py, r)
+
+    def _forget(self, assigned: Iterable[str], outputs: set[str]) -> None:
+        """After an ``if`` or a loop: a variable that had a value before it and is
+        reassigned inside (without being one of its ``outputs``) no longer has a known value.
+        (Names first bound inside are not bound after it anyway.)"""
+        env = self.env
+        for name in assigned:
+            if name not in outputs and name in env:
+                self.bind(name, _POISON)
 
     def _check_outputs(self, results: Sequence[Val], graph: GraphInfo) -> None:
         for r, value in zip(results, graph.outputs):
@@ -584,10 +581,7 @@ class Emitter:
         assigned = self.undo(mark)
         group = set(names)
         self._drop_pending(assigned, group | {cond_name})
-        env = self.env
-        for name in assigned:
-            if name not in group and name in env:
-                self.bind(name, _POISON)
+        self._forget(assigned, group)
         for j, r in enumerate(results):
             self.bind(r.py, r)
             if j in unread:
@@ -618,11 +612,7 @@ class Emitter:
         if not node.outputs:
             self.lines.append(indent + text)
             return
-        targets = self.targets(node)
-        for v in node.outputs:
-            if v is not None and (v.uses or v.is_output or v.var is not None):
-                self.bind(v.py, v)
-        self.lines.append(f"{indent}{targets} = {text}")
+        self._assign_results(node, text, indent)
 
     def graph_def(self, graph: GraphInfo, indent: str) -> None:
         params = []
@@ -648,4 +638,10 @@ class Emitter:
         self.bind(graph.func_name, _POISON)
 
 
-_OPSET_ATTRS = frozenset({"domain", "version", "lookup", "suggestions", "has_schemas"})
+def _kept(val: Val) -> bool:
+    """Whether a node output gets a variable (it is read, an output, or part of one)."""
+    return bool(val.uses or val.is_output or val.var is not None)
+
+
+# Names that `opset.<name>` would not resolve to an op (the Opset object's own attributes).
+_OPSET_ATTRS = frozenset({"domain", "version", *(n for n in vars(Opset) if not n.startswith("_"))})

@@ -121,6 +121,18 @@ class NodeInfo:
         self.plan: object = None
         self.tensor: onnx.TensorProto | onnx.SparseTensorProto | None = None
 
+    def constant_tensor(self) -> onnx.TensorProto | onnx.SparseTensorProto | None:
+        """The tensor of an initializer, or of a ``Constant`` node set by its ``value``
+        attribute; None for any other node."""
+        if self.op_type != "Constant" or self.domain:
+            return None
+        if self.tensor is not None:
+            return self.tensor
+        if self.proto is None or len(self.proto.attribute) != 1:
+            return None
+        attr = self.proto.attribute[0]
+        return attr.t if attr.name == "value" and not attr.ref_attr_name else None
+
     def graph(self, attr: str) -> GraphInfo | None:
         for name, g in self.graphs:
             if name == attr:

@@ -86,6 +86,15 @@ class _Function:
     lines: list[str] = field(default_factory=list)
 
 
+def _interface(fn: _Function) -> set[int]:
+    """Ids of the values whose names are the function's interface: its inputs, and for the
+    main function its outputs (a model's input and output names)."""
+    keep = {id(v) for v in fn.graph.inputs}
+    if fn.is_main:
+        keep |= {id(v) for v in fn.graph.outputs}
+    return keep
+
+
 class ModuleWriter:
     """Collects opsets, functions and constants, and writes the module text."""
 
@@ -257,9 +266,7 @@ class ModuleWriter:
                     val.py = val.cand
             self._avoid_suffix_names(fn, values, multi)
             return
-        keep = {id(v) for v in fn.graph.inputs}
-        if fn.is_main:
-            keep |= {id(v) for v in fn.graph.outputs}
+        keep = _interface(fn)
         taken = set(self.module_names or ())
         taken |= set(fn.scope.attr_params.values())
         taken |= {sub.func_name for sub in fn.reader.subgraphs}
@@ -292,9 +299,7 @@ class ModuleWriter:
         another variable called ``x_1`` would lose its name to them when compiled, and
         translating again would not give the same text. Such variables get a trailing ``_``
         (except the model's inputs and outputs, whose names are its interface)."""
-        keep = {id(v) for v in fn.graph.inputs}
-        if fn.is_main:
-            keep |= {id(v) for v in fn.graph.outputs}
+        keep = _interface(fn)
         renamed: dict[str, str] = {}
         hints = _COMPILER_HINTS
         for val in values:
@@ -335,11 +340,12 @@ class ModuleWriter:
 
     def _ordered(self) -> list[_Function]:
         """Functions with every callee before its callers (main last)."""
-        by_key = {}
-        for fn in self.functions:
-            for key, local in self.local.items():
-                if local.py_name == fn.py_name:
-                    by_key[key] = fn
+        by_name = {fn.py_name: fn for fn in self.functions}
+        by_key = {
+            key: by_name[local.py_name]
+            for key, local in self.local.items()
+            if local.py_name in by_name
+        }
         done: list[_Function] = []
         seen: set[int] = set()
 
@@ -369,10 +375,7 @@ class ModuleWriter:
             lines.append("import onnx")
         if lines:
             lines.append("")
-        names = sorted(
-            self.imports.names - _RUNTIME_NAMES,
-            key=lambda n: (n[0].islower(), n),
-        )
+        names = set(self.imports.names - _RUNTIME_NAMES)
         used_vars = self.imports.opsets
         opset_lines = []
         custom = []
@@ -386,11 +389,11 @@ class ModuleWriter:
                     + ("" if var == f"opset{version}" else f" as {var}")
                 )
             else:
-                names.append("Opset") if "Opset" not in names else None
+                names.add("Opset")
                 custom.append(f"{var} = Opset({string(domain)}, {version})")
         if names:
-            names = sorted(set(names), key=lambda n: (n[0].islower(), n))
-            lines.append(f"from onnxscript import {', '.join(names)}")
+            ordered = sorted(names, key=lambda n: (n[0].islower(), n))
+            lines.append(f"from onnxscript import {', '.join(ordered)}")
         lines.extend(opset_lines)
         runtime = sorted(self.imports.names & _RUNTIME_NAMES)
         if runtime:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import onnx
 
+from onnxscript.compiled_patterns import is_scalar_shape, is_true_scalar
 from onnxscript.reverse.graph_model import GraphInfo, NodeInfo, Val, Var
 from onnxscript.reverse.identifiers import ssa_base
 
@@ -79,39 +80,14 @@ def unite(a: Val, b: Val) -> None:
 
 
 def _is_const_true(val: Val) -> bool:
-    node = val.node
-    if node is None or node.op_type != "Constant" or node.domain or val.slot != 0:
-        return False
-    tensor = node.tensor
-    if tensor is None and node.proto is not None:
-        for attr in node.proto.attribute:
-            if attr.name == "value" and attr.type == onnx.AttributeProto.TENSOR:
-                tensor = attr.t
-    if not isinstance(tensor, onnx.TensorProto) or tensor.data_type != onnx.TensorProto.BOOL:
-        return False
-    if any(d != 1 for d in tensor.dims):
-        return False
-    try:
-        return bool(onnx.numpy_helper.to_array(tensor).all())
-    except Exception:
-        return False
+    tensor = val.node.constant_tensor() if val.node is not None else None
+    return isinstance(tensor, onnx.TensorProto) and is_true_scalar(tensor)
 
 
 def _is_empty_shape(val: Val) -> bool:
     """Whether ``val`` is a ``Constant`` holding the empty int64 shape (a scalar's)."""
-    node = val.node
-    if node is None or node.op_type != "Constant" or node.domain:
-        return False
-    tensor = node.tensor
-    if tensor is None and node.proto is not None:
-        attrs = node.proto.attribute
-        if len(attrs) == 1 and attrs[0].name == "value" and not attrs[0].ref_attr_name:
-            tensor = attrs[0].t
-    return (
-        isinstance(tensor, onnx.TensorProto)
-        and tensor.data_type == onnx.TensorProto.INT64
-        and list(tensor.dims) == [0]
-    )
+    tensor = val.node.constant_tensor() if val.node is not None else None
+    return isinstance(tensor, onnx.TensorProto) and is_scalar_shape(tensor)
 
 
 class Planner:

@@ -131,9 +131,7 @@ class TensorWriter:
         """
         if tensor.data_location == onnx.TensorProto.EXTERNAL:
             return self._external(tensor)
-        count = 1
-        for d in tensor.dims:
-            count *= d
+        count = math.prod(tensor.dims)
         if count > self.large_limit and self.tensor_file is not None and file_key is not None:
             self.imports.names.add("model_tensor")
             return f"model_tensor({string(self.tensor_file)}, {string(file_key)})"

@@ -71,7 +71,8 @@ def _default_version() -> int:
 
 
 def _main_version(imports: dict[str, int]) -> int:
-    return imports.get("", _default_version())
+    # The default (which loads onnxruntime to probe it) only when the proto imports no ai.onnx.
+    return imports[""] if "" in imports else _default_version()
 
 
 def translate_model(model: onnx.ModelProto, options: Options) -> str:
@@ -192,7 +193,6 @@ def _function_headers(writer: ModuleWriter, functions: Any, model_imports: dict[
         domain = canonical_domain(proto.domain)
         local = writer.local[(domain, proto.name)]
         fn = by_name[local.py_name]
-        fn.py_name = local.py_name
         opset = writer.opset_var(domain, model_imports.get(domain, 1))
         writer.imports.opsets.add(opset)
         writer.imports.names.add("script")

@@ -44,6 +44,7 @@ import onnx
 import onnx.helper
 import onnx.numpy_helper
 
+from onnxscript.compiled_patterns import is_scalar_shape, is_true_scalar
 from onnxscript.opsets.schemas import canonical_domain, imported_versions
 
 ProtoLike = onnx.ModelProto | onnx.FunctionProto | onnx.GraphProto
@@ -295,18 +296,13 @@ def _is_scalar_reshape(graph: _Graph, node: _Node) -> bool:
     found = graph.producer(node.inputs[1])
     if found is None or found[0].op_type != "Constant" or "value" not in found[0].attrs:
         return False
-    shape = found[0].attrs["value"].t
-    return shape.data_type == onnx.TensorProto.INT64 and list(shape.dims) == [0]
+    return is_scalar_shape(found[0].attrs["value"].t)
 
 
 def _is_constant_true(node: _Node) -> bool:
     if node.op_type != "Constant" or node.domain or "value" not in node.attrs:
         return False
-    tensor = node.attrs["value"].t
-    if tensor.data_type != onnx.TensorProto.BOOL:
-        return False
-    array = onnx.numpy_helper.to_array(tensor)
-    return array.size == 1 and bool(array.all())
+    return is_true_scalar(node.attrs["value"].t)
 
 
 def _prune(root: _Graph) -> None:
