@@ -69,6 +69,13 @@ def test_every_installed_element_type_has_a_class():
     assert {BOOL.dtype, STRING.dtype} <= set(TYPES_BY_DTYPE)
 
 
+def test_every_type_class_is_exported_by_the_package():
+    # Scripts (and the reverse translator's output) import them from `onnxscript`.
+    for cls in TYPES_BY_DTYPE.values():
+        assert getattr(onnxscript, cls.__name__) is cls
+        assert cls.__name__ in onnxscript.__all__
+
+
 def test_to_type_proto():
     proto = FLOAT["N", 3].to_type_proto()
     dims = proto.tensor_type.shape.dim

@@ -8,35 +8,11 @@ from __future__ import annotations
 
 import onnx
 
+from onnxscript.onnx_types import TYPES_BY_DTYPE
 from onnxscript.reverse.literals import string
 
-# Element types that ``onnxscript`` exports as annotation classes, by ONNX data type code.
-DTYPE_NAMES: dict[int, str] = {
-    1: "FLOAT",
-    2: "UINT8",
-    3: "INT8",
-    4: "UINT16",
-    5: "INT16",
-    6: "INT32",
-    7: "INT64",
-    8: "STRING",
-    9: "BOOL",
-    10: "FLOAT16",
-    11: "DOUBLE",
-    12: "UINT32",
-    13: "UINT64",
-    14: "COMPLEX64",
-    15: "COMPLEX128",
-    16: "BFLOAT16",
-    17: "FLOAT8E4M3FN",
-    18: "FLOAT8E4M3FNUZ",
-    19: "FLOAT8E5M2",
-    20: "FLOAT8E5M2FNUZ",
-    21: "UINT4",
-    22: "INT4",
-    23: "FLOAT4E2M1",
-    24: "FLOAT8E8M0",
-}
+# The annotation classes that ``onnxscript`` exports (``FLOAT``, ...), by ONNX data type code.
+DTYPE_NAMES: dict[int, str] = {code: cls.__name__ for code, cls in TYPES_BY_DTYPE.items()}
 
 
 class Imports:
