@@ -6,7 +6,6 @@ Unlike the translation itself, this module runs the script compiler (through the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +14,7 @@ import onnx
 
 from onnxscript.reverse.loading import exec_script
 from onnxscript.testing.isomorphism import differences
+from onnxscript.testing.values import first_mismatch, run_model
 
 
 @dataclass
@@ -120,42 +120,18 @@ def random_inputs(model: onnx.ModelProto, seed: int = 0) -> list[np.ndarray] | N
     return values
 
 
-def _run(model: onnx.ModelProto, inputs: Sequence[np.ndarray]) -> list[Any]:
-    import onnxruntime as ort
-
-    options = ort.SessionOptions()
-    options.log_severity_level = 4
-    session = ort.InferenceSession(
-        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
-    )
-    names = [i.name for i in session.get_inputs()]
-    return list(session.run(None, dict(zip(names, inputs, strict=True))))
-
-
 def compare_results(original: onnx.ModelProto, compiled: onnx.ModelProto) -> str:
     """Run both models with onnxruntime on the same random inputs."""
     inputs = random_inputs(original)
     if inputs is None:
         return "not compared (an input is not a tensor with a known shape)"
     try:
-        expected = _run(original, inputs)
+        expected = run_model(original, inputs)
     except Exception as exc:
         return f"not compared (onnxruntime cannot run the original: {type(exc).__name__})"
     try:
-        actual = _run(compiled, inputs)
+        actual = run_model(compiled, inputs)
     except Exception as exc:
         return f"different: onnxruntime cannot run the compiled model: {exc}"
-    for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
-        a_arr, e_arr = np.asarray(a), np.asarray(e)
-        if a_arr.shape != e_arr.shape or a_arr.dtype != e_arr.dtype:
-            return (
-                f"different: output {i} has shape/type {a_arr.shape}/{a_arr.dtype}, "
-                f"expected {e_arr.shape}/{e_arr.dtype}"
-            )
-        if e_arr.dtype.kind in "fc":
-            same = np.allclose(a_arr, e_arr, rtol=1e-5, atol=1e-6, equal_nan=True)
-        else:
-            same = bool(np.array_equal(a_arr, e_arr))
-        if not same:
-            return f"different: output {i} differs"
-    return "same"
+    found = first_mismatch(actual, expected, names=("compiled", "original"))
+    return "same" if found is None else f"different: {found}"

@@ -3,6 +3,7 @@
 ``assert_eager_matches_compiled(fn, *inputs)`` runs a script function eagerly and as a
 compiled model on the same inputs and compares the outputs. ``assert_isomorphic(a, b)``
 compares two models, functions or graphs up to value names and independent node order.
+``run_model`` runs a model with onnxruntime and ``first_mismatch`` compares outputs.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from onnxscript.testing.eager_vs_compiled import (
     compiled_outputs,
 )
 from onnxscript.testing.isomorphism import Mismatch, assert_isomorphic, is_isomorphic
+from onnxscript.testing.values import first_mismatch, run_model
 
 __all__ = [
     "Mismatch",
@@ -20,5 +22,7 @@ __all__ = [
     "assert_isomorphic",
     "assert_same_values",
     "compiled_outputs",
+    "first_mismatch",
     "is_isomorphic",
+    "run_model",
 ]

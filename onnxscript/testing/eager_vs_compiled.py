@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import onnx
 
+from onnxscript.testing.values import first_mismatch, run_model
 from onnxscript.values import OnnxFunction
 
 
@@ -41,52 +42,28 @@ def compiled_outputs(
     Inputs are given as for an eager call: by position or keyword; attribute values are
     bound into the model. ``model_options`` go to ``to_model_proto`` (``input_types``, ...).
     """
-    import onnxruntime
-
     from onnxscript.signature import bind
 
     bound = bind(fn.op_signature, args, kwargs)
     model = fn.to_model_proto(**{**(model_options or {}), **bound.attributes})
     onnx.checker.check_model(model, full_check=True)
-    session = onnxruntime.InferenceSession(
-        model.SerializeToString(), providers=["CPUExecutionProvider"]
-    )
-    inputs = list(model.graph.input)
-    feeds = {vi.name: _feed(v, vi) for vi, v in zip(inputs, bound.inputs, strict=False)}
-    return list(session.run(None, feeds))
+    feeds = [_feed(v, vi) for vi, v in zip(model.graph.input, bound.inputs, strict=False)]
+    return run_model(model, feeds)
 
 
 def assert_same_values(
-    actual: Sequence[Any], expected: Sequence[Any], rtol: float = 1e-5, atol: float = 1e-6,
+    actual: Sequence[Any],
+    expected: Sequence[Any],
+    rtol: float = 1e-5,
+    atol: float = 1e-6,
     what: str = "eager",
-) -> None:  # fmt: skip
+) -> None:
     """``actual`` and ``expected`` (lists of outputs) agree in count, element type, shape and
-    values (floats within tolerance, NaN equal to NaN; everything else exactly)."""
-    if len(actual) != len(expected):
-        raise AssertionError(f"{what} gives {len(actual)} output(s), compiled {len(expected)}")
-    for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
-        if isinstance(e, list) or isinstance(a, list):
-            if not (isinstance(a, list) and isinstance(e, list)):
-                raise AssertionError(
-                    f"output {i}: {what} {type(a).__name__}, compiled {type(e).__name__}"
-                )
-            assert_same_values(a, e, rtol, atol, f"{what} output {i} item")
-            continue
-        a_arr = np.asarray(a.numpy() if hasattr(a, "numpy") else a)
-        e_arr = np.asarray(e)
-        if a_arr.dtype != e_arr.dtype:
-            raise AssertionError(f"output {i}: {what} dtype {a_arr.dtype}, compiled {e_arr.dtype}")
-        if a_arr.shape != e_arr.shape:
-            raise AssertionError(f"output {i}: {what} shape {a_arr.shape}, compiled {e_arr.shape}")
-        if e_arr.dtype.kind in "fc":
-            np.testing.assert_allclose(
-                a_arr, e_arr, rtol=rtol, atol=atol, equal_nan=True,
-                err_msg=f"output {i}: {what} and compiled differ",
-            )  # fmt: skip
-        else:
-            np.testing.assert_array_equal(
-                a_arr, e_arr, err_msg=f"output {i}: {what} and compiled differ"
-            )
+    values (floats within tolerance, NaN equal to NaN; everything else exactly); see
+    :func:`onnxscript.testing.values.first_mismatch`."""
+    found = first_mismatch(actual, expected, rtol, atol, names=(what, "compiled"))
+    if found is not None:
+        raise AssertionError(found)
 
 
 def assert_eager_matches_compiled(
