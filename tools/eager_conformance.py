@@ -29,7 +29,6 @@ import sys
 import tempfile
 import time
 import traceback
-import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,146 +44,12 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
 import onnxscript  # noqa: E402
-from onnxscript.evaluator import TensorSequence, call_op  # noqa: E402
+from onnxscript.evaluator import call_op  # noqa: E402
 from onnxscript.opsets import get_opset  # noqa: E402
+from onnxscript.opsets.schemas import imported_versions  # noqa: E402
+from onnxscript.testing.node_tests import Case, case_names, generate, load  # noqa: E402
+from onnxscript.testing.values import first_mismatch  # noqa: E402
 from onnxscript.values import Opset  # noqa: E402
-
-# -- generation -------------------------------------------------------------------------------
-
-
-def _write_value(value: Any, value_info: onnx.ValueInfoProto, path: Path) -> None:
-    kind = value_info.type.WhichOneof("value")
-    if kind == "sequence_type":
-        proto: Any = onnx.numpy_helper.from_list(value, value_info.name)
-    elif kind == "optional_type":
-        proto = onnx.numpy_helper.from_optional(value, value_info.name)
-    elif kind == "map_type":
-        proto = onnx.numpy_helper.from_dict(value, value_info.name)
-    elif isinstance(value, onnx.TensorProto):
-        proto = value
-    else:
-        proto = onnx.numpy_helper.from_array(np.asarray(value), value_info.name)
-    path.write_bytes(proto.SerializeToString())
-
-
-def generate(dest: Path, name_filter: str = "") -> list[Path]:
-    """Write the node test cases into ``dest``; returns the case folders."""
-    import onnx.backend.test.case.node as node_cases
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        cases = node_cases.collect_testcases(None)
-    folders = []
-    for case in cases:
-        if case.kind != "node" or case.model is None or name_filter not in case.name:
-            continue
-        folder = dest / case.name
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "model.onnx").write_bytes(case.model.SerializeToString())
-        (folder / "tolerance.json").write_text(json.dumps({"rtol": case.rtol, "atol": case.atol}))
-        for k, (inputs, outputs) in enumerate(case.data_sets or []):
-            data = folder / f"test_data_set_{k}"
-            data.mkdir(exist_ok=True)
-            for j, value in enumerate(inputs):
-                _write_value(value, case.model.graph.input[j], data / f"input_{j}.pb")
-            for j, value in enumerate(outputs):
-                _write_value(value, case.model.graph.output[j], data / f"output_{j}.pb")
-        folders.append(folder)
-    return sorted(folders)
-
-
-# -- loading ----------------------------------------------------------------------------------
-
-
-def _read_value(path: Path, type_proto: onnx.TypeProto) -> Any:
-    kind = type_proto.WhichOneof("value")
-    data = path.read_bytes()
-    if kind == "sequence_type":
-        seq = onnx.SequenceProto()
-        seq.ParseFromString(data)
-        elem = type_proto.sequence_type.elem_type
-        elem_type = elem.tensor_type.elem_type if elem.HasField("tensor_type") else None
-        return TensorSequence(onnx.numpy_helper.to_list(seq), elem_type or None)
-    if kind == "optional_type":
-        opt = onnx.OptionalProto()
-        opt.ParseFromString(data)
-        return onnx.numpy_helper.to_optional(opt)
-    if kind == "map_type":
-        raise NotImplementedError("map values")
-    tensor = onnx.TensorProto()
-    tensor.ParseFromString(data)
-    return onnx.numpy_helper.to_array(tensor)
-
-
-@dataclass
-class Case:
-    name: str
-    model: onnx.ModelProto
-    data_sets: list[tuple[list[Any], list[Any]]]
-    rtol: float
-    atol: float
-
-
-def load(folder: Path) -> Case:
-    model = onnx.load(str(folder / "model.onnx"))
-    tol = json.loads((folder / "tolerance.json").read_text())
-    data_sets = []
-    for data in sorted(folder.glob("test_data_set_*")):
-        inputs = [
-            _read_value(data / f"input_{j}.pb", vi.type)
-            for j, vi in enumerate(model.graph.input)
-            if (data / f"input_{j}.pb").exists()
-        ]
-        outputs = [
-            _read_value(data / f"output_{j}.pb", vi.type)
-            for j, vi in enumerate(model.graph.output)
-            if (data / f"output_{j}.pb").exists()
-        ]
-        data_sets.append((inputs, outputs))
-    return Case(folder.name, model, data_sets, tol["rtol"], tol["atol"])
-
-
-# -- comparison -------------------------------------------------------------------------------
-
-
-def mismatch(actual: Any, expected: Any, rtol: float, atol: float, where: str = "") -> str | None:
-    """Why ``actual`` differs from ``expected`` (``None`` when they agree)."""
-    if isinstance(expected, list) or isinstance(actual, list):
-        if not (isinstance(actual, list) and isinstance(expected, list)):
-            return f"{where}: got {type(actual).__name__}, expected a sequence"
-        if len(actual) != len(expected):
-            return f"{where}: sequence of {len(actual)}, expected {len(expected)}"
-        for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
-            found = mismatch(a, e, rtol, atol, f"{where}[{i}]")
-            if found:
-                return found
-        return None
-    if expected is None or actual is None:
-        return (
-            None if expected is None and actual is None else f"{where}: optional presence differs"
-        )
-    a = np.asarray(actual.numpy() if hasattr(actual, "numpy") else actual)
-    e = np.asarray(expected)
-    if a.dtype != e.dtype:
-        return f"{where}: dtype {a.dtype}, expected {e.dtype}"
-    if a.shape != e.shape:
-        return f"{where}: shape {a.shape}, expected {e.shape}"
-    try:
-        if (
-            e.dtype.kind in "fc"
-            or e.dtype.kind == "V"
-            or str(e.dtype).startswith(("float", "bfloat"))
-        ):
-            np.testing.assert_allclose(
-                a.astype(np.float64), e.astype(np.float64), rtol=rtol, atol=atol, equal_nan=True
-            )
-        else:
-            np.testing.assert_array_equal(a, e)
-    except AssertionError as exc:
-        first = str(exc).strip().splitlines()
-        return f"{where}: values differ ({' '.join(first[1:3]).strip()})"
-    return None
-
 
 # -- running ----------------------------------------------------------------------------------
 
@@ -208,10 +73,9 @@ def run_with_onnxruntime(case: Case) -> str | None:
             actual = session.run(None, feeds)
         except Exception as exc:
             return f"onnxruntime cannot run it: {_first_line(exc)}"
-        for j, (a, e) in enumerate(zip(actual, expected, strict=False)):
-            why = mismatch(a, e, case.rtol, case.atol, f"output {j}")
-            if why:
-                return f"onnxruntime gets it wrong: {why}"
+        why = first_mismatch(actual, expected, case.rtol, case.atol, ("onnxruntime", "expected"))
+        if why:
+            return f"onnxruntime gets it wrong: {why}"
     return None
 
 
@@ -299,17 +163,11 @@ def _attribute(attr: onnx.AttributeProto, env: dict[str, Any], model: onnx.Model
         return value
     if isinstance(value, list) and value and isinstance(value[0], onnx.GraphProto):
         return [bind_outer_values(g, env) for g in value]
-    if (
-        attr.type
-        in (onnx.AttributeProto.FLOATS, onnx.AttributeProto.INTS, onnx.AttributeProto.STRINGS)
-        and not value
-    ):
-        return []
     return value
 
 
 def _opset(model: onnx.ModelProto, domain: str) -> Opset:
-    versions = {("" if o.domain == "ai.onnx" else o.domain): o.version for o in model.opset_import}
+    versions = imported_versions(model.opset_import)
     version = versions.get(domain, versions.get("", 1))
     if domain == "":
         opset = get_opset(f"opset{version}")
@@ -375,11 +233,7 @@ class Report:
 
 
 def run_case(folder: Path, report: Report, verbose: bool = False) -> None:
-    try:
-        case = load(folder)
-    except NotImplementedError as exc:
-        report.skipped.append((folder.name, f"test data holds {exc}"))
-        return
+    case = load(folder)
     if not case.data_sets:
         report.skipped.append((case.name, "no test data"))
         return
@@ -391,11 +245,12 @@ def run_case(folder: Path, report: Report, verbose: bool = False) -> None:
         for inputs, expected in case.data_sets:
             with np.errstate(all="ignore"):
                 run = run_eagerly(case, inputs)
-            for j, (a, e) in enumerate(zip(run.outputs, expected, strict=False)):
-                found = mismatch(a, e, case.rtol, case.atol, f"output {j}")
-                if found:
-                    report.failed.append((case.name, found))
-                    return
+            found = first_mismatch(
+                run.outputs, expected, case.rtol, case.atol, ("eager", "expected")
+            )
+            if found:
+                report.failed.append((case.name, found))
+                return
     except Exception as exc:
         detail = _first_line(exc)
         if verbose:
@@ -434,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="onnx-node-tests-") as tmp:
         dest = args.keep or Path(tmp)
-        folders = generate(dest, args.filter)
+        folders = generate(dest, [n for n in case_names() if args.filter in n])
         if args.sample and len(folders) > args.sample:
             step = len(folders) / args.sample
             folders = [folders[int(i * step)] for i in range(args.sample)]

@@ -29,16 +29,15 @@ import time
 import traceback
 import warnings
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
-import numpy as np
 import onnx
-import onnx.numpy_helper
 
-RTOL = 1e-3
-ATOL = 1e-7
+from onnxscript.testing.node_tests import case_names, generate, load
+from onnxscript.testing.values import first_mismatch, run_model
 
 
 @dataclass
@@ -54,145 +53,8 @@ class Result:
     seconds: float = 0.0
 
 
-def generate(folder: str, names: Sequence[str] | None = None) -> list[str]:
-    """Write the node tests (all, or those named) into ``folder``; return their paths."""
-    from onnx.backend.test.case.node import collect_testcases
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        cases = collect_testcases(None)
-    wanted = set(names) if names is not None else None
-    paths = []
-    for case in cases:
-        if wanted is not None and case.name not in wanted:
-            continue
-        assert case.model is not None and case.data_sets
-        path = os.path.join(folder, case.name)
-        os.makedirs(path, exist_ok=True)
-        with open(os.path.join(path, "model.onnx"), "wb") as f:
-            f.write(case.model.SerializeToString())
-        inputs, outputs = case.data_sets[0]
-        data = os.path.join(path, "test_data_set_0")
-        os.makedirs(data, exist_ok=True)
-        for prefix, values, infos in (
-            ("input", inputs, case.model.graph.input),
-            ("output", outputs, case.model.graph.output),
-        ):
-            for j, (value, info) in enumerate(zip(values, infos)):
-                proto = _to_proto(value, info.type, info.name)
-                with open(os.path.join(data, f"{prefix}_{j}.pb"), "wb") as f:
-                    f.write(proto.SerializeToString())
-        paths.append(path)
-    return paths
-
-
-def test_names() -> list[str]:
-    from onnx.backend.test.case.node import collect_testcases
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return [c.name for c in collect_testcases(None)]
-
-
-def _to_proto(value: Any, t: onnx.TypeProto, name: str) -> Any:
-    which = t.WhichOneof("value")
-    if which == "sequence_type":
-        return onnx.numpy_helper.from_list(value, name)
-    if which == "optional_type":
-        return onnx.numpy_helper.from_optional(value, name)
-    if which == "map_type":
-        return onnx.numpy_helper.from_dict(value, name)
-    if isinstance(value, onnx.TensorProto):
-        return value
-    return onnx.numpy_helper.from_array(np.asarray(value), name)
-
-
-def _from_file(path: str, t: onnx.TypeProto) -> Any:
-    with open(path, "rb") as f:
-        data = f.read()
-    which = t.WhichOneof("value")
-    if which == "sequence_type":
-        seq = onnx.SequenceProto()
-        seq.ParseFromString(data)
-        return onnx.numpy_helper.to_list(seq)
-    if which == "optional_type":
-        opt = onnx.OptionalProto()
-        opt.ParseFromString(data)
-        return onnx.numpy_helper.to_optional(opt)
-    if which == "map_type":
-        m = onnx.MapProto()
-        m.ParseFromString(data)
-        return onnx.numpy_helper.to_dict(m)
-    tensor = onnx.TensorProto()
-    tensor.ParseFromString(data)
-    return onnx.numpy_helper.to_array(tensor)
-
-
-def load_case(path: str) -> tuple[onnx.ModelProto, list[Any], list[Any]]:
-    model = onnx.load(os.path.join(path, "model.onnx"))
-    data = os.path.join(path, "test_data_set_0")
-    inputs = [
-        _from_file(os.path.join(data, f"input_{j}.pb"), vi.type)
-        for j, vi in enumerate(model.graph.input)
-        if os.path.exists(os.path.join(data, f"input_{j}.pb"))
-    ]
-    outputs = [
-        _from_file(os.path.join(data, f"output_{j}.pb"), vi.type)
-        for j, vi in enumerate(model.graph.output)
-    ]
-    return model, inputs, outputs
-
-
-def run(model: onnx.ModelProto, inputs: Sequence[Any]) -> list[Any]:
-    import onnxruntime as ort
-
-    options = ort.SessionOptions()
-    options.log_severity_level = 4
-    session = ort.InferenceSession(
-        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
-    )
-    names = [i.name for i in session.get_inputs()]
-    return list(session.run(None, dict(zip(names, inputs))))
-
-
-def close(actual: Any, expected: Any) -> bool:
-    """Whether results agree (the tolerance of onnx's backend tests)."""
-    if isinstance(expected, list):
-        return (
-            isinstance(actual, list)
-            and len(actual) == len(expected)
-            and all(close(a, e) for a, e in zip(actual, expected))
-        )
-    if expected is None:
-        return actual is None
-    if isinstance(expected, dict):
-        return (
-            isinstance(actual, dict)
-            and actual.keys() == expected.keys()
-            and all(close(actual[k], expected[k]) for k in expected)
-        )
-    e = np.asarray(expected)
-    a = np.asarray(actual)
-    if a.shape != e.shape:
-        return False
-    if e.dtype == object or e.dtype.kind in "SU":
-        return bool(np.array_equal(a.astype(object), e.astype(object)))
-    if e.dtype.kind in "fc" or a.dtype.kind in "fc":
-        try:
-            np.testing.assert_allclose(
-                a.astype(np.float64) if a.dtype.kind != "c" else a,
-                e.astype(np.float64) if e.dtype.kind != "c" else e,
-                rtol=RTOL,
-                atol=ATOL,
-            )
-            return True
-        except (AssertionError, TypeError, ValueError):
-            return False
-    return bool(np.array_equal(a, e))
-
-
 def check(path: str) -> Result:
-    """Run the whole round trip on one generated test folder."""
+    """Run the whole round trip on one generated test folder (its first data set)."""
     from onnxscript.reverse import exec_script, proto2python
     from onnxscript.testing.isomorphism import differences
 
@@ -200,17 +62,22 @@ def check(path: str) -> Result:
     start = time.perf_counter()
     result = Result(name, "fail")
     try:
-        model, inputs, expected = load_case(path)
+        case = load(Path(path))
+        model = case.model
+        inputs, expected = case.data_sets[0]
     except Exception as exc:
         return Result(name, "skip", "load", f"{type(exc).__name__}: {exc}")
+
+    def mismatch(actual: Sequence[Any], what: str) -> str | None:
+        return first_mismatch(actual, expected, case.rtol, case.atol, (what, "expected"))
+
     try:
-        original = run(model, inputs)
+        original = run_model(model, inputs)
     except Exception as exc:
         return Result(name, "skip", "original", _first_line(exc))
-    if len(original) != len(expected) or not all(close(a, e) for a, e in zip(original, expected)):
-        return Result(
-            name, "skip", "original", "onnxruntime's results differ from the expected outputs"
-        )
+    why = mismatch(original, "onnxruntime")
+    if why is not None:
+        return Result(name, "skip", "original", f"onnxruntime's results differ: {why}")
     stage = "translate"
     try:
         source = proto2python(model)
@@ -221,19 +88,18 @@ def check(path: str) -> Result:
         stage = "check_model"
         onnx.checker.check_model(compiled)
         stage = "run"
-        actual = run(compiled, inputs)
+        actual = run_model(compiled, inputs)
         stage = "compare"
-        if len(actual) != len(expected) or not all(close(a, e) for a, e in zip(actual, expected)):
-            raise AssertionError("results differ from the expected outputs")
+        why = mismatch(actual, "compiled")
+        if why is not None:
+            raise AssertionError(f"results differ from the expected outputs: {why}")
         result.status = "pass"
         result.stage = ""
-        result.eager = _eager(namespace, inputs, expected)
+        result.eager = _eager(namespace, inputs, mismatch)
         try:
             result.differences = differences(model, compiled, canonical=True)
             result.isomorphic = not result.differences
-            result.fixpoint = proto2python(compiled) == proto2python(
-                exec_script(proto2python(compiled))["make_model"]()
-            )
+            result.fixpoint = proto2python(compiled) == source
         except Exception as exc:
             result.differences.append(f"comparison failed: {_first_line(exc)}")
             result.isomorphic = False
@@ -246,7 +112,11 @@ def check(path: str) -> Result:
     return result
 
 
-def _eager(namespace: dict[str, Any], inputs: Sequence[Any], expected: Sequence[Any]) -> str:
+def _eager(
+    namespace: dict[str, Any],
+    inputs: Sequence[Any],
+    mismatch: Callable[[Sequence[Any], str], str | None],
+) -> str:
     """Call the translated main function eagerly (op by op) on the test's inputs."""
     from onnxscript.values import OnnxFunction
 
@@ -259,22 +129,8 @@ def _eager(namespace: dict[str, Any], inputs: Sequence[Any], expected: Sequence[
             got = functions[-1](*inputs)
     except Exception as exc:
         return f"error: {_first_line(exc)}"
-    values = [got] if len(expected) == 1 else list(got)
-    plain = [_plain(v) for v in values]
-    if len(plain) != len(expected) or not all(
-        close(a, e) for a, e in zip(plain, expected, strict=True)
-    ):
-        return "different results"
-    return "pass"
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if value is None or isinstance(value, np.ndarray):
-        return value
-    inner = getattr(value, "value", None)
-    return _plain(inner) if inner is not None else np.asarray(value)
+    why = mismatch(list(got) if isinstance(got, tuple) else [got], "eager")
+    return "pass" if why is None else f"different results: {why}"
 
 
 def _first_line(exc: BaseException) -> str:
@@ -367,13 +223,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--min-rate", type=float, default=0.995, help="exit with 1 when the pass rate is below this"
     )
     args = parser.parse_args(argv)
-    names = test_names()
+    names = case_names()
     if args.pattern:
         names = [n for n in names if args.pattern in n]
     if args.sample:
         names = sample_names(names, args.sample)
     with tempfile.TemporaryDirectory(prefix="onnx-node-tests-") as folder:
-        paths = generate(folder, names)
+        paths = [str(p) for p in generate(Path(folder), set(names))]
         results = run_all(paths, args.jobs)
     summary = summarize(results, args.verbose)
     if args.json:
