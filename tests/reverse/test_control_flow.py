@@ -8,7 +8,6 @@ import onnx
 import onnx.helper as oh
 import pytest
 
-from onnxscript.reverse import proto2python
 from tests.reverse.common import (
     BOOL,
     FLOAT,
@@ -384,17 +383,23 @@ def test_if_with_unused_output_keeps_all_outputs():
 
 
 def test_single_output_if_as_op_call_uses_a_one_element_tuple():
-    model = _if_model(
-        [oh.make_node("Neg", ["x"], ["t"]), oh.make_node("Abs", ["x"], ["t2"])],
-        ["t", "t2"],
-        [oh.make_node("Exp", ["x"], ["e"]), oh.make_node("Relu", ["x"], ["e2"])],
-        ["e", "e2"],
-        ["y", "z"],
-        returned=["y"],
+    # The If's only output is unused (not a model output), so the If is not written as
+    # `if c:` but as the op call, whose variadic result is a one-element tuple.
+    if_node = oh.make_node(
+        "If",
+        ["c"],
+        ["u"],
+        then_branch=_branch("then", [oh.make_node("Neg", ["x"], ["t"])], ["t"]),
+        else_branch=_branch("else", [oh.make_node("Abs", ["x"], ["e"])], ["e"]),
     )
-    source = proto2python(model)
-    assert "(y, z) = " not in source
-    assert_roundtrip(model)
+    model = make_model(
+        [if_node, oh.make_node("Relu", ["x"], ["y"])],
+        [vi("x", FLOAT, [3]), vi("c", BOOL, [])],
+        [vi("y", FLOAT, [3])],
+    )
+    source = assert_roundtrip(model)
+    assert "    (u,) = op.If(c, then_branch=then, else_branch=else_)\n" in source
+    assert "if c:" not in source
 
 
 def test_sequence_map_with_one_output():
