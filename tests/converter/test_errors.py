@@ -6,40 +6,29 @@ import textwrap
 
 import pytest
 
-from onnxscript import FLOAT, INT64, Opset, ScriptError, register_source, script
+from onnxscript import FLOAT, INT64, Opset, ScriptError, script
 from onnxscript import opset18 as op
+from tests.helpers import define
 
-_counter = [0]
-
-
-def compile_source(body: str, **namespace):
-    """Compile `body` (a function definition) from a registered in-memory file.
-
-    Returns (filename, line of the `# ERR` marker or None, exception or function)."""
-    source = textwrap.dedent(body)
-    _counter[0] += 1
-    filename = f"<error-test-{_counter[0]}>"
-    register_source(source, filename)
-    marker = next((i + 1 for i, line in enumerate(source.splitlines()) if "# ERR" in line), None)
-    ns = {"script": script, "FLOAT": FLOAT, "INT64": INT64, "op": op, "Opset": Opset, **namespace}
-    exec(compile(source, filename, "exec"), ns)
-    return filename, marker, ns
+NAMESPACE = {"script": script, "FLOAT": FLOAT, "INT64": INT64, "op": op, "Opset": Opset}
 
 
 def expect_error(body: str, match: str, **namespace) -> ScriptError:
+    """Compile ``body`` (a function ``f``, decorated here with ``@script()``) from a
+    registered in-memory file; it must raise a ScriptError whose message contains
+    ``match`` and, when a line is marked ``# ERR``, which points at that line."""
     source = "@script()\n" + textwrap.dedent(body)
-    filename, marker, ns = None, None, None
+    lines = source.splitlines()
+    marker = next((i + 1 for i, line in enumerate(lines) if "# ERR" in line), None)
     with pytest.raises(ScriptError) as info:
-        filename, marker, ns = compile_source(source, **namespace)
+        define(source, {**NAMESPACE, **namespace})
     err = info.value
-    assert err.filename.startswith("<error-test-")
+    assert err.filename.startswith("<test-source-")
     text = str(err)
     assert match in text, text
-    lines = textwrap.dedent(source).splitlines()
-    expected_line = next((i + 1 for i, line in enumerate(lines) if "# ERR" in line), None)
-    if expected_line is not None:
-        assert err.lineno == expected_line, (err.lineno, expected_line, text)
-        assert err.source_line.strip() == lines[expected_line - 1].strip()
+    if marker is not None:
+        assert err.lineno == marker, (err.lineno, marker, text)
+        assert err.source_line.strip() == lines[marker - 1].strip()
         assert "^" in text
     return err
 
@@ -131,14 +120,12 @@ def expect_error(body: str, match: str, **namespace) -> ScriptError:
         ("def f(x=None):  # ERR\n    return x\n", "cannot have a default value"),
         ("def f(x: dict):  # ERR\n    return x\n", "unsupported annotation"),
         (
-            "def f(x):\n    def g(y):  # ERR\n        return y\n    return x\n",
+            "def f(x):\n    @staticmethod  # ERR\n    def g(y):\n        return y\n    return x\n",
             "can only be decorated",
         ),
     ],
 )
 def test_error_messages_and_locations(body, match):
-    if "def g(y)" in body:
-        body = body.replace("    def g(y):  # ERR", "    @staticmethod  # ERR\n    def g(y):")
     expect_error(body, match)
 
 

@@ -3,17 +3,13 @@ ScriptError from @script(): no internal traceback reaches the user for bad input
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from onnxscript import BOOL, FLOAT, INT64, ScriptError, graph, register_source, script
+from onnxscript import BOOL, FLOAT, INT64, ScriptError, graph, script
 from onnxscript import opset18 as op
-from tests.helpers import fuzz_settings
-
-_ids = itertools.count()
+from tests.helpers import define, fuzz_settings
 
 NAMES = [
     "x",
@@ -126,18 +122,15 @@ def programs(draw):
 def test_bad_scripts_raise_only_script_errors(source):
     import numpy as np
 
-    filename = f"<fuzz-{next(_ids)}>"
+    namespace = {"FLOAT": FLOAT, "INT64": INT64, "BOOL": BOOL, "op": op, "np": np, "graph": graph}
     try:
-        code = compile(source, filename, "exec")
+        f = define(source, namespace)
     except SyntaxError:
         return  # not Python: the decorator never sees it
-    register_source(source, filename)
-    namespace = {"FLOAT": FLOAT, "INT64": INT64, "BOOL": BOOL, "op": op, "np": np, "graph": graph}
-    exec(code, namespace)
     try:
-        fn = script()(namespace["f"])
+        fn = script()(f)
     except ScriptError as err:
-        assert err.filename == filename and err.lineno >= 1
+        assert err.filename == f.__code__.co_filename and err.lineno >= 1
         return
     # Compiled: lowering must not fail either.
     fn.to_function_proto()
