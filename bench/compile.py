@@ -1,8 +1,8 @@
 """Compile-time benchmark: our ``@script()`` against onnxscript 0.7.2 from PyPI.
 
-Run it with the Python that has our package (``/work/venv/bin/python bench/compile.py``).
-It creates (once, then reuses) a virtual environment with ``onnxscript==0.7.2`` in
-``bench/.venv-onnxscript-0.7.2`` and measures both packages in the same run, each in its
+Run it with a Python that has our package installed (see README): ``python
+bench/compile.py``. It creates (once, then reuses) a virtual environment with
+``onnxscript==0.7.2`` in ``bench/.venv-onnxscript-0.7.2`` (``bench/support.py``) and measures both packages in the same run, each in its
 own subprocesses, on the same generated files:
 
 1. ``@script()`` time per function on the representative set of ``bench/functions.py``
@@ -47,8 +47,10 @@ from typing import Any
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent
 FUNCTIONS_FILE = BENCH_DIR / "functions.py"
-BASELINE_VERSION = "0.7.2"
-DEFAULT_VENV = BENCH_DIR / f".venv-onnxscript-{BASELINE_VERSION}"
+if str(BENCH_DIR) not in sys.path:
+    sys.path.insert(0, str(BENCH_DIR))
+
+from support import BASELINE_VENV, BASELINE_VERSION, ensure_baseline_venv  # noqa: E402
 
 MODULE_HEADER = (
     "from onnxscript import BOOL, FLOAT, INT64, graph, script\n"
@@ -69,30 +71,24 @@ SHAPE_LEGEND = {
 # ---------------------------------------------------------------------------------------
 
 
-def _function_sources(path: Path) -> dict[str, str]:
-    """The source text of every top-level function of ``path`` that is not decorated."""
+def _function_sources(path: Path) -> tuple[dict[str, str], str]:
+    """The source text of every top-level function of ``path`` that is not decorated, and
+    the source of its ``@script()`` helpers (functions the others call)."""
     text = path.read_text()
-    tree = ast.parse(text)
+    lines = text.splitlines()
     sources: dict[str, str] = {}
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and not node.decorator_list:
+    helpers = []
+    for node in ast.parse(text).body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        if node.decorator_list:
+            start = node.decorator_list[0].lineno - 1
+            helpers.append("\n".join(lines[start : node.end_lineno or node.lineno]))
+        else:
             segment = ast.get_source_segment(text, node)
             if segment is not None:
                 sources[node.name] = segment
-    return sources
-
-
-def _decorated_helpers(path: Path) -> str:
-    """The source of the ``@script()`` helpers of ``path`` (functions the others call)."""
-    text = path.read_text()
-    tree = ast.parse(text)
-    parts = []
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.decorator_list:
-            start = node.decorator_list[0].lineno - 1
-            end = node.end_lineno or node.lineno
-            parts.append("\n".join(text.splitlines()[start:end]))
-    return "\n\n\n".join(parts)
+    return sources, "\n\n\n".join(helpers)
 
 
 def _rename(source: str, old: str, new: str) -> str:
@@ -102,8 +98,7 @@ def _rename(source: str, old: str, new: str) -> str:
 def generate_import_module(common_names: Sequence[str]) -> tuple[str, int]:
     """A module with ``IMPORT_FUNCTIONS`` scripted functions, cycling through the common
     representative functions (the two called helpers count among them)."""
-    sources = _function_sources(FUNCTIONS_FILE)
-    helpers = _decorated_helpers(FUNCTIONS_FILE)
+    sources, helpers = _function_sources(FUNCTIONS_FILE)
     helper_count = helpers.count("@script()")
     parts = [MODULE_HEADER, helpers]
     count = helper_count
@@ -255,7 +250,6 @@ def _wrapped_model(compiled: Any) -> Any:
 
 def worker_functions(args: argparse.Namespace) -> dict[str, Any]:
     """Per-function ``@script()`` times of the representative set, and the models."""
-    sys.path.insert(0, str(BENCH_DIR))
     import functions as bench_functions  # type: ignore[import-not-found]
 
     from onnxscript import script
@@ -362,40 +356,8 @@ def _our_package() -> Package:
     return Package("ours", sys.executable, env)
 
 
-def _baseline_package(venv: Path) -> Package:
-    env = _clean_env()
-    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    return Package(f"{BASELINE_VERSION}", str(python), env)
-
-
-def ensure_baseline_venv(venv: Path) -> Path:
-    """Create ``venv`` with onnxscript==0.7.2 from PyPI unless it already has it."""
-    python = venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
-    probe = "import importlib.metadata as m; print(m.version('onnxscript'))"
-    if python.exists():
-        found = subprocess.run(
-            [str(python), "-I", "-c", probe],
-            capture_output=True,
-            text=True,
-            cwd=venv,
-            check=False,
-        )
-        if found.returncode == 0 and found.stdout.strip() == BASELINE_VERSION:
-            return python
-        shutil.rmtree(venv)
-    print(f"creating {venv} with onnxscript=={BASELINE_VERSION} from PyPI ...", flush=True)
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    installed = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", f"onnxscript=={BASELINE_VERSION}"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if installed.returncode != 0:
-        raise RuntimeError(
-            f"pip install onnxscript=={BASELINE_VERSION} failed:\n{installed.stderr}"
-        )
-    return python
+def _baseline_package(python: Path) -> Package:
+    return Package(f"{BASELINE_VERSION}", str(python), _clean_env())
 
 
 def _run_worker(
@@ -470,14 +432,12 @@ def _run_model(path: str | None, inputs: list[Any]) -> list[Any] | None:
     cannot be loaded or run."""
     if path is None:
         return None
-    import onnxruntime
+    import onnx
 
-    options = onnxruntime.SessionOptions()
-    options.log_severity_level = 4
+    from onnxscript.testing import run_model
+
     try:
-        session = onnxruntime.InferenceSession(path, options, providers=["CPUExecutionProvider"])
-        feeds = {i.name: value for i, value in zip(session.get_inputs(), inputs, strict=True)}
-        return list(session.run(None, feeds))
+        return run_model(onnx.load(path), inputs)
     except Exception:
         return None
 
@@ -485,7 +445,7 @@ def _run_model(path: str | None, inputs: list[Any]) -> list[Any] | None:
 def compare_meaning(ours: dict[str, Any], base: dict[str, Any], inputs: list[Any]) -> str:
     """Whether our models and the baseline's compute the same outputs on ``inputs``: first
     for ``to_model_proto()``, then for a model calling ``to_function_proto()``."""
-    import numpy as np
+    from onnxscript.testing import first_mismatch
 
     cells = []
     for kind in ("model", "wrapped"):
@@ -495,12 +455,9 @@ def compare_meaning(ours: dict[str, Any], base: dict[str, Any], inputs: list[Any
             cells.append("ours fails")
         elif base_out is None:
             cells.append("0.7.2 fails")
-        elif len(ours_out) == len(base_out) and all(
-            np.allclose(a, b, rtol=1e-5, atol=1e-6) for a, b in zip(ours_out, base_out, strict=True)
-        ):
-            cells.append("same")
         else:
-            cells.append("DIFFER")
+            same = first_mismatch(ours_out, base_out, names=("ours", "0.7.2")) is None
+            cells.append("same" if same else "DIFFER")
     return " / ".join(cells)
 
 
@@ -569,11 +526,8 @@ def _table(rows: list[list[str]], header: list[str]) -> str:
 
 
 def report_functions(
-    ours: dict[str, Any], base: dict[str, Any] | None, work: Path
+    ours: dict[str, Any], base: dict[str, Any] | None, bench_functions: Any
 ) -> dict[str, Any]:
-    sys.path.insert(0, str(BENCH_DIR))
-    import functions as bench_functions  # type: ignore[import-not-found]
-
     summary: dict[str, Any] = {}
     rows: list[list[str]] = []
     ratios: list[float] = []
@@ -754,8 +708,7 @@ def report_sizes(
     for shape in SHAPES:
         points: dict[str, list[tuple[int, float]]] = {p.label: [] for p in packages}
         for size in sizes:
-            source = (Path(args.work) / f"bench_size_{shape}_{size}.py").read_text()
-            statements = count_statements(source)
+            statements = size  # the generator's count (tests check it with count_statements)
             row = [f"{shape} {statements}"]
             best_times: dict[str, float | None] = {}
             for package in packages:
@@ -834,12 +787,11 @@ def run_driver(args: argparse.Namespace) -> None:
     args.work = str(work)
     packages = [_our_package()]
     if not args.no_baseline:
-        ensure_baseline_venv(Path(args.venv))
-        packages.append(_baseline_package(Path(args.venv)))
+        packages.append(_baseline_package(ensure_baseline_venv(Path(args.venv))))
     sizes = SIZES if not args.quick else SIZES[:3]
     try:
         # Generated workloads, the same files for both packages.
-        sys.path[:0] = [str(BENCH_DIR), str(REPO_ROOT)]
+        sys.path.insert(0, str(REPO_ROOT))
         import functions as bench_functions  # type: ignore[import-not-found]
 
         common_names = [e.name for e in bench_functions.COMMON]
@@ -884,7 +836,7 @@ def run_driver(args: argparse.Namespace) -> None:
 
         print("\n== 1. @script() time per function (median; 'ours+model' adds to_model_proto())")
         base_result = per_function.get(packages[1].label) if len(packages) == 2 else None
-        functions_summary = report_functions(per_function["ours"], base_result, work)
+        functions_summary = report_functions(per_function["ours"], base_result, bench_functions)
 
         print(
             f"\n== 2. import time of a module with {count} scripted functions "
@@ -950,7 +902,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and sizes")
     parser.add_argument("--no-baseline", action="store_true", help="measure our package only")
-    parser.add_argument("--venv", default=str(DEFAULT_VENV), help="baseline virtual env")
+    parser.add_argument("--venv", default=str(BASELINE_VENV), help="baseline virtual env")
     parser.add_argument(
         "--baseline-timeout",
         type=float,

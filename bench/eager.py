@@ -1,6 +1,7 @@
 """Eager-mode overhead per op, against onnxruntime sessions created once and run repeatedly.
 
-Run it with the Python that has our package: ``/work/venv/bin/python bench/eager.py``.
+Run it with a Python that has our package's dependencies (see README):
+``python bench/eager.py``.
 
 For each case the same computation runs two ways in the same process, on the same inputs:
 
@@ -17,9 +18,8 @@ Each figure is the best of several repetitions of many calls, in microseconds pe
 per op for GELU). The ratio is eager / floor; the target is at most 3x per op. The whole
 GELU model in one session is printed too, for scale (it is not an op-by-op floor).
 
-``--baseline`` also times onnxscript 0.7.2's eager ``Add``, in a virtual environment with
-onnxscript 0.7.2 and the same onnxruntime, made with pip on first use in the temporary
-directory. ``--quick`` runs fewer repetitions. Nothing here asserts on timings.
+``--baseline`` also times onnxscript 0.7.2's eager ``Add``, in the virtual environment with
+onnxscript 0.7.2 and the same onnxruntime that ``bench/support.py`` makes on first use. ``--quick`` runs fewer repetitions. Nothing here asserts on timings.
 """
 
 from __future__ import annotations
@@ -27,8 +27,6 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
-import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -38,8 +36,10 @@ import onnx
 import onnx.helper
 import onnxruntime as ort
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO_ROOT))
+BENCH_DIR = Path(__file__).resolve().parent
+sys.path[:0] = [str(BENCH_DIR.parent), str(BENCH_DIR)]
+
+from support import best_time, ensure_baseline_venv  # noqa: E402
 
 from onnxscript import DOUBLE, FLOAT, script  # noqa: E402
 from onnxscript import opset18 as op  # noqa: E402
@@ -116,18 +116,6 @@ def _session(
         model.SerializeToString(), options, providers=["CPUExecutionProvider"]
     )
     return session, names
-
-
-def best_time(fn: Callable[[], Any], number: int, repeat: int) -> float:
-    """Seconds per call: the best of ``repeat`` runs of ``number`` calls."""
-    fn()
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        best = min(best, (time.perf_counter() - start) / number)
-    return best
 
 
 def _floors(make: Callable[[bool], Callable[[], Any]], number: int, repeat: int) -> float:
@@ -213,31 +201,11 @@ print(best)
 """
 
 
-BASELINE_VENV = Path(tempfile.gettempdir()) / "onnxscript-0.7.2-eager-venv"
-
-
-def baseline_python() -> Path | None:
-    """A Python with onnxscript 0.7.2 and our onnxruntime version, in a virtual environment
-    outside the repository (created on first use with pip)."""
-    python = BASELINE_VENV / "bin" / "python"
-    if python.exists():
-        return python
-    print(f"creating {BASELINE_VENV} with onnxscript==0.7.2 ...", flush=True)
-    subprocess.run([sys.executable, "-m", "venv", str(BASELINE_VENV)], check=True)
-    done = subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "onnxscript==0.7.2",
-         f"onnxruntime=={ort.__version__}"],
-        capture_output=True, text=True,
-    )  # fmt: skip
-    if done.returncode != 0:
-        print(f"  could not install onnxscript 0.7.2: {done.stderr.strip()[-300:]}")
-        return None
-    return python
-
-
 def baseline_add(shape: tuple[int, ...], number: int) -> float | None:
-    python = baseline_python()
-    if python is None:
+    try:
+        python = ensure_baseline_venv()
+    except RuntimeError as exc:
+        print(f"  could not install onnxscript 0.7.2: {str(exc).strip()[-300:]}")
         return None
     code = BASELINE_SNIPPET.format(shape=shape, number=number)
     out = subprocess.run([str(python), "-c", code], capture_output=True, text=True, cwd="/")

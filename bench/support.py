@@ -1,0 +1,81 @@
+"""Helpers shared by the benchmarks: best-of timing and the onnxscript 0.7.2 environment.
+
+The baseline environment is one virtual environment, ``bench/.venv-onnxscript-0.7.2``,
+with onnxscript 0.7.2 from PyPI and the same onnxruntime version as ours (so that eager
+figures compare the same runtime). It is created on first use and rebuilt when a version
+in it does not match.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+BENCH_DIR = Path(__file__).resolve().parent
+BASELINE_VERSION = "0.7.2"
+BASELINE_VENV = BENCH_DIR / f".venv-onnxscript-{BASELINE_VERSION}"
+
+
+def best_time(fn: Callable[[], Any], number: int = 1, repeat: int = 5) -> float:
+    """Seconds per call of ``fn``: the best of ``repeat`` runs of ``number`` calls, after
+    one warm-up call."""
+    fn()
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - start) / number)
+    return best
+
+
+def venv_python(venv: Path) -> Path:
+    return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def _versions(python: Path, venv: Path) -> dict[str, str]:
+    probe = (
+        "import importlib.metadata as m\n"
+        "for name in ('onnxscript', 'onnxruntime'):\n"
+        "    try:\n"
+        "        print(name, m.version(name))\n"
+        "    except m.PackageNotFoundError:\n"
+        "        pass\n"
+    )
+    found = subprocess.run(
+        [str(python), "-I", "-c", probe], capture_output=True, text=True, cwd=venv, check=False
+    )
+    if found.returncode != 0:
+        return {}
+    return dict(line.split(" ", 1) for line in found.stdout.splitlines() if " " in line)
+
+
+def ensure_baseline_venv(venv: Path = BASELINE_VENV) -> Path:
+    """The Python of ``venv``, made to hold onnxscript 0.7.2 and our onnxruntime version
+    (created or rebuilt with pip when needed)."""
+    import onnxruntime
+
+    wanted = {"onnxscript": BASELINE_VERSION, "onnxruntime": onnxruntime.__version__}
+    python = venv_python(venv)
+    if python.exists():
+        if _versions(python, venv) == wanted:
+            return python
+        shutil.rmtree(venv)
+    print(f"creating {venv} with {wanted} from PyPI ...", flush=True)
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    requirements = [f"{name}=={version}" for name, version in wanted.items()]
+    installed = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", *requirements],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if installed.returncode != 0:
+        raise RuntimeError(f"pip install {' '.join(requirements)} failed:\n{installed.stderr}")
+    return python
