@@ -16,6 +16,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from onnxscript.reverse.options import Options
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -47,15 +49,15 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--inline-limit",
         type=int,
-        default=16,
-        help="largest tensor (elements) written in place (default 16)",
+        default=Options.inline_limit,
+        help=f"largest tensor (elements) written in place (default {Options.inline_limit})",
     )
     parser.add_argument(
         "--large-limit",
         type=int,
-        default=1024,
+        default=Options.large_limit,
         help="tensors with more elements are read from the model file at "
-        "compile time (default 1024)",
+        f"compile time (default {Options.large_limit})",
     )
     return parser
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from onnxscript.reverse.errors import TranslationError
 from onnxscript.reverse.loading import exec_script
+from onnxscript.reverse.options import Options
 
 if TYPE_CHECKING:
     import onnx
@@ -25,8 +26,8 @@ def proto2python(
     use_operators: bool = False,
     inline_const: bool = False,
     skip_initializers: bool = False,
-    inline_limit: int = 16,
-    large_limit: int = 1024,
+    inline_limit: int = Options.inline_limit,
+    large_limit: int = Options.large_limit,
     tensor_file: str | None = None,
     opset_imports: dict[str, int] | None = None,
 ) -> str:

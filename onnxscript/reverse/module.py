@@ -27,6 +27,7 @@ from onnxscript.reverse.emitter import Emitter, FunctionScope, LocalFunction, Mi
 from onnxscript.reverse.graph_model import GraphInfo, Reader, TranslationError, Val, Var
 from onnxscript.reverse.identifiers import NameAllocator, sanitize, ssa_base
 from onnxscript.reverse.literals import string
+from onnxscript.reverse.options import Options
 from onnxscript.reverse.planning import Planner
 from onnxscript.reverse.tensors import TensorWriter
 from onnxscript.reverse.types import DTYPE_NAMES, Imports, annotation, has_type, type_expression
@@ -52,21 +53,6 @@ _RUNTIME_NAMES = frozenset({"external_tensor", "model_tensor", "rename_values"})
 # Names the script compiler gives values it makes on its own (a `for` loop's condition
 # constant, the shape that makes a `while` condition a scalar, loop body inputs).
 _COMPILER_HINTS = frozenset({"true", "const", "iter_num", "cond_in"})
-
-
-@dataclass
-class Options:
-    """How to translate; see :func:`onnxscript.reverse.proto2python`."""
-
-    function_name: str | None = None
-    rename: bool = False
-    use_operators: bool = False
-    inline_const: bool = False
-    skip_initializers: bool = False
-    inline_limit: int = 16
-    large_limit: int = 1024
-    tensor_file: str | None = None
-    opset_imports: dict[str, int] | None = None
 
 
 @dataclass

@@ -116,9 +116,9 @@ class TensorWriter:
 
     names: NameAllocator
     imports: Imports
-    inline_limit: int = 16
-    large_limit: int = 1024
-    tensor_file: str | None = None
+    inline_limit: int
+    large_limit: int
+    tensor_file: str | None
     module_lines: list[str] = field(default_factory=list)
 
     def expression(

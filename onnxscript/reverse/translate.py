@@ -14,13 +14,13 @@ from onnxscript.opsets.schemas import canonical_domain, imported_versions
 from onnxscript.reverse.graph_model import TranslationError
 from onnxscript.reverse.module import (
     ModuleWriter,
-    Options,
     attribute_parameters,
     function_header,
     input_parameters,
     model_function_lines,
     output_annotation,
 )
+from onnxscript.reverse.options import Options
 
 ProtoLike = onnx.ModelProto | onnx.FunctionProto | onnx.GraphProto | str | os.PathLike[str]
 
