@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -15,6 +15,7 @@ import onnx
 import onnxruntime as ort
 from hypothesis import HealthCheck, settings
 
+from onnxscript import testing
 from onnxscript.values import OnnxFunction
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,29 +39,57 @@ def checked_model(fn: OnnxFunction, **kwargs: Any) -> onnx.ModelProto:
     return model
 
 
-def run_model(model: onnx.ModelProto, *args: Any) -> list[np.ndarray]:
-    """Run ``model`` with onnxruntime on positional inputs."""
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+def model_runner(model: onnx.ModelProto) -> Callable[..., list[Any]]:
+    """A function that runs ``model`` with onnxruntime on the CPU on positional inputs
+    (each passed through ``np.asarray``), all its calls sharing one session. For one run,
+    :func:`run_model`."""
+    options = ort.SessionOptions()
+    options.log_severity_level = 4
+    session = ort.InferenceSession(
+        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
+    )
     names = [i.name for i in session.get_inputs()]
-    feeds = {name: np.asarray(arg) for name, arg in zip(names, args)}
-    return list(session.run(None, feeds))
+
+    def run(*args: Any) -> list[Any]:
+        return list(session.run(None, {n: np.asarray(a) for n, a in zip(names, args)}))
+
+    return run
 
 
-def run_compiled(fn: OnnxFunction, *args: Any, **kwargs: Any) -> list[np.ndarray]:
+def run_model(model: onnx.ModelProto, *args: Any) -> list[Any]:
+    """Run ``model`` once with :func:`onnxscript.testing.run_model` on positional inputs,
+    each passed through ``np.asarray`` (onnxruntime takes no numpy or Python scalars)."""
+    return testing.run_model(model, [np.asarray(a) for a in args])
+
+
+def run_compiled(fn: OnnxFunction, *args: Any, **kwargs: Any) -> list[Any]:
     """Compile ``fn`` to a checked model and run it."""
     return run_model(checked_model(fn, **kwargs), *args)
 
 
-def assert_close(actual: Sequence[Any], expected: Sequence[Any], rtol: float = 1e-5) -> None:
-    assert len(actual) == len(expected), (len(actual), len(expected))
-    for a, e in zip(actual, expected):
-        e = np.asarray(e)
-        a = np.asarray(a)
-        assert a.shape == e.shape, (a.shape, e.shape)
-        if e.dtype.kind in "fc":
-            np.testing.assert_allclose(a, e, rtol=rtol, atol=1e-6)
-        else:
-            np.testing.assert_array_equal(a, e)
+def assert_close(
+    actual: Sequence[Any], expected: Sequence[Any], rtol: float = 1e-5, atol: float = 1e-6
+) -> None:
+    """The compiled outputs ``actual`` equal ``expected`` in count, element type, shape and
+    values (floats within ``rtol``/``atol``): :func:`onnxscript.testing.first_mismatch`.
+    Expected tensors may be given as anything ``np.asarray`` takes."""
+    if len(actual) == len(expected):  # else first_mismatch reports the counts
+        expected = [e if isinstance(a, list) else np.asarray(e) for a, e in zip(actual, expected)]
+    found = testing.first_mismatch(actual, expected, rtol, atol, names=("compiled", "expected"))
+    if found is not None:
+        raise AssertionError(found)
+
+
+def _as_compiled(value: Any, compiled: Any) -> Any:
+    """The oracle's output ``value`` in the element type of the compiled output, when numpy
+    casts it so as ``same_kind`` (a lower-kind value such as a Python number, which numpy
+    computes as int64/float64 and the compiler types like the tensor it meets or the
+    declared output). Other values stay as they are, so that a float where the compiled
+    model gives an integer, for example, is still reported."""
+    value = np.asarray(value)
+    if isinstance(compiled, np.ndarray) and np.can_cast(value.dtype, compiled.dtype, "same_kind"):
+        return value.astype(compiled.dtype)
+    return value
 
 
 def assert_matches_python(fn: OnnxFunction, *input_sets: Sequence[Any], **attrs: Any) -> None:
@@ -70,7 +99,7 @@ def assert_matches_python(fn: OnnxFunction, *input_sets: Sequence[Any], **attrs:
 
     from tests.numpy_ops import NumpyOps
 
-    model = checked_model(fn, **attrs)
+    run = model_runner(checked_model(fn, **attrs))
     python_fn = fn.function
     # Run the same code with `op` bound to numpy implementations.
     namespace = {**python_fn.__globals__, "op": NumpyOps}
@@ -86,9 +115,11 @@ def assert_matches_python(fn: OnnxFunction, *input_sets: Sequence[Any], **attrs:
         expected = oracle(*arrays, **attrs)
         if not isinstance(expected, tuple):
             expected = (expected,)
-        actual = run_model(model, *arrays)
+        actual = run(*arrays)
+        if len(expected) == len(actual):
+            expected = tuple(_as_compiled(e, a) for e, a in zip(expected, actual))
         try:
-            assert_close(actual, [np.asarray(e) for e in expected])
+            assert_close(actual, expected)
         except AssertionError as exc:
             raise AssertionError(f"inputs {inputs}: {exc}") from None
 

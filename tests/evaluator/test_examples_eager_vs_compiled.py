@@ -28,7 +28,13 @@ from onnxscript.values import OnnxFunction
 
 TESTS_DIR = Path(__file__).resolve().parents[1]
 _SKIP_DIRS = {"evaluator", "testing", "bench"}  # our own tests; benchmarks run subprocesses
-_RUNS_MODELS = ("run_compiled", "run_model", "assert_matches_python", "checked_model")
+_RUNS_MODELS = (
+    "run_compiled",
+    "run_model",
+    "model_runner",
+    "assert_matches_python",
+    "checked_model",
+)
 
 
 def _modules_running_models() -> list[str]:
@@ -48,8 +54,9 @@ MODULES = _modules_running_models()
 
 
 class EagerChecker:
-    """Wraps ``checked_model``/``run_model``: records which function each model came from
-    and compares every compiled run with an eager call of that function."""
+    """Wraps ``checked_model``, ``run_model`` and ``model_runner``: records which function
+    each model came from and compares every compiled run with an eager call of that
+    function."""
 
     def __init__(self) -> None:
         self.origin: dict[int, tuple[OnnxFunction, dict[str, Any], onnx.ModelProto]] = {}
@@ -58,6 +65,7 @@ class EagerChecker:
         self.created: list[OnnxFunction] = []
         self._checked_model = helpers.checked_model
         self._run_model = helpers.run_model
+        self._model_runner = helpers.model_runner
 
     def checked_model(self, fn: OnnxFunction, **kwargs: Any) -> onnx.ModelProto:
         model = self._checked_model(fn, **kwargs)
@@ -65,7 +73,16 @@ class EagerChecker:
         return model
 
     def run_model(self, model: onnx.ModelProto, *args: Any) -> list[np.ndarray]:
-        compiled = self._run_model(model, *args)
+        return self._compare(model, args, self._run_model(model, *args))
+
+    def model_runner(self, model: onnx.ModelProto) -> Callable[..., list[np.ndarray]]:
+        run = self._model_runner(model)
+        return lambda *args: self._compare(model, args, run(*args))
+
+    def _compare(
+        self, model: onnx.ModelProto, args: tuple[Any, ...], compiled: list[np.ndarray]
+    ) -> list[np.ndarray]:
+        """Compare the run ``compiled`` of ``model`` on ``args`` with an eager call."""
         found = self.origin.get(id(model))
         if found is not None and found[2] is model:
             fn, kwargs, _ = found
@@ -140,7 +157,8 @@ def test_examples_run_eagerly_as_compiled(
     checker = EagerChecker()
     monkeypatch.setattr(helpers, "checked_model", checker.checked_model)
     monkeypatch.setattr(helpers, "run_model", checker.run_model)
-    for name in ("checked_model", "run_model"):
+    monkeypatch.setattr(helpers, "model_runner", checker.model_runner)
+    for name in ("checked_model", "run_model", "model_runner"):
         if hasattr(module, name):
             monkeypatch.setattr(module, name, getattr(checker, name))
     if hasattr(module, "script"):
