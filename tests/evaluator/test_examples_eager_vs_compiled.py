@@ -10,6 +10,7 @@ attribute values) and the results must agree in count, element type, shape and v
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import itertools
@@ -44,10 +45,23 @@ def _modules_running_models() -> list[str]:
         relative = path.relative_to(TESTS_DIR)
         if relative.parts[0] in _SKIP_DIRS:
             continue
-        text = path.read_text(encoding="utf-8")
-        if "tests.helpers" in text and any(name in text for name in _RUNS_MODELS):
+        if _uses_helpers_that_run_models(path.read_text(encoding="utf-8")):
             found.append("tests." + ".".join(relative.with_suffix("").parts))
     return found
+
+
+def _uses_helpers_that_run_models(text: str) -> bool:
+    """Whether a module imports one of ``_RUNS_MODELS`` from ``tests.helpers`` (or imports
+    ``tests.helpers`` itself and names one of them). A ``run_model`` imported from
+    ``onnxscript.testing`` does not count: its models are not made by ``checked_model``."""
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ImportFrom) and node.module == "tests.helpers":
+            if any(alias.name in _RUNS_MODELS for alias in node.names):
+                return True
+        elif isinstance(node, ast.Import) and any(a.name == "tests.helpers" for a in node.names):
+            if any(name in text for name in _RUNS_MODELS):
+                return True
+    return False
 
 
 MODULES = _modules_running_models()

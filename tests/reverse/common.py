@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import ast
-from typing import Any
+from typing import Any, NamedTuple
 
-import numpy as np
 import onnx
 import onnx.helper as oh
 
@@ -24,6 +23,13 @@ def script_model(source: str, name: str, **kwargs: Any) -> onnx.ModelProto:
     return model
 
 
+class Translation(NamedTuple):
+    """A translation that round-trips: its source and what the source compiles to."""
+
+    source: str
+    compiled: onnx.ModelProto | onnx.FunctionProto
+
+
 def assert_roundtrip(
     proto: onnx.ModelProto | onnx.FunctionProto,
     *,
@@ -31,9 +37,9 @@ def assert_roundtrip(
     fixpoint: bool = True,
     run: bool = True,
     **options: Any,
-) -> str:
+) -> Translation:
     """Translate, compile back and check structure, fixpoint and results; return the
-    source."""
+    source and the compiled model (or function)."""
     source = proto2python(proto, **options)
     ast.parse(source)
     result = check(proto, source, run=run, **options)
@@ -44,7 +50,7 @@ def assert_roundtrip(
         assert result.fixpoint, source
     if run and isinstance(proto, onnx.ModelProto):
         assert result.results == "same", f"{result.results}\n{source}"
-    return source
+    return Translation(source, result.compiled)
 
 
 def compiled(source: str) -> onnx.ModelProto:
@@ -109,12 +115,3 @@ def calling_model(
 
 def vi(name: str, elem: int = FLOAT, shape: list[Any] | None = None) -> onnx.ValueInfoProto:
     return oh.make_tensor_value_info(name, elem, shape)
-
-
-def run(model: onnx.ModelProto, *inputs: Any) -> list[Any]:
-    import onnxruntime as ort
-
-    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    names = [i.name for i in session.get_inputs()]
-    results = session.run(None, dict(zip(names, inputs, strict=True)))
-    return [v if isinstance(v, list) else np.asarray(v) for v in results]

@@ -7,10 +7,9 @@ from types import ModuleType
 import numpy as np
 import pytest
 
-from onnxscript.reverse import proto2python
-from onnxscript.testing.isomorphism import differences
+from onnxscript.testing import run_model
 from tests.helpers import load_module
-from tests.reverse.common import compiled, run
+from tests.reverse.common import assert_roundtrip
 
 
 @pytest.fixture(scope="module")
@@ -22,11 +21,8 @@ def bench() -> ModuleType:
 def test_bench_models_round_trip(bench, mix):
     model = bench.make_model(150, mix)
     assert bench._count(list(model.graph.node)) >= 150
-    source = proto2python(model)
+    source, back = assert_roundtrip(model)
     if mix != "straight":
         assert "    if " in source and "for " in source
-    back = compiled(source)
-    assert not differences(model, back, canonical=True)
-    assert proto2python(back) == source
     x = np.linspace(-1, 1, 4).astype(np.float32)
-    np.testing.assert_allclose(run(back, x)[0], run(model, x)[0], rtol=1e-6)
+    np.testing.assert_allclose(run_model(back, [x])[0], run_model(model, [x])[0], rtol=1e-6)

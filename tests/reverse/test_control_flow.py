@@ -8,14 +8,13 @@ import onnx
 import onnx.helper as oh
 import pytest
 
+from onnxscript.testing import run_model
 from tests.reverse.common import (
     BOOL,
     FLOAT,
     INT64,
     assert_roundtrip,
-    compiled,
     make_model,
-    run,
     script_model,
     vi,
 )
@@ -189,7 +188,7 @@ def f(x: FLOAT[4, 3]) -> FLOAT[3]:
 
 @pytest.mark.parametrize(("body", "present", "absent"), WRITTEN_BACK)
 def test_script_control_flow_comes_back_as_written(body, present, absent):
-    source = assert_roundtrip(_script(body))
+    source = assert_roundtrip(_script(body)).source
     for text in present:
         assert text in source
     for text in absent:
@@ -205,12 +204,12 @@ def f(x: FLOAT["N"], n: INT64) -> FLOAT["N"]:
     return x
 """)
     (name,) = [o.name for o in model.graph.output]
-    source = assert_roundtrip(model)
+    source, back = assert_roundtrip(model)
     assert (
         f"    {name} = x\n    for i in range(n):\n        {name} = op.Add({name}, {name})\n"
         in source
     )
-    assert compiled(source).graph.output[0].name == name
+    assert back.graph.output[0].name == name
 
 
 def _pytorch_style_loop(cond_out_identity: bool = True) -> onnx.ModelProto:
@@ -235,7 +234,7 @@ def _pytorch_style_loop(cond_out_identity: bool = True) -> onnx.ModelProto:
 @pytest.mark.parametrize("identity", [True, False])
 def test_exported_for_loop_becomes_for_range(identity):
     model = _pytorch_style_loop(identity)
-    source = assert_roundtrip(model, fixpoint=identity)
+    source = assert_roundtrip(model, fixpoint=identity).source
     assert "for it in range(n):" in source
     assert "true" not in source  # the constant condition is implied by `for`
     assert "Loop" not in source
@@ -273,7 +272,7 @@ def test_loop_with_scan_outputs_stays_an_op_call():
         ["last", "all"],
         graph_outputs=[vi("last", FLOAT, [3]), vi("all", FLOAT, ["n", 3])],
     )
-    source = assert_roundtrip(model)
+    source = assert_roundtrip(model).source
     assert "last, all = op.Loop(n, None, x, body=body)" in source
     assert "@graph()\n    def body(i: INT64, c: BOOL, y: FLOAT[3]):" in source
 
@@ -292,9 +291,9 @@ def test_loop_with_trip_count_and_condition_stays_an_op_call():
         pre=[oh.make_node("Constant", [], ["lim"], value=oh.make_tensor("", FLOAT, [], [50.0]))],
         graph_inputs=[vi("x", FLOAT, [3]), vi("n", INT64, []), vi("c0", BOOL, [])],
     )
-    source = assert_roundtrip(model)
+    source, back = assert_roundtrip(model)
     assert "op.Loop(n, c0, x, body=body)" in source
-    got = run(compiled(source), np.ones(3, np.float32), np.array(5), np.array(False))
+    got = run_model(back, [np.ones(3, np.float32), np.array(5), np.array(False)])
     np.testing.assert_array_equal(got[0], np.ones(3, np.float32))  # zero iterations
 
 
@@ -308,12 +307,12 @@ def test_swapped_loop_values_use_a_parallel_assignment():
         pre=[oh.make_node("Relu", ["x"], ["x2"])],
         graph_outputs=[vi("ra", FLOAT, [3]), vi("rb", FLOAT, [3])],
     )
-    source = assert_roundtrip(model, isomorphic=False, fixpoint=False)
+    source, back = assert_roundtrip(model, isomorphic=False, fixpoint=False)
     assert "for i in range(n):" in source
     x = np.array([1.0, -2.0, 3.0], np.float32)
     for k in range(4):
-        expected = run(model, x, np.array(k))
-        got = run(compiled(source), x, np.array(k))
+        expected = run_model(model, [x, np.array(k)])
+        got = run_model(back, [x, np.array(k)])
         for e, g in zip(expected, got, strict=True):
             np.testing.assert_array_equal(g, e)
 
@@ -354,7 +353,7 @@ def test_if_outputs_computed_out_of_order_are_assigned_at_the_end():
         ["ea", "eb"],
         ["a", "b"],
     )
-    source = assert_roundtrip(model)
+    source = assert_roundtrip(model).source
     assert "    if c:\n        tb = op.Neg(x)\n        a = op.Abs(x)\n        b = tb\n" in source
 
 
@@ -362,11 +361,11 @@ def test_branch_returning_an_outer_value():
     model = _if_model([], ["x"], [oh.make_node("Neg", ["x"], ["e"])], ["e"], ["y"])
     # onnxruntime does not run a branch that returns an outer value directly; the compiled
     # model (which adds an Identity) runs.
-    source = assert_roundtrip(model, fixpoint=False, run=False)
+    source, back = assert_roundtrip(model, fixpoint=False, run=False)
     assert "    if c:\n        y = x\n    else:\n        y = op.Neg(x)\n" in source
     x = np.array([1.0, -2.0, 3.0], np.float32)
-    np.testing.assert_array_equal(run(compiled(source), x, np.array(True))[0], x)
-    np.testing.assert_array_equal(run(compiled(source), x, np.array(False))[0], -x)
+    np.testing.assert_array_equal(run_model(back, [x, np.array(True)])[0], x)
+    np.testing.assert_array_equal(run_model(back, [x, np.array(False)])[0], -x)
 
 
 def test_if_with_unused_output_keeps_all_outputs():
@@ -378,7 +377,7 @@ def test_if_with_unused_output_keeps_all_outputs():
         ["y", "unused"],
         returned=["y"],
     )
-    source = assert_roundtrip(model)
+    source = assert_roundtrip(model).source
     assert "    y, _ = op.If(c, then_branch=then, else_branch=else_)\n" in source
 
 
@@ -397,7 +396,7 @@ def test_single_output_if_as_op_call_uses_a_one_element_tuple():
         [vi("x", FLOAT, [3]), vi("c", BOOL, [])],
         [vi("y", FLOAT, [3])],
     )
-    source = assert_roundtrip(model)
+    source = assert_roundtrip(model).source
     assert "    (u,) = op.If(c, then_branch=then, else_branch=else_)\n" in source
     assert "if c:" not in source
 
@@ -413,7 +412,7 @@ def test_sequence_map_with_one_output():
         [seq("r", FLOAT, None)],
         opset=18,
     )
-    source = assert_roundtrip(model, run=False)
+    source, back = assert_roundtrip(model, run=False)
     assert "(r,) = op.SequenceMap(s, body=body)" in source
-    got = run(compiled(source), [np.ones(2, np.float32), np.zeros(3, np.float32)])
+    got = run_model(back, [[np.ones(2, np.float32), np.zeros(3, np.float32)]])
     np.testing.assert_array_equal(got[0][0], -np.ones(2, np.float32))

@@ -16,8 +16,9 @@ import onnxscript
 from onnxscript import cli
 from onnxscript.reverse import exec_script, proto2python
 from onnxscript.reverse.roundtrip import check
+from onnxscript.testing import run_model
 from onnxscript.testing.isomorphism import differences
-from tests.reverse.common import FLOAT, INT64, assert_roundtrip, compiled, make_model, run, vi
+from tests.reverse.common import FLOAT, INT64, assert_roundtrip, compiled, make_model, vi
 
 
 def _arith_model() -> onnx.ModelProto:
@@ -39,20 +40,20 @@ def test_public_entry_point():
 
 
 def test_function_name_option():
-    source = assert_roundtrip(_arith_model(), function_name="my_model")
+    source, back = assert_roundtrip(_arith_model(), function_name="my_model")
     assert "def my_model(x: FLOAT[3], y: FLOAT[3])" in source
-    assert compiled(source).graph.name == "my_model"
+    assert back.graph.name == "my_model"
 
 
 def test_rename_keeps_interface_names():
-    source = assert_roundtrip(_arith_model(), rename=True)
+    source = assert_roundtrip(_arith_model(), rename=True).source
     assert "def arith(x: FLOAT[3], y: FLOAT[3])" in source
     assert "v0 = op.Constant(" in source and "return out" in source
     assert " s = " not in source
 
 
 def test_use_operators():
-    source = assert_roundtrip(_arith_model(), use_operators=True)
+    source = assert_roundtrip(_arith_model(), use_operators=True).source
     assert "s = x + y" in source
     assert "m = s * two" in source
     assert "lt = m < x" in source
@@ -61,13 +62,11 @@ def test_use_operators():
 
 def test_inline_const():
     model = _arith_model()
-    source = proto2python(model, inline_const=True)
+    source, back = assert_roundtrip(model, inline_const=True)
     assert "m = op.Mul(s, np.array(2.0, dtype=np.float32))" in source
     assert "two" not in source
-    back = compiled(source)
-    assert not differences(model, back, canonical=True)
     x, y = np.array([1, -2, 3], np.float32), np.array([0.5, 0.5, -4], np.float32)
-    np.testing.assert_array_equal(run(back, x, y)[0], run(model, x, y)[0])
+    np.testing.assert_array_equal(run_model(back, [x, y])[0], run_model(model, [x, y])[0])
 
 
 def _plus_initializer(tensor: onnx.TensorProto) -> onnx.ModelProto:
@@ -88,7 +87,7 @@ def test_skip_initializers_makes_them_inputs():
     assert "def main(x: FLOAT[3], w: FLOAT[3]) -> FLOAT[3]:" in source
     back = compiled(source)
     x = np.ones(3, np.float32)
-    np.testing.assert_array_equal(run(back, x, nh.to_array(w))[0], run(model, x)[0])
+    np.testing.assert_array_equal(run_model(back, [x, nh.to_array(w)])[0], run_model(model, [x])[0])
 
 
 def _big_model(path: str | None = None) -> onnx.ModelProto:
@@ -107,7 +106,7 @@ def test_large_tensors_are_read_back_from_the_model_file(tmp_path):
     back = compiled(source)
     assert not differences(model, back, canonical=True)
     x = np.ones(5000, np.float32)
-    np.testing.assert_array_equal(run(back, x)[0], run(model, x)[0])
+    np.testing.assert_array_equal(run_model(back, [x])[0], run_model(model, [x])[0])
 
 
 def test_large_tensors_without_a_file_are_module_constants():
@@ -129,7 +128,7 @@ def test_external_data_tensors_print_as_external_tensor(tmp_path):
     onnx.save(back, out)  # next to ext.data, so the reference resolves
     loaded = onnx.load(out)
     x = np.ones(4096, np.float32)
-    np.testing.assert_array_equal(run(loaded, x)[0], x + np.arange(4096, dtype=np.float32))
+    np.testing.assert_array_equal(run_model(loaded, [x])[0], x + np.arange(4096, dtype=np.float32))
 
 
 def test_graph_proto_translation():
@@ -209,7 +208,7 @@ def test_loop_index_is_not_written_as_an_operand():
         [vi("n", INT64, []), vi("z", INT64, [])],
         [vi("r", INT64, [])],
     )
-    source = assert_roundtrip(model, use_operators=True)
+    source = assert_roundtrip(model, use_operators=True).source
     assert "r = op.Add(i, r)" in source  # `+` would make `i` a Python int
 
 
@@ -222,7 +221,7 @@ def test_interface_names_that_are_not_identifiers_are_restored():
         [vi("input.1", FLOAT, [2])],
         [vi("output:0", FLOAT, [2])],
     )
-    source = assert_roundtrip(model)
+    source = assert_roundtrip(model).source
     assert "def main(input_1: FLOAT[2]) -> FLOAT[2]:" in source
     assert 'rename_values(model, {"input_1": "input.1", "output_0": "output:0"})' in source
     back = compiled(source)

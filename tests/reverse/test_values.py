@@ -11,6 +11,7 @@ import onnx.numpy_helper as nh
 import pytest
 
 from onnxscript.reverse import proto2python
+from onnxscript.testing import run_model
 from onnxscript.testing.isomorphism import differences
 from tests.reverse.common import (
     BOOL,
@@ -19,7 +20,6 @@ from tests.reverse.common import (
     assert_roundtrip,
     compiled,
     make_model,
-    run,
     vi,
 )
 
@@ -30,7 +30,7 @@ def test_symbolic_unknown_and_scalar_dims_in_annotations():
         [vi("x", FLOAT, ["batch", None, 4]), vi("s", FLOAT, [])],
         [vi("y", FLOAT, ["batch", None, 4])],
     )
-    source = assert_roundtrip(model)
+    source = assert_roundtrip(model).source
     assert 'def main(x: FLOAT["batch", None, 4], s: FLOAT) -> FLOAT["batch", None, 4]:' in source
 
 
@@ -44,9 +44,9 @@ def test_untyped_rank_and_sequence_annotations():
         [seq("s", FLOAT, None), vi("x", FLOAT, None)],
         [vi("n", INT64, [])],
     )
-    source = assert_roundtrip(model, run=False)
+    source, back = assert_roundtrip(model, run=False)
     assert "def main(s: list[FLOAT[...]], x: FLOAT[...]) -> INT64:" in source
-    got = run(compiled(source), [np.ones(2, np.float32)], np.zeros(3, np.float32))
+    got = run_model(back, [[np.ones(2, np.float32)], np.zeros(3, np.float32)])
     assert int(got[0]) == 2
 
 
@@ -57,10 +57,10 @@ def test_optional_input_type_goes_to_make_model():
         [oh.make_value_info("o", opt)],
         [vi("has", BOOL, [])],
     )
-    source = assert_roundtrip(model, run=False)
+    source, back = assert_roundtrip(model, run=False)
     assert "def main(o) -> BOOL:" in source
     assert "input_types=[onnx.helper.make_optional_type_proto(" in source
-    assert run(compiled(source), np.ones(2, np.float32))[0]
+    assert run_model(back, [np.ones(2, np.float32)])[0]
 
 
 ATTRIBUTE_NODES = [
@@ -96,7 +96,7 @@ def test_dtype_attributes_are_written_as_types():
     model = make_model(
         [oh.make_node("Cast", ["x"], ["y"], to=INT64)], [vi("x", FLOAT, [2])], [vi("y", INT64, [2])]
     )
-    assert "op.Cast(x, to=INT64)" in assert_roundtrip(model)
+    assert "op.Cast(x, to=INT64)" in assert_roundtrip(model).source
 
 
 TENSORS = {
@@ -193,7 +193,7 @@ def test_initializers_become_constants_small_inline_larger_module_level():
     )
     # a2 is defined after its use in node order; fix the order for a valid model.
     model.graph.node.insert(1, model.graph.node.pop(2))
-    source = assert_roundtrip(model)
+    source = assert_roundtrip(model).source
     assert (
         "small = op.Constant(value=np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, "
         "9.0], dtype=np.float32))" in source
@@ -233,7 +233,7 @@ def test_type_proto_attribute():
         [],
         [vi("y", BOOL, [])],
     )
-    source = assert_roundtrip(model)
+    source = assert_roundtrip(model).source
     assert "op.Optional(type=onnx.helper.make_tensor_type_proto(1, [2]))" in source
 
 
@@ -251,7 +251,7 @@ def test_omitted_optional_inputs_print_as_none():
         [vi("x", FLOAT, [1, 1, 2, 2])],
         [vi("y", FLOAT, [1, 1, 4, 4])],
     )
-    source = assert_roundtrip(model)
+    source = assert_roundtrip(model).source
     assert 'op.Resize(x, None, scales, mode="nearest")' in source
 
 
@@ -265,7 +265,7 @@ def test_unused_outputs_of_multi_output_ops_are_underscores():
         [vi("indices", INT64, [1])],
     )
     model.graph.node.insert(0, model.graph.node.pop(1))
-    source = assert_roundtrip(model)
+    source = assert_roundtrip(model).source
     assert "_, indices = op.TopK(x, k)" in source
 
 
@@ -275,14 +275,14 @@ def test_float_attributes_use_shortest_float32_text():
         [vi("x", FLOAT, [2])],
         [vi("y", FLOAT, [2])],
     )
-    assert "alpha=0.1)" in assert_roundtrip(model)
+    assert "alpha=0.1)" in assert_roundtrip(model).source
 
 
 def test_nan_float_attribute():
     model = make_model(
         [oh.make_node("Constant", [], ["y"], value_float=math.nan)], [], [vi("y", FLOAT, [])]
     )
-    source = assert_roundtrip(model, run=False)
+    source = assert_roundtrip(model, run=False).source
     assert 'value_float=float("nan")' in source
 
 
@@ -310,7 +310,7 @@ def test_ml_domain_and_map_outputs():
         opset=15,
         extra_opsets={"ai.onnx.ml": 3},
     )
-    source = assert_roundtrip(model)
+    source = assert_roundtrip(model).source
     assert 'ai_onnx_ml = Opset("ai.onnx.ml", 3)' in source
     assert "output_types=[None, onnx.helper.make_sequence_type_proto(" in source
 
@@ -344,7 +344,7 @@ def test_exported_style_model():
         producer_name="pytorch",
         producer_version="2.1",
     )
-    source = assert_roundtrip(model)
+    source = assert_roundtrip(model).source
     assert "_layer1_MatMul_output_0 = op.MatMul(input_1, layer1_weight)" in source
     assert "LAYER1_WEIGHT = np.array([" in source
     assert 'rename_values(model, {"input_1": "input.1"})' in source
