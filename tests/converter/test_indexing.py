@@ -56,9 +56,10 @@ def test_tensor_indices_and_bounds():
         b = a[j:k]
         return b
 
+    model = checked_model(f)
     for i, j, k in [(0, 1, 3), (2, -3, -1), (1, 0, 100)]:
         ii, jj, kk = (np.array(v, dtype=np.int64) for v in (i, j, k))
-        assert_close(run_model(checked_model(f), X, ii, jj, kk), [X[i][j:k]])
+        assert_close(run_model(model, X, ii, jj, kk), [X[i][j:k]])
 
 
 def test_computed_index_and_indexing_inside_expressions():

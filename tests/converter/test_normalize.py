@@ -95,8 +95,7 @@ def test_normalized_program_computes_the_same(src):
     new_src = normalized_source(src)
     new_tree = ast.parse(new_src)
     for node in ast.walk(new_tree.body[0]):
-        if isinstance(node, (ast.Continue, ast.While)):
-            assert not isinstance(node, ast.Continue)
+        assert not isinstance(node, ast.Continue)
         if isinstance(node, (ast.For, ast.While)):
             assert not node.orelse
     returns = [n for n in ast.walk(new_tree.body[0]) if isinstance(n, ast.Return)]
