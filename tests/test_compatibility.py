@@ -44,8 +44,7 @@ def test_value_infos_option():
         t = op.Abs(x)
         return op.Neg(t)
 
-    model = f.to_model_proto(value_infos={"t": FLOAT["N"]})
-    onnx.checker.check_model(model, full_check=True)
+    model = checked_model(f, value_infos={"t": FLOAT["N"]})
     assert [vi.name for vi in model.graph.value_info] == ["t"]
 
 

@@ -15,6 +15,7 @@ import onnxscript
 from onnxscript import BOOL, DOUBLE, FLOAT, INT64, STRING, script
 from onnxscript.ir import TensorTypeSpec
 from onnxscript.onnx_types import TYPES_BY_DTYPE, TensorType, tensor_type
+from tests.helpers import ROOT
 
 
 def test_shapes_and_dtypes():
@@ -85,7 +86,6 @@ def test_to_type_proto():
 
 def test_mypy_accepts_annotations_with_the_plugin(tmp_path: Path):
     pytest.importorskip("mypy")
-    root = Path(__file__).resolve().parents[1]
     user = tmp_path / "user.py"
     user.write_text(
         textwrap.dedent(
@@ -116,7 +116,7 @@ def test_mypy_accepts_annotations_with_the_plugin(tmp_path: Path):
         [sys.executable, "-m", "mypy", "--config-file", str(config), "--no-incremental", str(user)],
         capture_output=True,
         text=True,
-        env={"MYPYPATH": str(root), "PATH": ""},
+        env={"MYPYPATH": str(ROOT), "PATH": ""},
         cwd=tmp_path,
     )
     errors = [line for line in result.stdout.splitlines() if ": error:" in line]

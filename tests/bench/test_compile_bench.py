@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import onnx
 import pytest
 
 from onnxscript import OnnxFunction, script
-from tests.helpers import load_module, run_model
+from tests.helpers import checked_model, load_module, run_model
 
 bench_functions = load_module("bench_functions", "bench/functions.py")
 bench_compile = load_module("bench_compile", "bench/compile.py")
@@ -21,9 +20,7 @@ bench_compile = load_module("bench_compile", "bench/compile.py")
 
 @pytest.mark.parametrize("entry", bench_functions.ALL, ids=lambda e: e.name)
 def test_representative_function_compiles_to_checked_model(entry: object) -> None:
-    compiled = script()(entry.function)  # type: ignore[attr-defined]
-    model = compiled.to_model_proto()
-    onnx.checker.check_model(model, full_check=True)
+    model = checked_model(script()(entry.function))  # type: ignore[attr-defined]
     outputs = run_model(model, *entry.inputs())  # type: ignore[attr-defined]
     assert len(outputs) == len(model.graph.output)
 
@@ -46,8 +43,7 @@ def test_sized_workload_compiles(shape: str, tmp_path: Path) -> None:
     path = tmp_path / f"bench_size_{shape}.py"
     path.write_text(bench_compile.generate_sized_module(shape, 100))
     module = load_module(f"bench_size_{shape}", path)
-    model = script()(module.big).to_model_proto()
-    onnx.checker.check_model(model, full_check=True)
+    checked_model(script()(module.big))
 
 
 def test_import_module_compiles(tmp_path: Path) -> None:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers import ROOT, checked_model
 
 SCRIPT = """
 import hashlib
@@ -39,8 +38,6 @@ def test_protos_are_identical_across_hash_seeds():
 
 
 def test_determinism_cases_compile_and_check():
-    import onnx
-
     from tests.converter.determinism_cases import everything
 
-    onnx.checker.check_model(everything.to_model_proto(), full_check=True)
+    checked_model(everything)

@@ -428,14 +428,12 @@ def test_to_model_proto_options():
     def f(x, y):
         return op.Add(x, y)
 
-    model = f.to_model_proto(
-        io_types=FLOAT["N"], ir_version=9, producer_name="me", opset_imports={"": 18}
+    model = checked_model(
+        f, io_types=FLOAT["N"], ir_version=9, producer_name="me", opset_imports={"": 18}
     )
-    onnx.checker.check_model(model, full_check=True)
     assert model.ir_version == 9 and model.producer_name == "me"
     assert model.graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.FLOAT
-    typed = f.to_model_proto(input_types=[DOUBLE["N"], DOUBLE["N"]], output_types=[DOUBLE["N"]])
-    onnx.checker.check_model(typed, full_check=True)
+    checked_model(f, input_types=[DOUBLE["N"], DOUBLE["N"]], output_types=[DOUBLE["N"]])
     untyped = f.to_model_proto()
     assert not untyped.graph.input[0].HasField("type")
     with pytest.raises(TypeError, match="unexpected keyword"):

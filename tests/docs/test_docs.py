@@ -9,12 +9,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import onnx
 import pytest
 
 from onnxscript import OnnxFunction, register_source
+from tests.helpers import ROOT, checked_model
 
-ROOT = Path(__file__).resolve().parents[2]
 FILES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 _BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
 
@@ -30,4 +29,4 @@ def test_code_blocks_run(path: Path):
         exec(compile(block, filename, "exec"), namespace)
     for value in list(namespace.values()):
         if isinstance(value, OnnxFunction) and not value.function_ir.attr_params:
-            onnx.checker.check_model(value.to_model_proto(), full_check=True)
+            checked_model(value)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers import ROOT
+
 EXAMPLES = sorted((ROOT / "examples").glob("*.py"))
 
 
