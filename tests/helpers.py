@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 from hypothesis import HealthCheck, settings
 
 from onnxscript import testing
@@ -40,20 +39,10 @@ def checked_model(fn: OnnxFunction, **kwargs: Any) -> onnx.ModelProto:
 
 
 def model_runner(model: onnx.ModelProto) -> Callable[..., list[Any]]:
-    """A function that runs ``model`` with onnxruntime on the CPU on positional inputs
-    (each passed through ``np.asarray``), all its calls sharing one session. For one run,
-    :func:`run_model`."""
-    options = ort.SessionOptions()
-    options.log_severity_level = 4
-    session = ort.InferenceSession(
-        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
-    )
-    names = [i.name for i in session.get_inputs()]
-
-    def run(*args: Any) -> list[Any]:
-        return list(session.run(None, {n: np.asarray(a) for n, a in zip(names, args)}))
-
-    return run
+    """:func:`onnxscript.testing.model_runner` on positional inputs, each passed through
+    ``np.asarray`` (onnxruntime takes no Python numbers). For one run, :func:`run_model`."""
+    run = testing.model_runner(model)
+    return lambda *args: run([np.asarray(a) for a in args])
 
 
 def run_model(model: onnx.ModelProto, *args: Any) -> list[Any]:

@@ -14,7 +14,7 @@ from onnxscript.testing.eager_vs_compiled import (
     compiled_outputs,
 )
 from onnxscript.testing.isomorphism import Mismatch, assert_isomorphic, is_isomorphic
-from onnxscript.testing.values import first_mismatch, run_model
+from onnxscript.testing.values import first_mismatch, model_runner, run_model
 
 __all__ = [
     "Mismatch",
@@ -24,5 +24,6 @@ __all__ = [
     "compiled_outputs",
     "first_mismatch",
     "is_isomorphic",
+    "model_runner",
     "run_model",
 ]

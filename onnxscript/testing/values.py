@@ -9,25 +9,51 @@ else exactly).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 import onnx
 
 
-def run_model(model: onnx.ModelProto, inputs: Sequence[Any]) -> list[Any]:
-    """Run ``model`` with onnxruntime on the CPU (its warnings silenced); ``inputs`` feed
-    the graph inputs in order (sequences as lists of arrays)."""
+def model_runner(model: onnx.ModelProto) -> Callable[[Sequence[Any]], list[Any]]:
+    """A function that runs ``model`` as :func:`run_model` does, all its calls sharing one
+    onnxruntime session."""
     import onnxruntime
 
+    graph_inputs = [i.name for i in model.graph.input]
     options = onnxruntime.SessionOptions()
     options.log_severity_level = 4
     session = onnxruntime.InferenceSession(
         model.SerializeToString(), options, providers=["CPUExecutionProvider"]
     )
-    names = [i.name for i in session.get_inputs()]
-    return list(session.run(None, dict(zip(names, inputs, strict=False))))
+    accepted = {i.name for i in session.get_inputs()}
+    accepted |= {i.name for i in session.get_overridable_initializers()}
+
+    def run(inputs: Sequence[Any]) -> list[Any]:
+        if len(inputs) > len(graph_inputs):
+            raise ValueError(
+                f"{len(inputs)} input values for a model with {len(graph_inputs)} inputs"
+            )
+        feeds = {
+            name: np.asarray(value) if isinstance(value, np.generic) else value
+            for name, value in zip(graph_inputs, inputs)
+            if name in accepted
+        }
+        return list(session.run(None, feeds))
+
+    return run
+
+
+def run_model(model: onnx.ModelProto, inputs: Sequence[Any]) -> list[Any]:
+    """Run ``model`` with onnxruntime on the CPU (its warnings silenced).
+
+    ``inputs`` feed the graph inputs in order (numpy arrays or scalars; sequences as lists
+    of arrays); more values than graph inputs is an error. A graph input that also has an
+    initializer (a default value) may be left out, and is dropped where onnxruntime does
+    not let it be fed (models before IR version 4).
+    """
+    return model_runner(model)(inputs)
 
 
 def first_mismatch(

@@ -54,3 +54,19 @@ def test_run_model_feeds_inputs_in_order():
     model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", 18)], ir_version=8)
     (out,) = run_model(model, [np.array([5, 5], F32), np.array([1, 2], F32)])
     np.testing.assert_array_equal(out, [4, 3])
+
+
+def test_run_model_scalars_defaults_and_too_many_inputs():
+    graph = oh.make_graph(
+        [oh.make_node("Add", ["w", "x"], ["y"])],
+        "g",
+        [oh.make_tensor_value_info(n, 1, []) for n in ("w", "x")],
+        [oh.make_tensor_value_info("y", 1, [])],
+        initializer=[oh.make_tensor("w", 1, [], [10.0])],
+    )
+    for ir_version in (3, 8):  # before IR 4, an input with a default cannot be fed
+        model = oh.make_model(graph, opset_imports=[oh.make_opsetid("", 9)], ir_version=ir_version)
+        fed = run_model(model, [F32(1), F32(2)])[0]
+        assert fed == (3 if ir_version >= 4 else 12)
+        with pytest.raises(ValueError, match="3 input values"):
+            run_model(model, [F32(1), F32(2), F32(3)])
