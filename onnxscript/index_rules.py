@@ -82,6 +82,8 @@ def gather_order(items: list[Item]) -> list[int]:
     start last axis first, then axes counted from the end, so that removing one axis does
     not move the axes still to come."""
     gathers = [k for k, item in enumerate(items) if item.kind == INDEX]
+    if len(gathers) < 2:
+        return gathers
     positive = sorted((k for k in gathers if items[k].axis >= 0), key=lambda k: -items[k].axis)
     negative = sorted((k for k in gathers if items[k].axis < 0), key=lambda k: items[k].axis)
     return positive + negative

@@ -128,10 +128,10 @@ def literal_misfit(value: Any, dtype: int) -> tuple[str, str] | None:
     strings and numbers do not mix.
     """
     values = _flatten(value)
-    name = onnx.TensorProto.DataType.Name(dtype)
     if dtype in INT_TYPES or dtype == _BOOL:
         for v in values:
             if isinstance(v, float) and not (math.isfinite(v) and v.is_integer()):
+                name = onnx.TensorProto.DataType.Name(dtype)
                 return (
                     f"the float {v!r} is combined with a {name} tensor and would be truncated",
                     "ONNX ops need operands of one type: cast the tensor first, e.g. "
@@ -140,17 +140,17 @@ def literal_misfit(value: Any, dtype: int) -> tuple[str, str] | None:
     if dtype == _STRING and any(not isinstance(v, str) for v in values):
         return "a number is combined with a STRING tensor", ""
     if dtype != _STRING and any(isinstance(v, str) for v in values):
-        return f"a string is combined with a {name} tensor", ""
+        return f"a string is combined with a {onnx.TensorProto.DataType.Name(dtype)} tensor", ""
     return None
 
 
 def _flatten(value: Any) -> list[Any]:
-    if isinstance(value, (list, tuple)):
-        out: list[Any] = []
-        for v in value:
-            out.extend(_flatten(v))
-        return out
-    return [value]
+    if not isinstance(value, (list, tuple)):
+        return [value]
+    out: list[Any] = []
+    for v in value:
+        out.extend(_flatten(v))
+    return out
 
 
 def require_bool(dtype: int | None, what: str) -> None:

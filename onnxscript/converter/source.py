@@ -85,11 +85,17 @@ def parse_lines(lines: list[str], filename: str) -> tuple[ast.stmt, bool]:
 
 
 def split_docstring(fdef: ast.FunctionDef) -> tuple[str, list[ast.stmt]]:
-    """The function's doc string (cleaned as ``inspect.cleandoc`` does; "" without one)
-    and the statements after it."""
-    doc = ast.get_docstring(fdef)
+    """The function's doc string (cleaned by ``inspect.cleandoc``; "" without one) and the
+    statements after it."""
     body = list(fdef.body)
-    return ("", body) if doc is None else (doc, body[1:])
+    first = body[0] if body else None
+    if (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+    ):
+        return inspect.cleandoc(first.value.value), body[1:]
+    return "", body
 
 
 def parse_function(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceText]:
