@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from onnxscript.converter.errors import ScriptError
-from onnxscript.converter.source import register_source
+from onnxscript.errors import ScriptError
 from onnxscript.main import graph, script
 from onnxscript.onnx_types import (
     BFLOAT16,
@@ -43,6 +42,7 @@ from onnxscript.onnx_types import (
     TensorType,
 )
 from onnxscript.reverse import proto2python
+from onnxscript.source import register_source
 from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset
 
 if TYPE_CHECKING:

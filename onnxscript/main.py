@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from onnxscript.converter.function import compile_function
-from onnxscript.values import GraphFunction, OnnxFunction, Opset
+from onnxscript.values import OnnxFunction, Opset, graph
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -71,13 +71,4 @@ def script(
     return transform
 
 
-def graph() -> Callable[[Callable[..., Any]], GraphFunction]:
-    """Mark a function defined inside a script as a graph attribute (a ``Scan`` or ``Loop``
-    body, for example). It is compiled where it is used and may read enclosing variables."""
-
-    def transform(fn: Callable[..., Any]) -> GraphFunction:
-        if not inspect.isfunction(fn):
-            raise TypeError(f"@graph() can only decorate a function, not {type(fn).__name__}")
-        return GraphFunction(fn)
-
-    return transform
+__all__ = ["graph", "script"]

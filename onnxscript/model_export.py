@@ -10,15 +10,15 @@ import onnx.helper
 import onnx.shape_inference
 
 from onnxscript.defaults import default_ir_version
-from onnxscript.ir.graph import Function
-from onnxscript.ir.lowering import (
+from onnxscript.onnx_types import is_tensor_type
+from onnxscript.program.graph import Function
+from onnxscript.program.lowering import (
     bind_attributes,
     function_to_model_proto,
     model_opset_imports,
     type_from_proto,
 )
-from onnxscript.ir.types import TensorTypeSpec, TypeSpec
-from onnxscript.onnx_types import is_tensor_type
+from onnxscript.program.types import TensorTypeSpec, TypeSpec
 
 _OPTIONS = {"ir_version", "opset_imports", "input_types", "output_types", "io_types", "value_infos"}
 _MODEL_FIELDS = {f.name for f in onnx.ModelProto.DESCRIPTOR.fields}
@@ -145,7 +145,7 @@ def _fill_output_types(
         by_name.update({vi.name: vi for vi in inferred.graph.output})
     except Exception:
         by_name = {}
-    from onnxscript.ir.lowering import type_to_proto
+    from onnxscript.program.lowering import type_to_proto
 
     for i in missing:
         out = model.graph.output[i]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from types import EllipsisType
 from typing import Any, ClassVar
 
-from onnxscript.ir.types import Dim, TensorTypeSpec
+from onnxscript.program.types import Dim, TensorTypeSpec
 
 ShapeSpec = tuple[Dim, ...] | EllipsisType | None
 

@@ -1,8 +1,8 @@
 """What users hold: opsets, ops and script functions.
 
-Calling an :class:`Op` or an :class:`OnnxFunction` on arrays evaluates it eagerly with the
-current evaluator (see ``onnxscript.evaluator``); inside a ``@script`` function the same
-calls are compiled instead.
+Calling an :class:`Op` or an :class:`OnnxFunction` outside a script hands the call to the
+current evaluator (``onnxscript.evaluator.protocol``), which runs it on arrays or records
+it; inside a ``@script`` function the same calls are compiled instead.
 """
 
 from __future__ import annotations
@@ -13,11 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 import onnx
 
-from onnxscript import signature as sig_mod
-from onnxscript.opsets import schemas
+from onnxscript import schemas
+from onnxscript.evaluator import context
+from onnxscript.evaluator.protocol import FunctionRef, GraphBody, OpRef
+from onnxscript.language import binding as sig_mod
 
 if TYPE_CHECKING:
-    from onnxscript.ir.graph import Function
+    from onnxscript.program.graph import Function
 
 
 class Opset:
@@ -98,40 +100,32 @@ class Opset:
         return names
 
 
-class Op:
-    """One operator of an opset. ``schema`` is ``None`` for custom-domain ops."""
+class Op(OpRef):
+    """One operator of an opset. ``op_schema`` is ``None`` for custom-domain ops.
+
+    Calling it outside a script hands ``(self, args, kwargs)`` to the current evaluator.
+    """
 
     def __init__(self, opset: Opset, name: str, schema: onnx.defs.OpSchema | None) -> None:
+        super().__init__(opset.domain, name, opset.version, schema)
         self.opset = opset
-        self.domain = opset.domain
-        self.version = opset.version
-        self.name = name
-        self.schema = schema
-        self._signature: sig_mod.Signature | None = None
         if schema is not None:
             self.__doc__ = schema.doc
 
     @property
     def op_signature(self) -> sig_mod.Signature:
         """The calling convention of this op (inputs positional, attributes by keyword)."""
-        if self._signature is None:
-            if self.schema is None:
-                self._signature = sig_mod.free_form(self.name)
-            else:
-                self._signature = sig_mod.from_schema(self.schema)
-        return self._signature
+        return self.call_signature
 
     @property
     def __signature__(self) -> inspect.Signature:
-        return to_inspect_signature(self.op_signature)
+        return to_inspect_signature(self.call_signature)
 
     def __repr__(self) -> str:
         return f"{self.opset!r}.{self.name}"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from onnxscript.evaluator import eager
-
-        return eager.call_op(self, args, kwargs)
+        return context.eval_op(self, args, kwargs)
 
 
 def to_inspect_signature(sig: sig_mod.Signature) -> inspect.Signature:
@@ -176,11 +170,11 @@ def to_inspect_signature(sig: sig_mod.Signature) -> inspect.Signature:
     return inspect.Signature(positional + keyword)
 
 
-class OnnxFunction:
+class OnnxFunction(FunctionRef):
     """A Python function compiled by ``@script()``.
 
-    ``to_function_proto()`` and ``to_model_proto()`` give protos; calling the object runs
-    the function eagerly.
+    ``to_function_proto()`` and ``to_model_proto()`` give protos; calling the object hands
+    the call to the current evaluator (by default it runs the function eagerly).
     """
 
     def __init__(
@@ -197,7 +191,7 @@ class OnnxFunction:
         self.domain = opset.domain
         self.version = opset.version
         self.function_ir = ir_function
-        self.op_signature = call_signature
+        self.call_signature = call_signature
         self.model_kwargs = dict(model_kwargs)
         self.source = source
         self.name = function.__name__
@@ -209,6 +203,16 @@ class OnnxFunction:
         self.__annotations__ = getattr(function, "__annotations__", {})
 
     @property
+    def op_signature(self) -> sig_mod.Signature:
+        """The calling convention of this function (inputs and attribute parameters)."""
+        return self.call_signature
+
+    @property
+    def op_schema(self) -> None:
+        """Script functions have no ``onnx.defs.OpSchema`` of their own."""
+        return None
+
+    @property
     def __signature__(self) -> inspect.Signature:
         """The Python function's signature (computed on demand: it is rarely needed)."""
         return inspect.signature(self.function)
@@ -218,7 +222,7 @@ class OnnxFunction:
 
     def to_function_proto(self) -> onnx.FunctionProto:
         """The function as an ``onnx.FunctionProto`` (attribute parameters kept)."""
-        from onnxscript.ir.lowering import function_to_proto
+        from onnxscript.program.lowering import function_to_proto
 
         return function_to_proto(self.function_ir)
 
@@ -242,12 +246,10 @@ class OnnxFunction:
         return self.to_model_proto(**kwargs).graph
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from onnxscript.evaluator import eager
-
-        return eager.call_function(self, args, kwargs)
+        return context.eval_function(self, args, kwargs)
 
 
-class GraphFunction:
+class GraphFunction(GraphBody):
     """A nested function marked with ``@graph()``: a graph-valued attribute, such as a
     ``Scan`` or ``Loop`` body. It is compiled where it is used inside a script."""
 
@@ -263,3 +265,15 @@ class GraphFunction:
 
     def __repr__(self) -> str:
         return f"<GraphFunction {self.__qualname__}>"
+
+
+def graph() -> Callable[[Callable[..., Any]], GraphFunction]:
+    """Mark a function defined inside a script as a graph attribute (a ``Scan`` or ``Loop``
+    body, for example). It is compiled where it is used and may read enclosing variables."""
+
+    def transform(fn: Callable[..., Any]) -> GraphFunction:
+        if not inspect.isfunction(fn):
+            raise TypeError(f"@graph() can only decorate a function, not {type(fn).__name__}")
+        return GraphFunction(fn)
+
+    return transform

@@ -13,8 +13,8 @@ import pytest
 
 import onnxscript
 from onnxscript import BOOL, DOUBLE, FLOAT, INT64, STRING, script
-from onnxscript.ir import TensorTypeSpec
 from onnxscript.onnx_types import TYPES_BY_DTYPE, TensorType, tensor_type
+from onnxscript.program import TensorTypeSpec
 from tests.helpers import ROOT
 
 

@@ -44,9 +44,10 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
 import onnxscript  # noqa: E402
+from onnxscript import runtime  # noqa: E402
 from onnxscript.evaluator import call_op  # noqa: E402
 from onnxscript.opsets import get_opset  # noqa: E402
-from onnxscript.opsets.schemas import imported_versions  # noqa: E402
+from onnxscript.schemas import imported_versions  # noqa: E402
 from onnxscript.testing.node_tests import Case, case_names, generate, load  # noqa: E402
 from onnxscript.testing.values import first_mismatch  # noqa: E402
 from onnxscript.values import Opset  # noqa: E402
@@ -56,14 +57,8 @@ from onnxscript.values import Opset  # noqa: E402
 
 def run_with_onnxruntime(case: Case) -> str | None:
     """Why onnxruntime itself cannot run the case (``None`` if it runs it correctly)."""
-    import onnxruntime
-
-    options = onnxruntime.SessionOptions()
-    options.log_severity_level = 4
     try:
-        session = onnxruntime.InferenceSession(
-            case.model.SerializeToString(), options, providers=["CPUExecutionProvider"]
-        )
+        session = runtime.session(case.model)
     except Exception as exc:
         return f"onnxruntime cannot load it: {_first_line(exc)}"
     names = [i.name for i in case.model.graph.input]

@@ -7,7 +7,7 @@ remains. Other nodes are kept even when unused: they are code the user wrote.
 
 from __future__ import annotations
 
-from onnxscript.ir.graph import Graph, Value
+from onnxscript.program.graph import Graph, Value
 
 
 def _used_values(graph: Graph, used: set[Value]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from onnxscript.ir.graph import Graph, Value
+from onnxscript.program.graph import Graph, Value
 
 _INVALID = re.compile(r"\W")
 

@@ -7,18 +7,18 @@ import builtins
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from onnxscript.attributes import AT, AttributeValueError, coerce, infer_kind, kind_name
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
-from onnxscript.ir.graph import Attr, Graph, Value
-from onnxscript.ir.types import TensorTypeSpec, element_type
-from onnxscript.signature import (
-    BindingError,
+from onnxscript.errors import AttributeValueError, BindingError
+from onnxscript.language.attributes import AT, coerce, infer_kind, kind_name
+from onnxscript.language.binding import (
     Signature,
     bind,
     describe,
     literal_input_type,
     output_count,
 )
+from onnxscript.program.graph import Attr, Graph, Value
+from onnxscript.program.types import TensorTypeSpec, element_type
 from onnxscript.values import GraphFunction, OnnxFunction, Op
 
 if TYPE_CHECKING:

@@ -6,10 +6,10 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from onnxscript.converter.errors import SourceText
 from onnxscript.converter.scope import PythonScope
 from onnxscript.converter.symbols import AttrRef
-from onnxscript.ir.graph import Function
+from onnxscript.program.graph import Function
+from onnxscript.source import SourceText
 
 
 @dataclass

@@ -15,17 +15,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from onnxscript import dtypes
 from onnxscript.analysis.liveness import Liveness, analyze, if_outputs, loop_carried
 from onnxscript.analysis.names import all_identifiers, parameter_names, scan
-from onnxscript.attributes import AT
-from onnxscript.converter import dtypes
-from onnxscript.converter.builder import GraphBuilder
+from onnxscript.converter import type_inference
+from onnxscript.converter.emitter import GraphEmitter
 from onnxscript.converter.normalize import FreshNames, has_jump, normalize
-from onnxscript.converter.source import split_docstring
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
-from onnxscript.ir.graph import Attr, Graph, Value
-from onnxscript.ir.types import TensorTypeSpec, element_type
+from onnxscript.language.attributes import AT
 from onnxscript.onnx_types import is_tensor_type
+from onnxscript.program.graph import Attr, Graph, Value
+from onnxscript.program.types import TensorTypeSpec, element_type
+from onnxscript.source import split_docstring
 from onnxscript.values import GraphFunction
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ _SCALAR_BOOL = TensorTypeSpec(dtypes.BOOL, ())
 
 
 @contextmanager
-def _inside(t: ExpressionTranslator, builder: GraphBuilder) -> Iterator[None]:
+def _inside(t: ExpressionTranslator, builder: GraphEmitter) -> Iterator[None]:
     """Translate into ``builder``'s graph."""
     saved = t.builder
     t.builder = builder
@@ -47,8 +48,8 @@ def _inside(t: ExpressionTranslator, builder: GraphBuilder) -> Iterator[None]:
         t.builder = saved
 
 
-def _child(t: ExpressionTranslator, name: str) -> GraphBuilder:
-    return GraphBuilder(Graph(name), t.ctx, parent=t.builder)
+def _child(t: ExpressionTranslator, name: str) -> GraphEmitter:
+    return GraphEmitter(Graph(name), t.ctx, parent=t.builder)
 
 
 def condition(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Value:
@@ -58,13 +59,13 @@ def condition(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Value:
         value = t.to_tensor(sym, node)
     else:
         value = t.to_tensor(sym, node, dtype=dtypes.BOOL if isinstance(sym, Const) else None)
-    dt = dtypes.known_dtype(value)
+    dt = type_inference.known_dtype(value)
     if dt is not None and dt != dtypes.BOOL:
         value = t.builder.emit1("Cast", value, hint="cond", to=dtypes.BOOL)
     return value
 
 
-def _output(builder: GraphBuilder, value: Value, taken: set[Value]) -> Value:
+def _output(builder: GraphEmitter, value: Value, taken: set[Value]) -> Value:
     """``value`` as an output of ``builder``'s graph: an ``Identity`` when the value is not
     computed by a node of this graph, or is already an output."""
     if not builder.produces(value) or value in taken:
@@ -75,7 +76,7 @@ def _output(builder: GraphBuilder, value: Value, taken: set[Value]) -> Value:
 
 def _unify(
     t: ExpressionTranslator,
-    builders: Sequence[GraphBuilder],
+    builders: Sequence[GraphEmitter],
     syms: Sequence[Sym],
     node: ast.AST,
     name: str,
@@ -88,7 +89,7 @@ def _unify(
     like: Value | None = None
     for sym in syms:
         if isinstance(sym, Value) and not t.is_int_like(sym):
-            dt = dtypes.known_dtype(sym)
+            dt = type_inference.known_dtype(sym)
             if dt is not None and dtype is None:
                 dtype = dt
             if like is None:
@@ -118,7 +119,7 @@ def _unify(
         t.require_same_dtype(
             node,
             dtype,
-            dtypes.known_dtype(value),
+            type_inference.known_dtype(value),
             f"'{name}' is {{0}} on one path and {{1}} on another",
             "ONNX If branches must produce values of the same type; add a Cast",
         )
@@ -129,7 +130,7 @@ def _unify(
 def _emit_if(
     t: ExpressionTranslator,
     cond: Value,
-    builders: Sequence[GraphBuilder],
+    builders: Sequence[GraphEmitter],
     branch_syms: Sequence[Sequence[Sym]],
     names: Sequence[str],
     node: ast.AST,
@@ -261,7 +262,7 @@ def _range_args(t: Translator, stmt: ast.For) -> list[int | Value]:
                 continue
             raise t.error(arg, f"range() needs integers, got {type(value).__name__}", hint)
         value_t = t.to_tensor(sym, arg)
-        if dtypes.known_dtype(value_t) != dtypes.INT64:
+        if type_inference.known_dtype(value_t) != dtypes.INT64:
             value_t = t.builder.emit1("Cast", value_t, hint="bound", to=dtypes.INT64)
         args.append(value_t)
     if len(args) == 1:
@@ -492,7 +493,7 @@ def _loop(
             dtype = None
             like = None
             if isinstance(init, Value) and not t.is_int_like(init):
-                dtype = dtypes.known_dtype(init)
+                dtype = type_inference.known_dtype(init)
                 like = init if dtype is None else None
             value = t.to_tensor(
                 sym,
@@ -526,7 +527,7 @@ def _loop(
     )
     t.ctx.default_opset_version()
     for name, value, init_value, out in zip(carried, results, inits, outs):
-        dt = init_value.dtype or dtypes.known_dtype(out)
+        dt = init_value.dtype or type_inference.known_dtype(out)
         if dt is not None:
             value.type = element_type(dt)
         else:  # the loop keeps the type it starts with
@@ -545,13 +546,13 @@ def _initial_value(t: Translator, name: str, init: Sym | None, out: Value, stmt:
     (zero); it is only observable if the loop runs zero times, where Python would raise
     UnboundLocalError.
     """
-    out_dtype = dtypes.known_dtype(out)
+    out_dtype = type_inference.known_dtype(out)
     if isinstance(init, Value):
         if t.is_int_like(init) and out_dtype is not None:
             init = t.retype_int_like(init, dtype=out_dtype)
         t.require_same_dtype(
             stmt,
-            dtypes.known_dtype(init),
+            type_inference.known_dtype(init),
             out_dtype,
             f"loop variable '{name}' is {{0}} before the loop and {{1}} after an iteration",
             "a loop-carried value keeps one element type; add a Cast",

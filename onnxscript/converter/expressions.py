@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import operator
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -11,47 +10,20 @@ from typing import Any
 import numpy as np
 import onnx
 
-from onnxscript.attributes import AT
-from onnxscript.converter import dtypes, indexing, operators
-from onnxscript.converter.builder import GraphBuilder
+from onnxscript import dtypes
+from onnxscript.converter import target, type_inference
 from onnxscript.converter.calls import translate_call
 from onnxscript.converter.context import FunctionContext
-from onnxscript.converter.errors import ScriptError
+from onnxscript.converter.emitter import GraphEmitter
 from onnxscript.converter.scope import MISSING
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
-from onnxscript.ir.graph import Attr, Value
-from onnxscript.ir.types import TensorTypeSpec
-from onnxscript.operator_rules import literal_misfit
+from onnxscript.errors import ScriptError
+from onnxscript.language.attributes import AT
+from onnxscript.language.literals import literal_misfit
+from onnxscript.language.operators import AST_BINARY, AST_COMPARE, AST_UNARY, PY_BINARY
+from onnxscript.program.graph import Attr, Value
+from onnxscript.program.types import TensorTypeSpec
 from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset
-
-_PY_BINOPS: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.FloorDiv: operator.floordiv,
-    ast.Mod: operator.mod,
-    ast.Pow: operator.pow,
-    ast.MatMult: operator.matmul,
-    ast.BitAnd: operator.and_,
-    ast.BitOr: operator.or_,
-    ast.BitXor: operator.xor,
-    ast.LShift: operator.lshift,
-    ast.RShift: operator.rshift,
-}
-
-_PY_CMPS: dict[type[ast.cmpop], Callable[[Any, Any], Any]] = {
-    ast.Eq: operator.eq,
-    ast.NotEq: operator.ne,
-    ast.Lt: operator.lt,
-    ast.LtE: operator.le,
-    ast.Gt: operator.gt,
-    ast.GtE: operator.ge,
-    ast.Is: operator.is_,
-    ast.IsNot: operator.is_not,
-    ast.In: lambda a, b: a in b,
-    ast.NotIn: lambda a, b: a not in b,
-}
 
 _TENSOR_LIKE = (int, float, bool, np.ndarray, np.generic, onnx.TensorProto)
 
@@ -67,12 +39,12 @@ def _is_tensor_data(value: Any) -> bool:
 class ExpressionTranslator:
     """Translates expressions in the current graph (``builder``) and environment (``env``)."""
 
-    def __init__(self, ctx: FunctionContext, builder: GraphBuilder) -> None:
+    def __init__(self, ctx: FunctionContext, builder: GraphEmitter) -> None:
         self.ctx = ctx
         self.builder = builder
         self.env: dict[str, Sym] = {}
         # Cache of attribute parameters promoted to tensors, per graph builder.
-        self._attr_tensors: dict[tuple[GraphBuilder, str], Value] = {}
+        self._attr_tensors: dict[tuple[GraphEmitter, str], Value] = {}
         # Values that stand for Python ints (loop indices of `range` and int arithmetic on
         # them): like Python numbers, they take the other operand's type in operators.
         self.int_like: set[Value] = set()
@@ -237,7 +209,7 @@ class ExpressionTranslator:
                 return value
             return self.builder.emit1("Cast", value, hint=value.hint, to=dtype)
         if like is not None:
-            known = dtypes.known_dtype(like)
+            known = type_inference.known_dtype(like)
             if known == dtypes.INT64:
                 return value
             if known is not None:
@@ -297,7 +269,7 @@ class ExpressionTranslator:
             )
         is_python = not isinstance(value, (np.ndarray, np.generic, onnx.TensorProto))
         if is_python and dtype is None and like is not None:
-            dtype = dtypes.known_dtype(like)
+            dtype = type_inference.known_dtype(like)
             if dtype is None:
                 raw = self.builder.constant(value)
                 return self.builder.emit1("CastLike", raw, like, hint=raw.hint)
@@ -355,7 +327,9 @@ class ExpressionTranslator:
             if py is bool:
                 base = self.builder.emit1("Cast", base, hint=ref.param.name, to=dtypes.BOOL)
             self._attr_tensors[key] = base
-        target = dtype if dtype is not None else (dtypes.known_dtype(like) if like else None)
+        target = (
+            dtype if dtype is not None else (type_inference.known_dtype(like) if like else None)
+        )
         if target is not None:
             if base.dtype == target:
                 return base
@@ -365,7 +339,7 @@ class ExpressionTranslator:
         return base
 
     def _find_attr_tensor(self, name: str) -> Value | None:
-        builder: GraphBuilder | None = self.builder
+        builder: GraphEmitter | None = self.builder
         while builder is not None:
             found = self._attr_tensors.get((builder, name))
             if found is not None:
@@ -484,7 +458,7 @@ class ExpressionTranslator:
                     return Const(base.value[index.value])
                 except Exception as exc:
                     raise self.error(node, f"cannot evaluate {self.text(node)}: {exc}") from None
-        return indexing.translate_subscript(self, node, base)
+        return target.subscript(self, node, base)
 
     def expr_IfExp(self, node: ast.IfExp) -> Sym:
         test = self.expr(node.test)
@@ -499,14 +473,17 @@ class ExpressionTranslator:
     def expr_BinOp(self, node: ast.BinOp) -> Sym:
         left = self.expr(node.left)
         right = self.expr(node.right)
-        if isinstance(left, Const) and isinstance(right, Const):
-            fn = _PY_BINOPS.get(type(node.op))
-            if fn is not None and not isinstance(left.value, Opset):
-                try:
-                    return Const(fn(left.value, right.value))
-                except Exception as exc:
-                    raise self.error(node, f"cannot evaluate {self.text(node)}: {exc}") from None
-        return operators.binary(self, node, node.op, left, right)
+        symbol = AST_BINARY[type(node.op)]
+        if (
+            isinstance(left, Const)
+            and isinstance(right, Const)
+            and not isinstance(left.value, Opset)
+        ):
+            try:
+                return Const(PY_BINARY[symbol](left.value, right.value))
+            except Exception as exc:
+                raise self.error(node, f"cannot evaluate {self.text(node)}: {exc}") from None
+        return target.binary(self, node, symbol, left, right)
 
     def expr_UnaryOp(self, node: ast.UnaryOp) -> Sym:
         operand = self.expr(node.operand)
@@ -522,7 +499,7 @@ class ExpressionTranslator:
                     return Const(~operand.value)
             except Exception as exc:
                 raise self.error(node, f"cannot evaluate {self.text(node)}: {exc}") from None
-        return operators.unary(self, node, operand)
+        return target.unary(self, node, AST_UNARY[type(node.op)], operand)
 
     def expr_BoolOp(self, node: ast.BoolOp) -> Sym:
         values = [self.expr(v) for v in node.values]
@@ -539,24 +516,12 @@ class ExpressionTranslator:
             except Exception as exc:
                 raise self.error(node, f"cannot evaluate {self.text(node)}: {exc}") from None
             return Const(result)
-        return operators.boolean(self, node, values)
+        return target.boolean(self, node, isinstance(node.op, ast.And), values)
 
     def expr_Compare(self, node: ast.Compare) -> Sym:
-        left = self.expr(node.left)
-        results: list[Sym] = []
-        for op, comparator in zip(node.ops, node.comparators):
-            right = self.expr(comparator)
-            if isinstance(left, Const) and isinstance(right, Const):
-                try:
-                    results.append(Const(_PY_CMPS[type(op)](left.value, right.value)))
-                except Exception as exc:
-                    raise self.error(node, f"cannot evaluate {self.text(node)}: {exc}") from None
-            else:
-                results.append(operators.compare(self, node, op, left, right))
-            left = right
-        if len(results) == 1:
-            return results[0]
-        return operators.boolean(self, node, results, is_and=True)
+        values = [self.expr(node.left), *(self.expr(c) for c in node.comparators)]
+        symbols = [AST_COMPARE[type(op)] for op in node.ops]
+        return target.compare_chain(self, node, symbols, values)
 
     # -- helpers for calls ----------------------------------------------------------------
 

@@ -20,21 +20,21 @@ from onnxscript.analysis.dead_code import remove_unused_constants
 from onnxscript.analysis.liveness import Liveness, analyze
 from onnxscript.analysis.names import all_identifiers, attribute_bases, scan
 from onnxscript.analysis.naming import assign_names
-from onnxscript.attributes import AT, AttributeValueError, coerce
-from onnxscript.converter.builder import GraphBuilder
 from onnxscript.converter.context import FunctionContext
 from onnxscript.converter.control_flow import _output
-from onnxscript.converter.errors import ScriptError, SourceText
+from onnxscript.converter.emitter import GraphEmitter
 from onnxscript.converter.normalize import FreshNames, check_nesting, normalize
 from onnxscript.converter.scope import PythonScope
-from onnxscript.converter.source import parse_function, split_docstring
 from onnxscript.converter.statements import Translator
 from onnxscript.converter.symbols import AttrRef
 from onnxscript.defaults import default_opset_version
-from onnxscript.ir.graph import AttrParam, Function, Graph, Value
-from onnxscript.ir.types import SequenceTypeSpec, TypeSpec
+from onnxscript.errors import AttributeValueError, ScriptError
+from onnxscript.language.attributes import AT, coerce
+from onnxscript.language.binding import Param, Signature
 from onnxscript.onnx_types import is_tensor_type
-from onnxscript.signature import Param, Signature
+from onnxscript.program.graph import AttrParam, Function, Graph, Value
+from onnxscript.program.types import SequenceTypeSpec, TypeSpec
+from onnxscript.source import SourceText, parse_function, split_docstring
 from onnxscript.values import Op, Opset
 
 _ATTR_KINDS = {int: AT.INT, bool: AT.INT, float: AT.FLOAT, str: AT.STRING}
@@ -304,7 +304,7 @@ def compile_function(
         local_names=local_names,
     )
     graph = Graph(fn.__name__, doc_string="")
-    builder = GraphBuilder(graph, ctx)
+    builder = GraphEmitter(graph, ctx)
     translator = Translator(ctx, builder, liveness)
     out_types = _output_types(annotations.get("return", inspect.Signature.empty))
     for value in inputs:

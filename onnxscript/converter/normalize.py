@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from onnxscript.analysis.names import children
-from onnxscript.converter.errors import SourceText
+from onnxscript.source import SourceText
 
 _JUMPS = (ast.Break, ast.Continue, ast.Return)
 

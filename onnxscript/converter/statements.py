@@ -12,12 +12,13 @@ from typing import Any
 
 from onnxscript.analysis.liveness import Liveness
 from onnxscript.converter import control_flow
-from onnxscript.converter.builder import GraphBuilder
 from onnxscript.converter.context import FunctionContext
+from onnxscript.converter.emitter import GraphEmitter
 from onnxscript.converter.expressions import ExpressionTranslator
 from onnxscript.converter.symbols import Const, NestedGraph, Sym, SymTuple
-from onnxscript.ir.graph import Value
 from onnxscript.onnx_types import is_tensor_type
+from onnxscript.program.graph import Value
+from onnxscript.values import graph as graph_decorator
 
 _UNSUPPORTED_STATEMENTS = {
     "Try": "exceptions do not exist in ONNX; remove the try/except",
@@ -41,7 +42,7 @@ _IGNORED_CALLS = (builtins.print, builtins.breakpoint)
 class Translator(ExpressionTranslator):
     """Translates a function body, statement by statement, into the current graph."""
 
-    def __init__(self, ctx: FunctionContext, builder: GraphBuilder, liveness: Liveness) -> None:
+    def __init__(self, ctx: FunctionContext, builder: GraphEmitter, liveness: Liveness) -> None:
         super().__init__(ctx, builder)
         self.liveness = liveness
         self.returned: list[tuple[Sym, ast.expr]] | None = None
@@ -228,8 +229,6 @@ class Translator(ExpressionTranslator):
         for dec in stmt.decorator_list:
             target = dec.func if isinstance(dec, ast.Call) else dec
             sym = self.expr(target)
-            from onnxscript.main import graph as graph_decorator
-
             if not (isinstance(sym, Const) and sym.value is graph_decorator):
                 raise self.error(
                     dec,

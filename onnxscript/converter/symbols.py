@@ -16,7 +16,7 @@ import ast
 from dataclasses import dataclass
 from typing import Any
 
-from onnxscript.ir.graph import AttrParam, Value
+from onnxscript.program.graph import AttrParam, Value
 
 
 class Const:

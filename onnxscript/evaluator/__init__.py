@@ -1,32 +1,104 @@
-"""Eager evaluation: calling ops and script functions on arrays.
+"""Eager evaluation: calling ops and script functions outside a script.
 
-``op.Add(x, y)`` and ``my_script_function(x)`` outside a script run right away, op by op,
-with the current evaluator: onnxruntime by default (one cached session per op signature),
-``ReferenceEvaluator`` (``onnx.reference``) or ``MixedEvaluator``. Choose one for a block
-with ``with default_as(ReferenceEvaluator()): ...`` or from now on with ``set_default``.
-See ``docs/eager.md``.
+``op.Add(x, y)`` and ``my_script_function(x)`` called on values hand their arguments to the
+current evaluator (see :mod:`onnxscript.evaluator.protocol`). The default runs ops with
+onnxruntime (one cached session per op signature); ``ReferenceEvaluator``
+(``onnx.reference``) and ``MixedEvaluator`` are the other array evaluators, and a tracing
+evaluator records the calls instead. Choose one for a block with
+``with default_as(ReferenceEvaluator()): ...`` or from now on with ``set_default``. See
+``docs/eager.md``.
+
+Names are loaded on first use, so that importing this package costs nothing.
 """
 
 from __future__ import annotations
 
-from onnxscript.evaluator.backends import MixedEvaluator, OnnxRuntimeEvaluator, ReferenceEvaluator
-from onnxscript.evaluator.base import CachingEvaluator, Evaluator, OpCall
-from onnxscript.evaluator.context import default, default_as, set_default
-from onnxscript.evaluator.eager import call_function, call_op
-from onnxscript.evaluator.errors import EagerEvaluationError, UserLocation
-from onnxscript.evaluator.tensor import AttrTensor, IndexTensor, Tensor, TensorSequence
-from onnxscript.evaluator.typecheck import InputTypeError
+import importlib
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from onnxscript.errors import EagerEvaluationError, InputTypeError
+    from onnxscript.evaluator.backends import (
+        MixedEvaluator,
+        OnnxRuntimeEvaluator,
+        ReferenceEvaluator,
+    )
+    from onnxscript.evaluator.base import CachingEvaluator, OpCall
+    from onnxscript.evaluator.context import (
+        call_function,
+        call_op,
+        default,
+        default_as,
+        eval_function,
+        eval_op,
+        set_default,
+    )
+    from onnxscript.evaluator.errors import UserLocation
+    from onnxscript.evaluator.protocol import Evaluator, FunctionRef, GraphBody, OpRef
+    from onnxscript.evaluator.tensor import AttrTensor, IndexTensor, Tensor, TensorSequence
+
+    ORTEvaluator = OnnxRuntimeEvaluator
+    OnnxReferenceRuntimeEvaluator = ReferenceEvaluator
+    ORTMixedEvaluator = MixedEvaluator
+
+_WHERE = {
+    "AttrTensor": "tensor",
+    "CachingEvaluator": "base",
+    "EagerEvaluationError": "errors",
+    "Evaluator": "protocol",
+    "FunctionRef": "protocol",
+    "GraphBody": "protocol",
+    "IndexTensor": "tensor",
+    "InputTypeError": "errors",
+    "MixedEvaluator": "backends",
+    "ORTEvaluator": "backends",
+    "ORTMixedEvaluator": "backends",
+    "OnnxReferenceRuntimeEvaluator": "backends",
+    "OnnxRuntimeEvaluator": "backends",
+    "OpCall": "base",
+    "OpRef": "protocol",
+    "ReferenceEvaluator": "backends",
+    "Tensor": "tensor",
+    "TensorSequence": "tensor",
+    "UserLocation": "errors",
+    "call_function": "context",
+    "call_op": "context",
+    "default": "context",
+    "default_as": "context",
+    "eval_function": "context",
+    "eval_op": "context",
+    "set_default": "context",
+}
 # Names used by code written for onnxscript 0.7.
-ORTEvaluator = OnnxRuntimeEvaluator
-OnnxReferenceRuntimeEvaluator = ReferenceEvaluator
-ORTMixedEvaluator = MixedEvaluator
+_ALIASES = {
+    "ORTEvaluator": "OnnxRuntimeEvaluator",
+    "OnnxReferenceRuntimeEvaluator": "ReferenceEvaluator",
+    "ORTMixedEvaluator": "MixedEvaluator",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    package = "onnxscript" if name in ("EagerEvaluationError", "InputTypeError") else __name__
+    module = importlib.import_module(f"{package}.{where}")
+    value = getattr(module, _ALIASES.get(name, name))
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_WHERE])
+
 
 __all__ = [
     "AttrTensor",
     "CachingEvaluator",
     "EagerEvaluationError",
     "Evaluator",
+    "FunctionRef",
+    "GraphBody",
     "IndexTensor",
     "InputTypeError",
     "MixedEvaluator",
@@ -35,6 +107,7 @@ __all__ = [
     "OnnxReferenceRuntimeEvaluator",
     "OnnxRuntimeEvaluator",
     "OpCall",
+    "OpRef",
     "ReferenceEvaluator",
     "Tensor",
     "TensorSequence",
@@ -43,5 +116,7 @@ __all__ = [
     "call_op",
     "default",
     "default_as",
+    "eval_function",
+    "eval_op",
     "set_default",
 ]

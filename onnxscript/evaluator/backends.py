@@ -13,12 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from onnxscript import defaults
-from onnxscript.evaluator.arrays import onnx_dtype
+from onnxscript import defaults, runtime, schemas
+from onnxscript.dtypes import onnx_dtype, sequence_elem_type
 from onnxscript.evaluator.base import CachingEvaluator, OpCall, Runner
 from onnxscript.evaluator.node_model import single_node_model
-from onnxscript.evaluator.tensor import TensorSequence, sequence_elem_type
-from onnxscript.opsets import schemas
+from onnxscript.evaluator.tensor import TensorSequence
 
 _MAX_THREADS = 4
 
@@ -41,13 +40,9 @@ class OnnxRuntimeEvaluator(CachingEvaluator):
         ignore_unknown_function_kwargs: bool = False,
     ) -> None:
         super().__init__(max_cached, ignore_unknown_function_kwargs)
-        import onnxruntime
-
-        self._ort = onnxruntime
         self.providers = list(providers)
         if session_options is None:
-            session_options = onnxruntime.SessionOptions()
-            session_options.log_severity_level = 3
+            session_options = runtime.session_options(log_level=3)
             # Each cached session has its own thread pool, whose threads spin after a run by
             # default; with dozens of sessions alive they compete for the cores (a 15-op
             # function on 256x256 tensors ran 6x slower on 2 cores). Idle threads sleep.
@@ -82,9 +77,7 @@ class OnnxRuntimeEvaluator(CachingEvaluator):
             defaults.default_opset_version(),
             with_rank,
         )
-        session = self._ort.InferenceSession(
-            model.SerializeToString(), self.session_options, providers=self.providers
-        )
+        session = runtime.session(model, self.session_options, self.providers)
         return session, in_names, out_names
 
     def prepare(self, call: OpCall, inputs: Sequence[Any]) -> Runner:

@@ -1,23 +1,26 @@
-"""The evaluator protocol: what eager mode asks a backend to do, and a caching base class.
+"""Array evaluators: the evaluator protocol carried out by running ops on arrays.
 
-Eager mode sorts a call's arguments into inputs and attributes (with the rules shared with
-the converter), then hands the evaluator one :class:`OpCall` and the input values. An
-evaluator runs the op and returns the outputs. Backends that must prepare something per
-op (an onnxruntime session, a reference-evaluator object) derive from
-:class:`CachingEvaluator`, which keeps the prepared runners keyed by the op, its attributes
-and the element types and ranks of the inputs.
+:class:`CachingEvaluator` implements ``eval_op``/``eval``/``eval_function`` with eager
+mode (``evaluator.eager``): a call's arguments are sorted into inputs and attributes by the
+language rules, then the backend runs one :class:`OpCall` on the input arrays. Backends
+prepare something per op (an onnxruntime session, a reference-evaluator object) in
+:meth:`CachingEvaluator.prepare`; the prepared runners are kept, keyed by the op, its
+attributes and the element types and ranks of the inputs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+import functools
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 import numpy as np
 import onnx
 
-from onnxscript.signature import Signature
+from onnxscript import schemas
+from onnxscript.evaluator.protocol import Evaluator, FunctionRef, OpRef
+from onnxscript.language.binding import Signature
 
 Runner = Callable[[Sequence[Any]], list[Any]]
 
@@ -47,21 +50,6 @@ class OpCall:
         return f"{self.op_type} ({self.domain or 'ai.onnx'} opset {self.version})"
 
 
-@runtime_checkable
-class Evaluator(Protocol):
-    """Runs single ops eagerly.
-
-    ``inputs`` has one entry per input slot: a numpy array, a list of arrays (a sequence)
-    or ``None`` for an omitted optional input. The result has ``call.n_outputs`` entries.
-    ``ignore_unknown_function_kwargs`` makes script-function calls drop keyword arguments
-    they do not declare instead of raising ``TypeError``.
-    """
-
-    ignore_unknown_function_kwargs: bool
-
-    def run(self, call: OpCall, inputs: Sequence[Any]) -> list[Any]: ...
-
-
 def input_key(value: Any) -> Hashable:
     """What of an input value decides how a runner is prepared: element type and rank."""
     if type(value) is np.ndarray:
@@ -79,12 +67,20 @@ def input_key(value: Any) -> Hashable:
     return ("other", type(value))
 
 
-class CachingEvaluator:
-    """An evaluator that prepares a runner once per op signature and reuses it.
+@functools.lru_cache(maxsize=1024)
+def _op_of_schema(domain: str, name: str, version: int) -> OpRef:
+    """The op a schema describes (an op is called at its schema's ``since_version``)."""
+    return OpRef(domain, name, version, schemas.get_schema(domain, name, version))
+
+
+class CachingEvaluator(Evaluator):
+    """An evaluator that runs ops on arrays, preparing a runner once per op signature.
 
     Subclasses implement :meth:`prepare`. At most ``max_cached`` runners are kept; the
     oldest is dropped first. Input types are checked against the op schema when a runner
     is prepared (so a mistyped input gets a ``TypeError`` naming the parameter).
+    ``ignore_unknown_function_kwargs`` makes script-function calls drop keyword arguments
+    they do not declare instead of raising ``TypeError``.
     """
 
     def __init__(
@@ -93,6 +89,24 @@ class CachingEvaluator:
         self.max_cached = max_cached
         self.ignore_unknown_function_kwargs = ignore_unknown_function_kwargs
         self._runners: dict[Hashable, Runner] = {}
+
+    def eval_op(self, op: OpRef, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+        from onnxscript.evaluator.eager import run_op
+
+        return run_op(self, op, args, kwargs)
+
+    def eval(
+        self, schema: onnx.defs.OpSchema, args: Sequence[Any], kwargs: Mapping[str, Any]
+    ) -> Any:
+        op = _op_of_schema(schema.domain, schema.name, schema.since_version)
+        return self.eval_op(op, args, kwargs)
+
+    def eval_function(
+        self, function: FunctionRef, args: Sequence[Any], kwargs: Mapping[str, Any]
+    ) -> Any:
+        from onnxscript.evaluator.eager import run_function
+
+        return run_function(self, function, args, kwargs)
 
     def prepare(self, call: OpCall, inputs: Sequence[Any]) -> Runner:
         """A function that runs ``call`` on inputs typed like ``inputs``."""

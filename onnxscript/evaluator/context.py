@@ -2,25 +2,25 @@
 
 ``with default_as(ReferenceEvaluator()): ...`` switches the evaluator for a block;
 ``set_default(evaluator)`` switches it for the rest of the current context (thread or
-asyncio task). The initial evaluator runs ops with onnxruntime.
+asyncio task). The initial evaluator runs ops with onnxruntime. :func:`eval_op` and
+:func:`eval_function` are how ops and script functions called outside a script reach it.
 """
 
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from typing import Any
 
-from onnxscript.evaluator.base import Evaluator
+from onnxscript.evaluator.protocol import Evaluator, FunctionRef, OpRef, is_evaluator
 
-_CURRENT: contextvars.ContextVar[Evaluator | None] = contextvars.ContextVar(
-    "onnxscript_evaluator", default=None
-)
+_CURRENT: contextvars.ContextVar[Any] = contextvars.ContextVar("onnxscript_evaluator", default=None)
 
 
 def default() -> Evaluator:
     """The evaluator eager calls use now (created on first use: onnxruntime)."""
-    evaluator = _CURRENT.get()
+    evaluator: Evaluator | None = _CURRENT.get()
     if evaluator is None:
         from onnxscript.evaluator.backends import OnnxRuntimeEvaluator
 
@@ -29,20 +29,61 @@ def default() -> Evaluator:
     return evaluator
 
 
+def _checked(evaluator: Any) -> Evaluator:
+    if not is_evaluator(evaluator):
+        raise TypeError(
+            f"expected an Evaluator (an object with eval_op or eval), got "
+            f"{type(evaluator).__name__}"
+        )
+    return evaluator  # type: ignore[no-any-return]
+
+
 def set_default(evaluator: Evaluator) -> None:
     """Use ``evaluator`` for eager calls from now on (in the current context)."""
-    if not isinstance(evaluator, Evaluator):
-        raise TypeError(f"expected an Evaluator, got {type(evaluator).__name__}")
-    _CURRENT.set(evaluator)
+    _CURRENT.set(_checked(evaluator))
 
 
 @contextmanager
 def default_as(evaluator: Evaluator) -> Iterator[Evaluator]:
     """Use ``evaluator`` for eager calls inside the ``with`` block."""
-    if not isinstance(evaluator, Evaluator):
-        raise TypeError(f"expected an Evaluator, got {type(evaluator).__name__}")
-    token = _CURRENT.set(evaluator)
+    token = _CURRENT.set(_checked(evaluator))
     try:
         yield evaluator
     finally:
         _CURRENT.reset(token)
+
+
+def eval_op(op: OpRef, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+    """Hand an op call to the current evaluator (``eval_op``, else ``eval`` by schema)."""
+    evaluator = _CURRENT.get() or default()
+    method = getattr(evaluator, "eval_op", None)
+    if method is not None:
+        return method(op, args, kwargs)
+    return evaluator.eval(op.op_schema, args, kwargs)  # type: ignore[arg-type]
+
+
+def eval_function(function: FunctionRef, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+    """Hand a script-function call to the current evaluator."""
+    evaluator = _CURRENT.get() or default()
+    method = getattr(evaluator, "eval_function", None)
+    if method is None:
+        raise TypeError(
+            f"the current evaluator ({type(evaluator).__name__}) cannot evaluate script "
+            f"functions such as {function.name}: it has no eval_function"
+        )
+    return method(function, args, kwargs)
+
+
+def call_op(
+    op: OpRef, args: Sequence[Any], kwargs: Mapping[str, Any], n_outputs: int | None = None
+) -> Any:
+    """``op(*args, **kwargs)`` with the current evaluator, asking for ``n_outputs`` outputs
+    (what ``a, b = op.X(...)`` does in a script) when given."""
+    if n_outputs is not None:
+        kwargs = {**kwargs, "_outputs": n_outputs}
+    return eval_op(op, args, kwargs)
+
+
+def call_function(function: FunctionRef, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+    """``function(*args, **kwargs)`` with the current evaluator."""
+    return eval_function(function, args, kwargs)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import onnxscript
+from onnxscript.errors import EagerEvaluationError
 from onnxscript.evaluator.arrays import describe
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(onnxscript.__file__)) + os.sep
@@ -41,23 +42,6 @@ def user_location(skip: int = 1) -> UserLocation | None:
             return UserLocation(filename, frame.f_lineno, frame.f_code.co_name, text)
         frame = frame.f_back  # type: ignore[assignment]
     return None
-
-
-class EagerEvaluationError(RuntimeError):
-    """An op failed while running eagerly. Names the op, the user's line and the inputs.
-
-    ``op_type``, ``location`` (a :class:`UserLocation` or ``None``) and the backend's own
-    exception (as ``__cause__``) are available to callers.
-    """
-
-    def __init__(
-        self, label: str, op_type: str, location: UserLocation | None, detail: str
-    ) -> None:
-        self.op_type = op_type
-        self.location = location
-        self.detail = detail
-        where = f" called at {location}" if location is not None else ""
-        super().__init__(f"{label} failed{where}\n{detail}")
 
 
 def op_failure(

@@ -16,7 +16,7 @@ import numpy as np
 from onnxscript.evaluator.tensor import Tensor, TensorSequence
 
 if TYPE_CHECKING:
-    from onnxscript.values import Op
+    from onnxscript.evaluator.protocol import OpRef
 
 
 def _outputs(result: Any) -> list[np.ndarray | list[np.ndarray]]:
@@ -35,7 +35,7 @@ def _array(value: Any) -> np.ndarray:
         return value.value
     if isinstance(value, (np.ndarray, np.generic)):
         return np.asarray(value)
-    from onnxscript.evaluator.eager import literal_to_array
+    from onnxscript.evaluator.inputs import literal_to_array
 
     return literal_to_array(value, None, "graph body output")
 
@@ -153,7 +153,7 @@ def _run_sequence_map(inputs: Sequence[Any], body: Callable[..., Any]) -> list[A
 
 
 def run_with_python_bodies(
-    op: Op,
+    op: OpRef,
     inputs: Sequence[Any],
     attrs: Mapping[str, Any],
     bodies: Mapping[str, Callable[..., Any]],

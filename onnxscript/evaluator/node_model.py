@@ -13,7 +13,7 @@ import numpy as np
 import onnx
 import onnx.helper
 
-from onnxscript.evaluator.arrays import onnx_dtype
+from onnxscript.dtypes import onnx_dtype
 from onnxscript.evaluator.base import OpCall
 
 

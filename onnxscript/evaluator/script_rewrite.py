@@ -36,18 +36,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from onnxscript.attributes import AT, AttributeValueError, coerce
-from onnxscript.converter.operators import COMPARE_SYMBOLS
-from onnxscript.converter.source import parse_lines
+from onnxscript.errors import AttributeValueError, InputTypeError
 from onnxscript.evaluator import script_runtime
-from onnxscript.evaluator.arrays import cast_array
-from onnxscript.evaluator.eager import literal_to_array
+from onnxscript.evaluator.inputs import literal_to_array
 from onnxscript.evaluator.tensor import AttrTensor, IndexTensor, Tensor, TensorSequence
-from onnxscript.evaluator.typecheck import InputTypeError, check_function_input
-from onnxscript.index_rules import kind_of_node
+from onnxscript.evaluator.typecheck import check_function_input
+from onnxscript.language.attributes import AT, coerce
+from onnxscript.language.indexing import kind_of_node
+from onnxscript.language.literals import cast_array
+from onnxscript.language.operators import AST_COMPARE
+from onnxscript.source import parse_lines
 
 if TYPE_CHECKING:
-    from onnxscript.values import OnnxFunction
+    from onnxscript.evaluator.protocol import FunctionRef
 
 RT = "_onnxscript_eager_rt_"
 _FACTORY = "_onnxscript_eager_factory_"
@@ -101,7 +102,7 @@ class _Rewriter(ast.NodeTransformer):
         self.generic_visit(node)
         if len(node.ops) == 1:
             return node
-        symbols = tuple(COMPARE_SYMBOLS[type(op)] for op in node.ops)
+        symbols = tuple(AST_COMPARE[type(op)] for op in node.ops)
         return self._call(
             "compare_chain", [self._const(symbols, node), node.left, *node.comparators], node
         )
@@ -251,9 +252,9 @@ class EagerFunction:
     """A script function prepared for eager calls: the rewritten Python function, and how
     to turn call arguments into its parameters and its return value into outputs."""
 
-    def __init__(self, fn: OnnxFunction) -> None:
+    def __init__(self, fn: FunctionRef) -> None:
         self.name = fn.name
-        self.signature = fn.op_signature
+        self.signature = fn.call_signature
         self.function = rewritten_function(fn.function, fn.source)
         self.param_names = frozenset(p.name for p in self.signature.params)
         graph = fn.function_ir.graph
@@ -361,7 +362,7 @@ def _output(value: Any, wrapped: bool) -> Any:
     return Tensor(array) if wrapped else array
 
 
-def eager_function(fn: OnnxFunction) -> EagerFunction:
+def eager_function(fn: FunctionRef) -> EagerFunction:
     """The eager form of ``fn``, prepared on first use and kept on the function object."""
     impl: EagerFunction | None = fn.__dict__.get("_eager_function")
     if impl is None:

@@ -13,26 +13,26 @@ from typing import Any
 
 import numpy as np
 
-from onnxscript.evaluator import operators
-from onnxscript.evaluator.arrays import is_literal
-from onnxscript.evaluator.eager import call_function, call_op, literal_to_array
-from onnxscript.evaluator.indexing import getitem as _tensor_getitem
+from onnxscript.evaluator import array_target, context
+from onnxscript.evaluator.eager import wrap
+from onnxscript.evaluator.inputs import literal_to_array
+from onnxscript.evaluator.protocol import FunctionRef, OpRef
 from onnxscript.evaluator.tensor import IndexTensor, Tensor
-from onnxscript.values import OnnxFunction, Op
+from onnxscript.language.literals import is_literal
 
 
 def callee(fn: Any, n_outputs: int | None, /) -> Any:
     """What a call ``fn(...)`` in a script calls eagerly: for an op or a script function, a
-    function that returns Tensors (and, for an op, ``n_outputs`` outputs when a tuple
-    assignment unpacks that many); any other callable itself."""
-    kind = type(fn)
-    if kind is Op:
+    function that hands the call to the current evaluator and returns Tensors (for an op,
+    ``n_outputs`` outputs when a tuple assignment unpacks that many); any other callable
+    itself."""
+    if isinstance(fn, OpRef):
         callers = fn.__dict__.setdefault("_eager_callers", {})
         caller = callers.get(n_outputs)
         if caller is None:
             caller = callers[n_outputs] = _one_tuple(_op_caller(fn, n_outputs), n_outputs)
         return caller
-    if kind is OnnxFunction:
+    if isinstance(fn, FunctionRef):
         key = "_eager_caller_1" if n_outputs == 1 else "_eager_caller"
         caller = fn.__dict__.get(key)
         if caller is None:
@@ -54,41 +54,60 @@ def _one_tuple(call: Callable[..., Any], n_outputs: int | None) -> Callable[...,
     return single
 
 
-def _op_caller(op: Op, n_outputs: int | None) -> Callable[..., Any]:
-    def call(*args: Any, **kwargs: Any) -> Any:
-        return call_op(op, args, kwargs, n_outputs, wrap=True)
+def _tensors(result: Any) -> Any:
+    """An evaluator's result with arrays as Tensors (values inside a script are Tensors)."""
+    kind = type(result)
+    if kind is Tensor:
+        return result
+    if kind is np.ndarray:
+        return Tensor.of(result)
+    if kind is tuple:
+        return tuple(_tensors(r) for r in result)
+    return wrap(result)
+
+
+def _op_caller(op: OpRef, n_outputs: int | None) -> Callable[..., Any]:
+    if n_outputs is None:
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return _tensors(context.eval_op(op, args, kwargs))
+
+    else:
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return _tensors(context.eval_op(op, args, {**kwargs, "_outputs": n_outputs}))
 
     call.__name__ = op.name
     return call
 
 
-def _function_caller(fn: OnnxFunction) -> Callable[..., Any]:
+def _function_caller(fn: FunctionRef) -> Callable[..., Any]:
     def call(*args: Any, **kwargs: Any) -> Any:
-        return call_function(fn, args, kwargs, wrap=True)
+        return _tensors(context.eval_function(fn, args, kwargs))
 
     return call
 
 
 def bool_and(*values: Any) -> Any:
     """``a and b and ...`` as compiled (element-wise on BOOL tensors)."""
-    return operators.boolean(True, values)
+    return array_target.boolean(True, values)
 
 
 def bool_or(*values: Any) -> Any:
     """``a or b or ...`` as compiled (element-wise on BOOL tensors)."""
-    return operators.boolean(False, values)
+    return array_target.boolean(False, values)
 
 
 def not_(value: Any) -> Any:
     """``not a``: ``Not`` on a BOOL tensor, Python's ``not`` otherwise."""
     if isinstance(value, Tensor):
-        return operators.unary("not", value)
+        return array_target.unary("not", value)
     return not value
 
 
 def compare_chain(symbols: tuple[str, ...], *values: Any) -> Any:
     """``a < b < c ...`` as compiled: pairwise comparisons combined with ``and``."""
-    return operators.compare_chain(symbols, values)
+    return array_target.compare_chain(symbols, values)
 
 
 class _Indexer:
@@ -102,8 +121,8 @@ class _Indexer:
 
     def __getitem__(self, key: Any) -> Tensor:
         if self.kinds.startswith("("):
-            return _tensor_getitem(self.tensor, key, self.kinds[1:])
-        return _tensor_getitem(self.tensor, (key,), self.kinds)
+            return array_target.getitem(self.tensor, key, self.kinds[1:])
+        return array_target.getitem(self.tensor, (key,), self.kinds)
 
 
 def indexable(base: Any, kinds: str) -> Any:

@@ -2,7 +2,7 @@
 
 ``x + 1``, ``x // y``, ``a & b``, ``x[1:, 0]`` and comparisons on a :class:`Tensor` run the
 same ONNX ops that the converter emits for them (the rules in
-``onnxscript.operator_rules``), so code behaves the same eagerly and compiled. Eager calls
+``onnxscript.language``), so code behaves the same eagerly and compiled. Eager calls
 return numpy arrays, or ``Tensor`` objects when a ``Tensor`` was passed in; inside a
 script function run eagerly every run-time value is a ``Tensor``.
 
@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from onnxscript.attributes import python_to_array
+from onnxscript.language.literals import python_to_array
 
 
 class Tensor:
@@ -64,7 +64,7 @@ class Tensor:
     @property
     def onnx_dtype(self) -> int:
         """The ONNX element type code (``onnx.TensorProto.FLOAT`` ...)."""
-        from onnxscript.evaluator.arrays import onnx_dtype
+        from onnxscript.dtypes import onnx_dtype
 
         return onnx_dtype(self.value.dtype)
 
@@ -130,7 +130,7 @@ class Tensor:
             yield self[i]
 
     def __getitem__(self, key: Any) -> Tensor:
-        return _indexing.getitem_dynamic(self, key)
+        return _ops.getitem_dynamic(self, key)
 
     # -- operators: the same ops the converter emits -----------------------------------------
 
@@ -283,15 +283,5 @@ class TensorSequence(list):  # type: ignore[type-arg]
         return f"TensorSequence({list.__repr__(self)}, elem_type={self.elem_type})"
 
 
-def sequence_elem_type(type_string: str) -> int | None:
-    """The element type code in ``seq(tensor(float))``; ``None`` for other strings."""
-    if not type_string.startswith("seq(tensor(") or not type_string.endswith("))"):
-        return None
-    from onnxscript.opsets.schemas import dtype_of_type_string
-
-    return dtype_of_type_string(type_string[4:-1])
-
-
-# Imported last: these modules use Tensor at call time.
-from onnxscript.evaluator import indexing as _indexing  # noqa: E402
-from onnxscript.evaluator import operators as _ops  # noqa: E402
+# Imported last: this module uses Tensor at call time.
+from onnxscript.evaluator import array_target as _ops  # noqa: E402

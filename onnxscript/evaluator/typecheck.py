@@ -12,13 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from onnxscript.converter.dtypes import dtype_name, numpy_dtype
-from onnxscript.evaluator.arrays import describe, onnx_dtype, value_type_string
+from onnxscript.dtypes import dtype_name, numpy_dtype, onnx_dtype
+from onnxscript.errors import InputTypeError
+from onnxscript.evaluator.arrays import describe, value_type_string
 from onnxscript.evaluator.base import OpCall
-
-
-class InputTypeError(TypeError):
-    """An eager input whose type the op or function does not accept."""
 
 
 def _accepted(allowed: Sequence[str], limit: int = 8) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from onnxscript.opsets import schemas
+from onnxscript import schemas
 
 if TYPE_CHECKING:
     from onnxscript.values import Opset

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from onnxscript.reverse.errors import TranslationError
+from onnxscript.errors import TranslationError
 from onnxscript.reverse.loading import exec_script
 from onnxscript.reverse.options import Options
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import onnx
 import onnx.defs
 
-from onnxscript.operator_rules import COMPARISONS, SIMPLE_BINARY
+from onnxscript.language.operators import COMPARISONS, SIMPLE_BINARY
 from onnxscript.reverse.attributes import AT, AttributeWriter
 from onnxscript.reverse.graph_model import GraphInfo, NodeInfo, TranslationError, Val
 from onnxscript.reverse.identifiers import is_plain_identifier

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import onnx
 
-from onnxscript.reverse.errors import TranslationError
+from onnxscript.errors import TranslationError
 from onnxscript.reverse.identifiers import NameAllocator
 
 __all__ = ["GraphInfo", "NodeInfo", "Reader", "TranslationError", "Val", "Var"]

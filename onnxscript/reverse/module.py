@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 import onnx
 import onnx.defs
 
-from onnxscript.opsets.schemas import canonical_domain, imported_versions
 from onnxscript.reverse.attributes import (
     PYTHON_KINDS,
     AttributeWriter,
@@ -31,6 +30,7 @@ from onnxscript.reverse.options import Options
 from onnxscript.reverse.planning import Planner
 from onnxscript.reverse.tensors import TensorWriter
 from onnxscript.reverse.types import DTYPE_NAMES, Imports, annotation, has_type, type_expression
+from onnxscript.schemas import canonical_domain, imported_versions
 
 AT = onnx.AttributeProto
 

@@ -10,7 +10,6 @@ import onnx
 import onnx.defs
 import onnx.helper
 
-from onnxscript.opsets.schemas import canonical_domain, imported_versions
 from onnxscript.reverse.graph_model import TranslationError
 from onnxscript.reverse.module import (
     ModuleWriter,
@@ -21,6 +20,7 @@ from onnxscript.reverse.module import (
     output_annotation,
 )
 from onnxscript.reverse.options import Options
+from onnxscript.schemas import canonical_domain, imported_versions
 
 ProtoLike = onnx.ModelProto | onnx.FunctionProto | onnx.GraphProto | str | os.PathLike[str]
 

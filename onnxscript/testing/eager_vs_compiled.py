@@ -42,7 +42,7 @@ def compiled_outputs(
     Inputs are given as for an eager call: by position or keyword; attribute values are
     bound into the model. ``model_options`` go to ``to_model_proto`` (``input_types``, ...).
     """
-    from onnxscript.signature import bind
+    from onnxscript.language.binding import bind
 
     bound = bind(fn.op_signature, args, kwargs)
     model = fn.to_model_proto(**{**(model_options or {}), **bound.attributes})

@@ -45,7 +45,8 @@ import onnx.helper
 import onnx.numpy_helper
 
 from onnxscript.compiled_patterns import is_scalar_shape, is_true_scalar
-from onnxscript.opsets.schemas import canonical_domain, imported_versions
+from onnxscript.errors import OnnxScriptError
+from onnxscript.schemas import canonical_domain, imported_versions
 
 ProtoLike = onnx.ModelProto | onnx.FunctionProto | onnx.GraphProto
 
@@ -55,7 +56,7 @@ _LIMIT = 20  # differences reported at most (later ones mostly follow from earli
 _PATH_STEPS = 12  # steps of a location shown (the ones nearest to the difference)
 
 
-class Mismatch(AssertionError):
+class Mismatch(OnnxScriptError, AssertionError):
     """The protos are not isomorphic; the message says where they differ."""
 
 

@@ -15,18 +15,14 @@ from typing import Any
 import numpy as np
 import onnx
 
+from onnxscript import runtime
+
 
 def model_runner(model: onnx.ModelProto) -> Callable[[Sequence[Any]], list[Any]]:
     """A function that runs ``model`` as :func:`run_model` does, all its calls sharing one
     onnxruntime session."""
-    import onnxruntime
-
     graph_inputs = [i.name for i in model.graph.input]
-    options = onnxruntime.SessionOptions()
-    options.log_severity_level = 4
-    session = onnxruntime.InferenceSession(
-        model.SerializeToString(), options, providers=["CPUExecutionProvider"]
-    )
+    session = runtime.session(model)
     accepted = {i.name for i in session.get_inputs()}
     accepted |= {i.name for i in session.get_overridable_initializers()}
 

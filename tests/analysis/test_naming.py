@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from onnxscript.analysis.naming import NameAllocator, assign_names
-from onnxscript.ir import Attr, Graph, Node, Value
+from onnxscript.program import Attr, Graph, Node, Value
 
 
 def test_allocator_suffixes_and_avoids_reserved():

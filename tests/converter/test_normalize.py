@@ -11,8 +11,8 @@ import textwrap
 import pytest
 
 from onnxscript.analysis.names import all_identifiers
-from onnxscript.converter.errors import SourceText
 from onnxscript.converter.normalize import FreshNames, normalize
+from onnxscript.source import SourceText
 
 PROGRAMS = [
     """

@@ -9,7 +9,7 @@ import pytest
 
 from onnxscript import FLOAT, graph, register_source, script
 from onnxscript import opset18 as op
-from onnxscript.converter.source import parse_function
+from onnxscript.source import parse_function
 from tests.helpers import assert_close, run_compiled
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import onnx
 import pytest
 
-from onnxscript.attributes import AT
-from onnxscript.ir import (
+from onnxscript.language.attributes import AT
+from onnxscript.program import (
     Attr,
     AttrParam,
     Function,
@@ -17,7 +17,7 @@ from onnxscript.ir import (
     TensorTypeSpec,
     Value,
 )
-from onnxscript.ir.lowering import (
+from onnxscript.program.lowering import (
     LoweringError,
     bind_attributes,
     function_to_model_proto,

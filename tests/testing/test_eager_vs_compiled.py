@@ -7,6 +7,7 @@ import pytest
 
 from onnxscript import FLOAT, INT64, script
 from onnxscript import opset18 as op
+from onnxscript.evaluator import OnnxRuntimeEvaluator, default_as
 from onnxscript.testing import assert_eager_matches_compiled, assert_same_values, compiled_outputs
 
 X = np.array([[1.0, -2.0], [3.0, 0.5]], dtype=np.float32)
@@ -45,15 +46,16 @@ def test_differences_are_reported():
     assert_same_values([np.array([np.nan, 1.0])], [np.array([np.nan, 1.0 + 1e-9])])
 
 
-def test_a_function_whose_eager_result_differs_is_caught(monkeypatch):
+def test_a_function_whose_eager_result_differs_is_caught():
     @script()
     def f(x: FLOAT[2, 2]) -> FLOAT[2, 2]:
         return op.Relu(x)
 
-    # Simulate an eager bug: the eager call returns something else.
-    import onnxscript.evaluator.eager as eager
+    class OffByOne(OnnxRuntimeEvaluator):
+        """Simulates an eager bug: script functions return something else."""
 
-    real = eager.call_function
-    monkeypatch.setattr(eager, "call_function", lambda fn, a, k, **kw: real(fn, a, k, **kw) + 1)
-    with pytest.raises(AssertionError, match="differ"):
+        def eval_function(self, function, args, kwargs):
+            return super().eval_function(function, args, kwargs) + 1
+
+    with default_as(OffByOne()), pytest.raises(AssertionError, match="differ"):
         assert_eager_matches_compiled(f, X)

@@ -11,31 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
 import onnx
 
-from onnxscript.ir.graph import Value
-from onnxscript.signature import GRAPH_OUTPUT_RULES, Signature
-
-BOOL = onnx.TensorProto.BOOL
-INT64 = onnx.TensorProto.INT64
-FLOAT = onnx.TensorProto.FLOAT
-STRING = onnx.TensorProto.STRING
-
-
-def dtype_name(dtype: int | None) -> str:
-    if dtype is None:
-        return "unknown"
-    return str(onnx.TensorProto.DataType.Name(dtype))
-
-
-def numpy_dtype(dtype: int) -> np.dtype[Any]:
-    return onnx.helper.tensor_dtype_to_np_dtype(dtype)
-
-
-def dtype_of_numpy(dtype: np.dtype[Any]) -> int:
-    return onnx.helper.np_dtype_to_tensor_dtype(dtype)
-
+from onnxscript.dtypes import FLOAT, INT64, STRING
+from onnxscript.language.binding import GRAPH_OUTPUT_RULES, Signature
+from onnxscript.program.graph import Value
 
 _ATTR_DTYPE_OPS = {
     "Cast": "to",

@@ -9,16 +9,6 @@ from collections.abc import Iterable
 import onnx
 import onnx.defs
 
-_TYPE_STRINGS: dict[str, int] = {
-    f"tensor({name.lower()})": code for name, code in onnx.TensorProto.DataType.items() if code != 0
-}
-
-
-def dtype_of_type_string(type_str: str) -> int | None:
-    """The element type of a schema type string: ``"tensor(int64)"`` -> INT64, else None."""
-    return _TYPE_STRINGS.get(type_str)
-
-
 STANDARD_DOMAINS = (
     "",
     "ai.onnx.ml",

@@ -1,7 +1,7 @@
 """Python values as ONNX attribute values: kinds, checks and conversions.
 
-Shared by the converter (attribute values known at compile time) and eager evaluation, so
-that both accept and reject the same values.
+Every front end (the converter, with values known at compile time, eager mode and tracing)
+uses these, so that all accept and reject the same values.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import numpy as np
 import onnx
 import onnx.numpy_helper
 
+from onnxscript.errors import AttributeValueError
+from onnxscript.language.literals import python_to_array
 from onnxscript.onnx_types import is_tensor_type
 
 AT = onnx.AttributeProto
@@ -42,10 +44,6 @@ _LIST_OF: dict[int, int] = {
     AT.SPARSE_TENSORS: AT.SPARSE_TENSOR,
     AT.TYPE_PROTOS: AT.TYPE_PROTO,
 }
-
-
-class AttributeValueError(TypeError):
-    """A value cannot be used for an attribute of the expected kind."""
 
 
 def kind_name(kind: int) -> str:
@@ -106,24 +104,6 @@ def tensor_from_value(value: Any, name: str = "") -> onnx.TensorProto:
     array = python_to_array(value)
     tensor = onnx.numpy_helper.from_array(array, name)
     return tensor
-
-
-def python_to_array(value: Any) -> np.ndarray:
-    """A numpy array for a Python scalar or (nested) list, with the script's default dtypes."""
-    if isinstance(value, np.ndarray):
-        return value
-    if isinstance(value, np.generic):
-        return np.array(value)
-    array = np.array(value)
-    if array.dtype.kind == "f":
-        array = array.astype(np.float32)
-    elif array.dtype.kind in "iu":
-        array = array.astype(np.int64)
-    elif array.dtype.kind in "UO":
-        array = array.astype(object)
-    if array.dtype.kind not in "fiubO":
-        raise AttributeValueError(f"cannot make a tensor from {value!r}")
-    return array
 
 
 def coerce(value: Any, kind: int) -> Any:

@@ -1,4 +1,5 @@
-"""Capture a Python function's source and parse it to an AST located in the original file.
+"""Capture a Python function's source, parse it to an AST located in the original file, and
+locate errors in it.
 
 Works for functions in files, in Jupyter/IPython cells and in code given to ``exec`` whose
 source was registered with :mod:`linecache` (see :func:`register_source`).
@@ -16,9 +17,58 @@ import inspect
 import linecache
 import types
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from onnxscript.converter.errors import ScriptError, SourceText
+from onnxscript.errors import ScriptError
+
+
+@dataclass(slots=True)
+class SourceText:
+    """The source of one function, with the offset of its first line in the file.
+
+    AST line numbers are relative to ``lines``; ``line_offset`` turns them into file lines.
+    """
+
+    filename: str
+    lines: tuple[str, ...]
+    line_offset: int
+    synthetic_first_line: bool = False
+
+    def text(self) -> str:
+        """The function's source as written."""
+        return "".join(self.lines[1:] if self.synthetic_first_line else self.lines)
+
+    def error(self, node: ast.AST | None, message: str, hint: str = "") -> ScriptError:
+        """A :class:`ScriptError` located at ``node`` (or at the function when ``None``)."""
+        lineno = getattr(node, "lineno", 1) if node is not None else 1
+        col = getattr(node, "col_offset", 0) if node is not None else 0
+        end_col = None
+        if node is not None and getattr(node, "end_lineno", None) == lineno:
+            end_col = getattr(node, "end_col_offset", None)
+        line = self.lines[lineno - 1] if 0 < lineno <= len(self.lines) else ""
+        col = _char_column(line, col)
+        if end_col is not None:
+            end_col = _char_column(line, end_col)
+        return ScriptError(
+            message,
+            filename=self.filename,
+            lineno=lineno + self.line_offset,
+            col=col,
+            end_col=end_col,
+            source_line=line,
+            hint=hint,
+        )
+
+    def segment(self, node: ast.AST) -> str:
+        """The source text of ``node`` as written."""
+        text = ast.get_source_segment("".join(self.lines), node)
+        return text if text is not None else ast.unparse(node)
+
+
+def _char_column(line: str, byte_offset: int) -> int:
+    """AST columns count UTF-8 bytes; carets need characters."""
+    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
 
 
 def register_source(source: str, filename: str) -> None:

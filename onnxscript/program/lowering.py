@@ -13,14 +13,11 @@ from typing import Any
 import onnx
 import onnx.helper
 
-from onnxscript.ir.graph import Attr, AttrParam, Function, Graph, Node, Value
-from onnxscript.ir.types import OptionalTypeSpec, SequenceTypeSpec, TensorTypeSpec, TypeSpec
+from onnxscript.errors import LoweringError
+from onnxscript.program.graph import Attr, AttrParam, Function, Graph, Node, Value
+from onnxscript.program.types import OptionalTypeSpec, SequenceTypeSpec, TensorTypeSpec, TypeSpec
 
 _AT = onnx.AttributeProto
-
-
-class LoweringError(ValueError):
-    """The IR cannot be expressed as a valid proto (for example an unbound attribute)."""
 
 
 def type_to_proto(t: TypeSpec) -> onnx.TypeProto:

@@ -16,8 +16,9 @@ from typing import Any
 
 import onnx.defs
 
-from onnxscript.attributes import default_value
-from onnxscript.opsets import schemas
+from onnxscript import dtypes, schemas
+from onnxscript.errors import BindingError
+from onnxscript.language.attributes import default_value
 
 _OPTION = onnx.defs.OpSchema.FormalParameterOption
 
@@ -133,11 +134,11 @@ class Signature:
     def fixed_dtype(self, type_var: str) -> int | None:
         """The element type that ``type_var`` must be when the schema fixes it (a concrete
         ``tensor(int64)``, or a type variable allowed a single type), else None."""
-        fixed = schemas.dtype_of_type_string(type_var)
+        fixed = dtypes.dtype_of_type_string(type_var)
         if fixed is None:
             allowed = self.type_constraints.get(type_var, ())
             if len(allowed) == 1:
-                fixed = schemas.dtype_of_type_string(allowed[0])
+                fixed = dtypes.dtype_of_type_string(allowed[0])
         return fixed
 
     def default_num_outputs(self) -> int | None:
@@ -204,10 +205,6 @@ def describe(sig: Signature) -> str:
     ins = ", ".join(p.name + ("?" if p.optional else "") for p in sig.inputs) or "none"
     attrs = ", ".join(p.name for p in sig.attributes) or "none"
     return f"{sig.name} takes inputs ({ins}) and attributes ({attrs}); ? marks optional inputs"
-
-
-class BindingError(TypeError):
-    """Call arguments that do not fit a signature. The message says what was expected."""
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """The small IR between the converter and onnx protos, and its lowering."""
 
-from onnxscript.ir.graph import Attr, AttrParam, Function, Graph, Node, SourceLocation, Value
-from onnxscript.ir.types import (
+from onnxscript.program.graph import Attr, AttrParam, Function, Graph, Node, SourceLocation, Value
+from onnxscript.program.types import (
     Dim,
     OptionalTypeSpec,
     SequenceTypeSpec,

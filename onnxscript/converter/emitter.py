@@ -12,12 +12,14 @@ from typing import Any, Protocol
 import numpy as np
 import onnx
 
-from onnxscript.attributes import AT, infer_kind, python_to_array, tensor_from_value
-from onnxscript.converter import dtypes
-from onnxscript.converter.errors import SourceText
-from onnxscript.ir.graph import Attr, Graph, Node, SourceLocation, Value
-from onnxscript.ir.types import element_type
-from onnxscript.signature import Signature, signature_for
+from onnxscript import dtypes
+from onnxscript.converter import type_inference
+from onnxscript.language.attributes import AT, infer_kind, tensor_from_value
+from onnxscript.language.binding import Signature, signature_for
+from onnxscript.language.literals import python_to_array
+from onnxscript.program.graph import Attr, Graph, Node, SourceLocation, Value
+from onnxscript.program.types import element_type
+from onnxscript.source import SourceText
 
 
 @functools.lru_cache(maxsize=1024, typed=True)  # 1 and True must not share a name
@@ -49,14 +51,14 @@ class OpsetUser(Protocol):
     def default_opset_version(self) -> int: ...
 
 
-class GraphBuilder:
+class GraphEmitter:
     """Appends nodes to one graph. ``parent`` is the builder of the enclosing graph.
 
     Nodes the converter adds on its own (``Add`` for ``+``, ``Slice`` for ``x[1:]``, ...)
     use the function's default ai.onnx opset, which ``ctx`` provides.
     """
 
-    def __init__(self, graph: Graph, ctx: OpsetUser, parent: GraphBuilder | None = None) -> None:
+    def __init__(self, graph: Graph, ctx: OpsetUser, parent: GraphEmitter | None = None) -> None:
         self.graph = graph
         self.ctx = ctx
         self.parent = parent
@@ -92,7 +94,7 @@ class GraphBuilder:
 
     def sees(self, value: Value) -> bool:
         """Whether ``value`` can be read in this graph (defined here or in an outer graph)."""
-        builder: GraphBuilder | None = self
+        builder: GraphEmitter | None = self
         while builder is not None:
             if value in builder._produced or value in builder._inputs:
                 return True
@@ -127,7 +129,7 @@ class GraphBuilder:
                     if attrs and not domain
                     else {}
                 )
-            inferred = dtypes.infer_output_types(
+            inferred = type_inference.infer_output_types(
                 op_type, domain, sig, inputs, attr_values, n_outputs
             )
             for value, (dtype, partner) in zip(outputs, inferred):
@@ -196,7 +198,7 @@ class GraphBuilder:
         return out
 
     def _find_constant(self, key: tuple[Any, ...]) -> Value | None:
-        builder: GraphBuilder | None = self
+        builder: GraphEmitter | None = self
         while builder is not None:
             found = builder._constants.get(key)
             if found is not None:
@@ -218,9 +220,9 @@ class GraphBuilder:
             dtype = value.data_type
         else:
             array = python_to_array(value)
-        if dtype is not None and dtypes.dtype_of_numpy(array.dtype) != dtype:
+        if dtype is not None and dtypes.onnx_dtype(array.dtype) != dtype:
             array = array.astype(dtypes.numpy_dtype(dtype))
-        code = dtype if dtype is not None else dtypes.dtype_of_numpy(array.dtype)
+        code = dtype if dtype is not None else dtypes.onnx_dtype(array.dtype)
         key = (
             code,
             array.shape,

@@ -1,0 +1,129 @@
+"""Python literals used as tensors: their default element types and what they may become.
+
+``0`` is an INT64 scalar, ``0.0`` a FLOAT scalar, ``True`` a BOOL, ``"x"`` a STRING and a
+(nested) list a tensor of those; next to a tensor of another element type a literal takes
+that type, unless it cannot do so faithfully (:func:`literal_misfit`). The converter
+(constants in the graph) and eager mode (arrays) both apply these rules.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from onnxscript import dtypes
+from onnxscript.errors import AttributeValueError
+
+
+def is_literal(value: Any) -> bool:
+    """Whether ``value`` is Python data that scripts treat as a literal.
+
+    Python numbers, booleans, strings and (nested) lists or tuples of them; numpy arrays and
+    numpy scalars are not literals (they keep their own element type).
+    """
+    if isinstance(value, (bool, int, float, str)):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(is_literal(v) for v in value)
+    return False
+
+
+def python_to_array(value: Any) -> np.ndarray:
+    """A numpy array for a Python scalar or (nested) list, with the default element types
+    (int -> INT64, float -> FLOAT, bool -> BOOL, str -> STRING)."""
+    if isinstance(value, np.ndarray):
+        return value
+    if isinstance(value, np.generic):
+        return np.array(value)
+    array = np.array(value)
+    if array.dtype.kind == "f":
+        array = array.astype(np.float32)
+    elif array.dtype.kind in "iu":
+        array = array.astype(np.int64)
+    elif array.dtype.kind in "UO":
+        array = array.astype(object)
+    if array.dtype.kind not in "fiubO":
+        raise AttributeValueError(f"cannot make a tensor from {value!r}")
+    return array
+
+
+def _flatten(value: Any) -> list[Any]:
+    if not isinstance(value, (list, tuple)):
+        return [value]
+    out: list[Any] = []
+    for v in value:
+        out.extend(_flatten(v))
+    return out
+
+
+def literal_misfit(value: Any, dtype: int) -> tuple[str, str] | None:
+    """Why a literal (a number, string, or nested list of them) cannot take the element
+    type ``dtype`` faithfully, as (message, hint); None when it can.
+
+    A non-integral float next to an integer or boolean tensor would be truncated, and
+    strings and numbers do not mix.
+    """
+    values = _flatten(value)
+    if dtype in dtypes.INT_TYPES or dtype == dtypes.BOOL:
+        for v in values:
+            if isinstance(v, float) and not (math.isfinite(v) and v.is_integer()):
+                return (
+                    f"the float {v!r} is combined with a {dtypes.dtype_name(dtype)} tensor and "
+                    "would be truncated",
+                    "ONNX ops need operands of one type: cast the tensor first, e.g. "
+                    "op.Cast(x, to=FLOAT)",
+                )
+    if dtype == dtypes.STRING and any(not isinstance(v, str) for v in values):
+        return "a number is combined with a STRING tensor", ""
+    if dtype != dtypes.STRING and any(isinstance(v, str) for v in values):
+        return f"a string is combined with a {dtypes.dtype_name(dtype)} tensor", ""
+    return None
+
+
+def check_literal_fits(value: Any, dtype: int, where: str) -> None:
+    """Raise ``TypeError`` when a literal cannot take element type ``dtype``
+    (:func:`literal_misfit`); ``where`` starts the message."""
+    misfit = literal_misfit(value, dtype)
+    if misfit is not None:
+        message, hint = misfit
+        raise TypeError(f"{where}: {message}" + (f"; {hint}" if hint else ""))
+
+
+def describe(value: Any) -> str:
+    """A short description of a value for error messages: type, dtype and shape."""
+    if isinstance(value, np.ndarray):
+        return f"numpy array of {value.dtype} with shape {tuple(value.shape)}"
+    if isinstance(value, np.generic):
+        return f"numpy scalar {type(value).__name__} {value!r}"
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(sorted({type(v).__name__ for v in value})) or "nothing"
+        return f"{type(value).__name__} of {len(value)} item(s) ({inner})"
+    if isinstance(value, (bool, int, float, str)):
+        return f"Python {type(value).__name__} {value!r}"
+    return f"{type(value).__module__}.{type(value).__qualname__} object"
+
+
+def literal_array(value: Any, dtype: int | None, where: str) -> np.ndarray:
+    """A literal as an array of element type ``dtype`` (its default type when ``None``).
+    Raises ``TypeError`` (message starting with ``where``) when it cannot be one."""
+    try:
+        array = python_to_array(value)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{where}: cannot make a tensor from {describe(value)}: {exc}") from None
+    if dtype is None:
+        return array
+    check_literal_fits(value, dtype, where)
+    target = dtypes.numpy_dtype(dtype)
+    if array.dtype != target:
+        array = array.astype(target)
+    return array
+
+
+def cast_array(array: np.ndarray, dtype: int) -> np.ndarray:
+    """``array`` converted to element type ``dtype`` (what an ONNX ``Cast`` does)."""
+    target = dtypes.numpy_dtype(dtype)
+    if array.dtype == target:
+        return array
+    return array.astype(target)
