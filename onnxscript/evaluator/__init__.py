@@ -23,7 +23,7 @@ if TYPE_CHECKING:
         OnnxRuntimeEvaluator,
         ReferenceEvaluator,
     )
-    from onnxscript.evaluator.base import CachingEvaluator, OpCall
+    from onnxscript.evaluator.base import CachingEvaluator
     from onnxscript.evaluator.context import (
         call_function,
         call_op,
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
         set_default,
     )
     from onnxscript.evaluator.errors import UserLocation
+    from onnxscript.evaluator.op_call import OpCall
     from onnxscript.evaluator.protocol import Evaluator, FunctionRef, GraphBody, OpRef
     from onnxscript.evaluator.tensor import AttrTensor, IndexTensor, Tensor, TensorSequence
 
@@ -55,7 +56,7 @@ _WHERE = {
     "ORTMixedEvaluator": "backends",
     "OnnxReferenceRuntimeEvaluator": "backends",
     "OnnxRuntimeEvaluator": "backends",
-    "OpCall": "base",
+    "OpCall": "op_call",
     "OpRef": "protocol",
     "ReferenceEvaluator": "backends",
     "Tensor": "tensor",

@@ -57,6 +57,8 @@ class ArrayTarget:
         self.where = where
 
     def kind(self, operand: Any) -> int:
+        if type(operand) is Tensor:
+            return TENSOR
         if isinstance(operand, Tensor):
             if isinstance(operand, AttrTensor):
                 return ATTR
@@ -69,9 +71,11 @@ class ArrayTarget:
         return operand
 
     def dtype(self, value: Any) -> int | None:
-        return dtypes.onnx_dtype(_array(value).dtype)
+        return dtypes.onnx_dtype(value.dtype)
 
     def tensor(self, operand: Any, *, dtype: int | None = None, like: Any = None) -> Any:
+        if type(operand) is Tensor:
+            return operand.value
         if isinstance(operand, Tensor) and not isinstance(operand, AttrTensor):
             return operand.value
         if isinstance(operand, (np.ndarray, np.generic)):
@@ -136,42 +140,42 @@ class ArrayTarget:
         return error
 
 
-@functools.lru_cache(maxsize=64)
-def _target(where: str) -> ArrayTarget:
-    return ArrayTarget(where)
+_TARGETS = {symbol: ArrayTarget(f"`{symbol}`") for symbol in (*rules.BINARY_SYMBOLS, "-", "~", "not",
+            "==", "!=", "<", "<=", ">", ">=", "is", "is not", "in", "not in")}  # fmt: skip
+_INDEXING = ArrayTarget("indexing")
 
 
 def binary(symbol: str, a: Any, b: Any) -> Tensor:
     """``a <symbol> b`` for arithmetic and bitwise operators."""
-    result: Tensor = rules.binary(_target(f"`{symbol}`"), symbol, a, b)
+    result: Tensor = rules.binary(_TARGETS[symbol], symbol, a, b)
     return result
 
 
 def compare(symbol: str, a: Any, b: Any) -> Tensor:
     """``a <symbol> b`` element-wise (``== != < <= > >=``)."""
-    result: Tensor = rules.compare(_target(f"`{symbol}`"), symbol, a, b)
+    result: Tensor = rules.compare(_TARGETS[symbol], symbol, a, b)
     return result
 
 
 def unary(symbol: str, a: Any) -> Tensor:
     """``-a``, ``~a``, ``not a`` on a tensor (an attribute parameter uses its own type)."""
-    result: Tensor = rules.unary(_target(f"`{symbol}`"), symbol, a)
+    result: Tensor = rules.unary(_TARGETS[symbol], symbol, a)
     return result
 
 
 def boolean(is_and: bool, values: Sequence[Any]) -> Any:
     """``a and b ...`` / ``a or b ...`` as compiled."""
-    return rules.boolean(_target("and" if is_and else "or"), is_and, values, bool)
+    return rules.boolean(_TARGETS["&" if is_and else "|"], is_and, values, bool)
 
 
 def compare_chain(symbols: Sequence[str], values: Sequence[Any]) -> Any:
     """``a < b < c``: each comparison on its pair, combined with ``and`` as compiled."""
-    return rules.compare_chain(_target("comparison"), symbols, values)
+    return rules.compare_chain(_TARGETS["=="], symbols, values)
 
 
 def getitem(x: Tensor, items: Sequence[Any], kinds: str) -> Tensor:
     """``x[items]``, with each item's role (slice, index, ``...``, ``None``) in ``kinds``."""
-    result = indexing.getitem(_target("indexing"), x, items, kinds)
+    result = indexing.getitem(_INDEXING, x, items, kinds)
     return result if isinstance(result, Tensor) else Tensor(result)
 
 

@@ -15,8 +15,9 @@ import numpy as np
 
 from onnxscript import defaults, runtime, schemas
 from onnxscript.dtypes import onnx_dtype, sequence_elem_type
-from onnxscript.evaluator.base import CachingEvaluator, OpCall, Runner
+from onnxscript.evaluator.base import CachingEvaluator
 from onnxscript.evaluator.node_model import single_node_model
+from onnxscript.evaluator.op_call import OpCall, Runner
 from onnxscript.evaluator.tensor import TensorSequence
 
 _MAX_THREADS = 4

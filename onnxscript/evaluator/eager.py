@@ -23,9 +23,9 @@ import numpy as np
 import onnx
 
 from onnxscript.errors import AttributeValueError, BindingError, InputTypeError
-from onnxscript.evaluator.base import OpCall
 from onnxscript.evaluator.errors import op_failure
 from onnxscript.evaluator.inputs import convert_op_inputs
+from onnxscript.evaluator.op_call import OpCall
 from onnxscript.evaluator.protocol import FunctionRef, GraphBody, OpRef
 from onnxscript.evaluator.tensor import AttrTensor, Tensor, TensorSequence
 from onnxscript.language.attributes import AT, coerce, infer_kind

@@ -14,7 +14,7 @@ import onnx
 import onnx.helper
 
 from onnxscript.dtypes import onnx_dtype
-from onnxscript.evaluator.base import OpCall
+from onnxscript.evaluator.op_call import OpCall
 
 
 def type_proto(value: Any, what: str, with_rank: bool = True) -> onnx.TypeProto:

@@ -15,7 +15,7 @@ import numpy as np
 from onnxscript.dtypes import dtype_name, numpy_dtype, onnx_dtype
 from onnxscript.errors import InputTypeError
 from onnxscript.evaluator.arrays import describe, value_type_string
-from onnxscript.evaluator.base import OpCall
+from onnxscript.evaluator.op_call import OpCall
 
 
 def _accepted(allowed: Sequence[str], limit: int = 8) -> str:

@@ -167,8 +167,7 @@ def _is_float_literal(t: Target, kind: int, operand: Any) -> bool:
     return kind == LITERAL and isinstance(t.literal(operand), float)
 
 
-def _is_python_int(t: Target, operand: Any) -> bool:
-    kind = t.kind(operand)
+def _is_python_int(t: Target, kind: int, operand: Any) -> bool:
     if kind == INDEX:
         return True
     if kind != LITERAL:
@@ -177,9 +176,9 @@ def _is_python_int(t: Target, operand: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def operands(t: Target, a: Any, b: Any) -> tuple[Any, Any]:
-    """Both operands of a binary operator or comparison as tensors (module docstring)."""
-    ka, kb = t.kind(a), t.kind(b)
+def _operands(t: Target, a: Any, ka: int, b: Any, kb: int) -> tuple[Any, Any]:
+    if ka == TENSOR and kb == TENSOR:
+        return t.tensor(a), t.tensor(b)
     if ka == INDEX and kb == TENSOR:
         right = t.tensor(b)
         return t.retype_index(a, like=right), right
@@ -200,21 +199,21 @@ def operands(t: Target, a: Any, b: Any) -> tuple[Any, Any]:
     return left, t.tensor(b, like=left)
 
 
-def _known(t: Target, *values: Any) -> int | None:
-    for value in values:
-        dtype = t.dtype(value)
-        if dtype is not None:
-            return dtype
-    return None
+def operands(t: Target, a: Any, b: Any) -> tuple[Any, Any]:
+    """Both operands of a binary operator or comparison as tensors (module docstring)."""
+    return _operands(t, a, t.kind(a), b, t.kind(b))
 
 
 def binary(t: Target, symbol: str, a: Any, b: Any) -> Any:
     """``a <symbol> b`` for the arithmetic and bitwise operators."""
-    left, right = operands(t, a, b)
+    ka, kb = t.kind(a), t.kind(b)
+    left, right = _operands(t, a, ka, b, kb)
+    left_type, right_type = t.dtype(left), t.dtype(right)
     if symbol != "**":
-        require_same_dtype(symbol, t.dtype(left), t.dtype(right))
-    result = binary_op(symbol, left, right, _known(t, left, right), t.emit)
-    if symbol in INT_RESULT_SYMBOLS and _is_python_int(t, a) and _is_python_int(t, b):
+        require_same_dtype(symbol, left_type, right_type)
+    dtype = left_type if left_type is not None else right_type
+    result = binary_op(symbol, left, right, dtype, t.emit)
+    if symbol in INT_RESULT_SYMBOLS and _is_python_int(t, ka, a) and _is_python_int(t, kb, b):
         return t.mark_index(result)
     return result
 
