@@ -2,13 +2,17 @@
 
 ``@script()`` compiles a Python function to ONNX; calling it runs it eagerly; the opsets
 ``opset1`` ... ``opsetN`` (every version the installed onnx defines) give the operators.
+
+Importing the package loads only what these names need: the compiler, eager evaluation and
+the reverse translator load on first use.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from onnxscript.errors import ScriptError
+from onnxscript.errors import OnnxScriptError, ScriptError
 from onnxscript.main import graph, script
 from onnxscript.onnx_types import (
     BFLOAT16,
@@ -41,21 +45,28 @@ from onnxscript.onnx_types import (
     UINT64,
     TensorType,
 )
-from onnxscript.reverse import proto2python
-from onnxscript.source import register_source
 from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset
 
 if TYPE_CHECKING:
     from onnxscript.evaluator.tensor import Tensor
+    from onnxscript.reverse import proto2python
+    from onnxscript.source import register_source
 
 __version__ = "0.1.0"
 
+_LAZY = {
+    "Tensor": "onnxscript.evaluator.tensor",
+    "proto2python": "onnxscript.reverse",
+    "register_source": "onnxscript.source",
+}
 
-def __getattr__(name: str) -> Opset:
-    if name == "Tensor":  # the eager-mode value wrapper (loads the evaluator on first use)
-        from onnxscript.evaluator.tensor import Tensor
 
-        return Tensor  # type: ignore[return-value]
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(module), name)
+        globals()[name] = value
+        return value
     from onnxscript.opsets import get_opset
 
     opset = get_opset(name)
@@ -67,7 +78,7 @@ def __getattr__(name: str) -> Opset:
 def __dir__() -> list[str]:
     from onnxscript.opsets import opset_names
 
-    return sorted([*globals(), *opset_names()])
+    return sorted([*__all__, *opset_names(), "__version__"])
 
 
 __all__ = [
@@ -101,6 +112,7 @@ __all__ = [
     "UINT64",
     "GraphFunction",
     "OnnxFunction",
+    "OnnxScriptError",
     "Op",
     "Opset",
     "ScriptError",

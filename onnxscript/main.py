@@ -7,7 +7,6 @@ import inspect
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from onnxscript.converter.function import compile_function
 from onnxscript.values import OnnxFunction, Opset, graph
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -47,6 +46,8 @@ def script(
             raise TypeError(
                 f"@script() can only decorate a Python function, not {type(fn).__name__}"
             )
+        from onnxscript.converter.function import compile_function
+
         own = opset or _DEFAULT_DOMAIN
         # Compiling allocates many short-lived objects that reference counting frees;
         # pausing the cyclic garbage collector meanwhile saves its repeated full scans

@@ -8,18 +8,36 @@ it; inside a ``@script`` function the same calls are compiled instead.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import onnx
 
 from onnxscript import schemas
-from onnxscript.evaluator import context
-from onnxscript.evaluator.protocol import FunctionRef, GraphBody, OpRef
 from onnxscript.language import binding as sig_mod
+from onnxscript.language.callables import FunctionRef, GraphBody, OpRef
 
 if TYPE_CHECKING:
     from onnxscript.program.graph import Function
+
+
+def _eval_op(op: OpRef, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+    """Hand an op call to the current evaluator (``evaluator.context.eval_op``). The
+    evaluator is imported on the first call, which then binds the real function here."""
+    global _eval_op, _eval_function
+    from onnxscript.evaluator import context
+
+    _eval_op, _eval_function = context.eval_op, context.eval_function
+    return _eval_op(op, args, kwargs)
+
+
+def _eval_function(function: FunctionRef, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+    """Hand a script-function call to the current evaluator (imported on first use)."""
+    global _eval_op, _eval_function
+    from onnxscript.evaluator import context
+
+    _eval_op, _eval_function = context.eval_op, context.eval_function
+    return _eval_function(function, args, kwargs)
 
 
 class Opset:
@@ -125,7 +143,7 @@ class Op(OpRef):
         return f"{self.opset!r}.{self.name}"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return context.eval_op(self, args, kwargs)
+        return _eval_op(self, args, kwargs)
 
 
 def to_inspect_signature(sig: sig_mod.Signature) -> inspect.Signature:
@@ -246,7 +264,7 @@ class OnnxFunction(FunctionRef):
         return self.to_model_proto(**kwargs).graph
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return context.eval_function(self, args, kwargs)
+        return _eval_function(self, args, kwargs)
 
 
 class GraphFunction(GraphBody):

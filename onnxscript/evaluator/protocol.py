@@ -21,69 +21,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-import onnx
-import onnx.defs
+from onnxscript.language.callables import FunctionRef, GraphBody, OpRef
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from onnxscript.language.binding import Signature
-    from onnxscript.program.graph import Function
-
-
-class OpRef:
-    """An operator as the evaluator receives it: domain, name, the opset version it is
-    called at, its schema (``None`` for ops of custom domains) and its calling convention.
-
-    ``values.Op`` (what ``opset18.Add`` is) derives from this; evaluators that emit ops of
-    their own (eager operators, indexing) make plain ``OpRef`` objects.
-    """
-
-    def __init__(
-        self, domain: str, name: str, version: int, schema: onnx.defs.OpSchema | None
-    ) -> None:
-        self.domain = domain
-        self.name = name
-        self.version = version
-        self.op_schema = schema
-        self._call_signature: Signature | None = None
-
-    @property
-    def schema(self) -> onnx.defs.OpSchema | None:
-        """The op's ``onnx.defs.OpSchema`` (``None`` for custom-domain ops)."""
-        return self.op_schema
-
-    @property
-    def call_signature(self) -> Signature:
-        """How call arguments map onto this op's inputs and attributes."""
-        if self._call_signature is None:
-            from onnxscript.language import binding
-
-            schema = self.op_schema
-            self._call_signature = (
-                binding.free_form(self.name) if schema is None else binding.from_schema(schema)
-            )
-        return self._call_signature
-
-    def __repr__(self) -> str:
-        return f"OpRef({self.domain!r}, {self.name!r}, {self.version})"
-
-
-class FunctionRef:
-    """Base class of script functions as the evaluator receives them (``values.OnnxFunction``
-    derives from it). Evaluators read ``name``, ``call_signature``, ``function`` (the Python
-    function), ``source`` and ``function_ir`` (the compiled program)."""
-
-    name: str
-    call_signature: Signature
-    function: Callable[..., Any]
-    function_ir: Function
-    source: str
-
-
-class GraphBody:
-    """Base class of nested functions marked ``@graph()`` (graph-valued attributes such as a
-    ``Scan`` body): an evaluator runs them as Python functions."""
+    import onnx.defs
 
 
 class Evaluator:
@@ -118,3 +59,6 @@ class Evaluator:
 def is_evaluator(obj: object) -> bool:
     """Whether ``obj`` can serve as the current evaluator: it has ``eval_op`` or ``eval``."""
     return callable(getattr(obj, "eval_op", None)) or callable(getattr(obj, "eval", None))
+
+
+__all__ = ["Evaluator", "FunctionRef", "GraphBody", "OpRef", "is_evaluator"]

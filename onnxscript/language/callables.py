@@ -1,0 +1,71 @@
+"""The callables of the script language as every part of onnxscript sees them: an op of an
+opset (:class:`OpRef`), a script function (:class:`FunctionRef`) and a nested function used
+as a graph attribute (:class:`GraphBody`).
+
+``values.Op``, ``values.OnnxFunction`` and ``values.GraphFunction`` derive from these. The
+converter compiles calls of them, and evaluators receive them (``evaluator.protocol``);
+evaluators that emit ops of their own make plain ``OpRef`` objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import onnx.defs
+
+    from onnxscript.language.binding import Signature
+    from onnxscript.program.graph import Function
+
+
+class OpRef:
+    """An operator: domain, name, the opset version it is called at, its schema (``None``
+    for ops of custom domains) and its calling convention. ``values.Op`` (what
+    ``opset18.Add`` is) derives from this."""
+
+    def __init__(
+        self, domain: str, name: str, version: int, schema: onnx.defs.OpSchema | None
+    ) -> None:
+        self.domain = domain
+        self.name = name
+        self.version = version
+        self.op_schema = schema
+        self._call_signature: Signature | None = None
+
+    @property
+    def schema(self) -> onnx.defs.OpSchema | None:
+        """The op's ``onnx.defs.OpSchema`` (``None`` for custom-domain ops)."""
+        return self.op_schema
+
+    @property
+    def call_signature(self) -> Signature:
+        """How call arguments map onto this op's inputs and attributes."""
+        if self._call_signature is None:
+            from onnxscript.language import binding
+
+            schema = self.op_schema
+            self._call_signature = (
+                binding.free_form(self.name) if schema is None else binding.from_schema(schema)
+            )
+        return self._call_signature
+
+    def __repr__(self) -> str:
+        return f"OpRef({self.domain!r}, {self.name!r}, {self.version})"
+
+
+class FunctionRef:
+    """Base class of script functions (``values.OnnxFunction`` derives from it): ``name``,
+    ``call_signature``, ``function`` (the Python function), ``source`` and ``function_ir``
+    (the compiled program)."""
+
+    name: str
+    call_signature: Signature
+    function: Callable[..., Any]
+    function_ir: Function
+    source: str
+
+
+class GraphBody:
+    """Base class of nested functions marked ``@graph()`` (graph-valued attributes such as a
+    ``Scan`` body); eagerly they run as Python functions."""
