@@ -21,7 +21,24 @@ import onnx.helper
 
 CPU = ("CPUExecutionProvider",)
 
-LIMITS: dict[str, tuple[int, int]] = {}
+LIMITS: dict[str, tuple[int, int]] = {
+    "1.17": (20, 9),  # measured with onnxruntime 1.17.3
+    "1.18": (21, 10),  # measured with onnxruntime 1.18.1
+    "1.19": (21, 10),  # measured with onnxruntime 1.19.2
+    "1.20": (21, 10),  # measured with onnxruntime 1.20.1
+    "1.21": (22, 10),  # measured with onnxruntime 1.21.1
+    "1.22": (22, 10),  # measured with onnxruntime 1.22.1
+    "1.23": (23, 11),  # measured with onnxruntime 1.23.2
+    "1.24": (25, 13),  # measured with onnxruntime 1.24.4
+    "1.25": (26, 13),  # measured with onnxruntime 1.25.1
+    "1.26": (26, 13),  # measured with onnxruntime 1.26.0
+    "1.27": (26, 13),  # measured with onnxruntime 1.27.0
+    "1.28": (26, 13),  # measured with onnxruntime 1.28.0
+    "1.29": (26, 13),  # measured with onnxruntime 1.29.0
+    "1.30": (26, 13),  # measured with onnxruntime 1.30.0
+    "1.31": (26, 13),  # measured with onnxruntime 1.31.1
+    "1.32": (28, 14),  # measured with onnxruntime 1.32.0
+}
 """(newest ai.onnx opset, newest IR version) each onnxruntime release loads, by
 ``major.minor`` (measured with ``tools/ort_limits.py``)."""
 

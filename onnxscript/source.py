@@ -17,14 +17,12 @@ import inspect
 import linecache
 import types
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from onnxscript.errors import ScriptError
 
 
-@dataclass(slots=True)
-class SourceText:
+class SourceText(NamedTuple):
     """The source of one function, with the offset of its first line in the file.
 
     AST line numbers are relative to ``lines``; ``line_offset`` turns them into file lines.

@@ -80,13 +80,9 @@ class Opset:
         cached = self._ops.get(name)
         if cached is not None:
             return cached
-        if self.has_schemas:
-            schema = schemas.get_schema(self.domain, name, self.version)
-            if schema is None:
-                return None
-        else:
-            schema = None
-        op = Op(self, name, schema)
+        if self.has_schemas and schemas.op_facts(self.domain, name, self.version) is None:
+            return None
+        op = Op(self, name)
         self._ops[name] = op
         return op
 
@@ -118,17 +114,29 @@ class Opset:
         return names
 
 
+class _SchemaDoc:
+    """``Op.__doc__``: the class docstring on the class, the schema's documentation on an op
+    (read when asked for, so that making an op does not load onnx's schema registry)."""
+
+    def __init__(self, class_doc: str) -> None:
+        self.class_doc = class_doc
+
+    def __get__(self, op: Op | None, owner: type | None = None) -> str | None:
+        if op is None:
+            return self.class_doc
+        schema = op.op_schema
+        return schema.doc if schema is not None else None
+
+
 class Op(OpRef):
     """One operator of an opset. ``op_schema`` is ``None`` for custom-domain ops.
 
     Calling it outside a script hands ``(self, args, kwargs)`` to the current evaluator.
     """
 
-    def __init__(self, opset: Opset, name: str, schema: onnx.defs.OpSchema | None) -> None:
-        super().__init__(opset.domain, name, opset.version, schema)
+    def __init__(self, opset: Opset, name: str) -> None:
+        super().__init__(opset.domain, name, opset.version)
         self.opset = opset
-        if schema is not None:
-            self.__doc__ = schema.doc
 
     @property
     def op_signature(self) -> sig_mod.Signature:
@@ -144,6 +152,9 @@ class Op(OpRef):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return _eval_op(self, args, kwargs)
+
+
+Op.__doc__ = _SchemaDoc(Op.__doc__ or "")  # type: ignore[assignment]
 
 
 def to_inspect_signature(sig: sig_mod.Signature) -> inspect.Signature:

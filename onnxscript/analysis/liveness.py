@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 
 from onnxscript.analysis.names import (
     assigned_names,
@@ -29,7 +28,6 @@ Names = frozenset[str]
 _COMPOUND = (ast.If, ast.For, ast.While)
 
 
-@dataclass
 class Liveness:
     """Live variables before (``live_in``) and after (``live_out``) statements.
 
@@ -37,9 +35,12 @@ class Liveness:
     the variables live at the top of each iteration.
     """
 
-    live_in_map: dict[ast.stmt, Names] = field(default_factory=dict)
-    live_out_map: dict[ast.stmt, Names] = field(default_factory=dict)
-    loop_head_map: dict[ast.stmt, Names] = field(default_factory=dict)
+    __slots__ = ("live_in_map", "live_out_map", "loop_head_map")
+
+    def __init__(self) -> None:
+        self.live_in_map: dict[ast.stmt, Names] = {}
+        self.live_out_map: dict[ast.stmt, Names] = {}
+        self.loop_head_map: dict[ast.stmt, Names] = {}
 
     def live_in(self, stmt: ast.stmt) -> Names:
         return self.live_in_map[stmt]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 
 # Fields that never hold child nodes (names, numbers, flags, operators, contexts).
 _LEAF_FIELDS = frozenset(
@@ -247,7 +246,6 @@ def attribute_bases(fdef: ast.FunctionDef) -> list[str]:
     return found
 
 
-@dataclass
 class Facts:
     """What the converter needs to know about a function body before translating it.
 
@@ -257,10 +255,13 @@ class Facts:
     ``assigned``: the names the body binds (outside nested functions).
     """
 
-    needs_normalize: bool = False
-    has_compound: bool = False
-    has_nested_defs: bool = False
-    assigned: set[str] = field(default_factory=set)
+    __slots__ = ("assigned", "has_compound", "has_nested_defs", "needs_normalize")
+
+    def __init__(self) -> None:
+        self.needs_normalize = False
+        self.has_compound = False
+        self.has_nested_defs = False
+        self.assigned: set[str] = set()
 
 
 _COMPOUND = (ast.If, ast.For, ast.While, ast.AsyncFor, ast.Try, ast.With)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from onnxscript.converter.scope import PythonScope
 from onnxscript.converter.symbols import AttrRef
@@ -12,7 +11,6 @@ from onnxscript.program.graph import Function
 from onnxscript.source import SourceText
 
 
-@dataclass
 class FunctionContext:
     """Per-function compilation state (one per ``@script`` decoration).
 
@@ -23,15 +21,35 @@ class FunctionContext:
     reference cycle keeps the function's AST alive after compilation.)
     """
 
-    source: SourceText
-    scope: PythonScope
-    attr_params: dict[str, AttrRef]
-    resolve_default: Callable[[dict[str, int]], int]
-    local_names: frozenset[str]
-    opset_imports: dict[str, int] = field(default_factory=dict)
-    opset_origin: dict[str, ast.AST | None] = field(default_factory=dict)
-    callees: list[Function] = field(default_factory=list)
-    _default_version: int | None = None
+    __slots__ = (
+        "_default_version",
+        "attr_params",
+        "callees",
+        "local_names",
+        "opset_imports",
+        "opset_origin",
+        "resolve_default",
+        "scope",
+        "source",
+    )
+
+    def __init__(
+        self,
+        source: SourceText,
+        scope: PythonScope,
+        attr_params: dict[str, AttrRef],
+        resolve_default: Callable[[dict[str, int]], int],
+        local_names: frozenset[str],
+    ) -> None:
+        self.source = source
+        self.scope = scope
+        self.attr_params = attr_params
+        self.resolve_default = resolve_default
+        self.local_names = local_names
+        self.opset_imports: dict[str, int] = {}
+        self.opset_origin: dict[str, ast.AST | None] = {}
+        self.callees: list[Function] = []
+        self._default_version: int | None = None
 
     def default_opset_version(self) -> int:
         version = self._default_version

@@ -13,7 +13,6 @@ import inspect
 import types
 import typing
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from onnxscript.analysis.dead_code import remove_unused_constants
@@ -146,8 +145,7 @@ def _default_version(
     return default_opset_version()
 
 
-@dataclass
-class Compiled:
+class Compiled(NamedTuple):
     """The result of compiling one Python function."""
 
     function: Function

@@ -8,23 +8,22 @@ A translated expression is one of:
 * :class:`AttrRef` - an attribute parameter of the function being compiled;
 * :class:`SymTuple` - a tuple of the above (multi-output calls, ``a, b`` expressions);
 * :class:`NestedGraph` - a nested function to be compiled as a graph attribute.
+
+They are plain slotted classes rather than dataclasses: symbols are made for every name and
+literal the converter reads, and dataclasses are slow both to instantiate when frozen and
+to define (the converter is imported by the first ``@script()`` of a process).
 """
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from typing import Any
 
 from onnxscript.program.graph import AttrParam, Value
 
 
 class Const:
-    """A Python value known at compile time; ``name`` is the Python variable it came from.
-
-    (A slotted class rather than a frozen dataclass: symbols are created for every name and
-    literal the converter reads, and frozen dataclasses are slow to create.)
-    """
+    """A Python value known at compile time; ``name`` is the Python variable it came from."""
 
     __slots__ = ("name", "value")
 
@@ -36,28 +35,40 @@ class Const:
         return f"Const({self.value!r})"
 
 
-@dataclass(slots=True)
 class AttrRef:
     """A reference to an attribute parameter; ``python_type`` is the annotation's base
     (``int``, ``float``, ``str``, ``bool``) and ``is_list`` tells list parameters apart."""
 
-    param: AttrParam
-    python_type: type
-    is_list: bool = False
+    __slots__ = ("is_list", "param", "python_type")
+
+    def __init__(self, param: AttrParam, python_type: type, is_list: bool = False) -> None:
+        self.param = param
+        self.python_type = python_type
+        self.is_list = is_list
+
+    def __repr__(self) -> str:
+        return f"AttrRef({self.param.name!r})"
 
 
-@dataclass(slots=True)
 class SymTuple:
     """A tuple of symbols."""
 
-    items: tuple[Sym, ...]
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple[Sym, ...]) -> None:
+        self.items = items
+
+    def __repr__(self) -> str:
+        return f"SymTuple({self.items!r})"
 
 
-@dataclass(slots=True)
 class NestedGraph:
     """A function defined inside a script, compiled where it is used as a graph attribute."""
 
-    node: ast.FunctionDef
+    __slots__ = ("node",)
+
+    def __init__(self, node: ast.FunctionDef) -> None:
+        self.node = node
 
 
 Sym = Value | Const | AttrRef | SymTuple | NestedGraph

@@ -155,19 +155,3 @@ def _describe(value: Any) -> str:
     if isinstance(value, np.ndarray):
         return f"numpy array of {value.dtype} with shape {value.shape}"
     return f"{type(value).__name__} {value!r}"
-
-
-def default_value(attr_proto: onnx.AttributeProto) -> Any:
-    """The Python value of a schema attribute's default (``None`` if it has none)."""
-    if attr_proto.type == 0 and not attr_proto.name:
-        return None
-    value = onnx.helper.get_attribute_value(attr_proto)
-    return _decode(value)
-
-
-def _decode(value: Any) -> Any:
-    if isinstance(value, bytes):
-        return value.decode("utf-8", errors="replace")
-    if isinstance(value, list):
-        return [_decode(v) for v in value]
-    return value

@@ -14,13 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import onnx.defs
-
 from onnxscript import dtypes, schemas
 from onnxscript.errors import BindingError
-from onnxscript.language.attributes import default_value
-
-_OPTION = onnx.defs.OpSchema.FormalParameterOption
 
 _NO_DEFAULT: Any = inspect.Parameter.empty
 
@@ -220,56 +215,50 @@ class BoundArguments:
     attributes: dict[str, Any]
 
 
-def _attr_kind(attr_type: Any) -> int:
-    """The AttributeProto type code of a schema attribute type (a pybind enum)."""
-    return int(attr_type.value)
-
-
-def from_schema(schema: onnx.defs.OpSchema) -> Signature:
-    """The signature of an op, from its onnx schema. Attributes are keyword-only."""
+def from_facts(facts: schemas.OpFacts) -> Signature:
+    """The signature of an op, from its schema's facts. Attributes are keyword-only."""
     params: list[Param] = []
-    for formal in schema.inputs:
+    for formal in facts.inputs:
+        variadic = formal.option == schemas.VARIADIC
         params.append(
             Param(
                 formal.name,
                 is_input=True,
-                optional=formal.option == _OPTION.Optional,
-                variadic=formal.option == _OPTION.Variadic,
+                optional=formal.option == schemas.OPTIONAL,
+                variadic=variadic,
                 type_var=formal.type_str,
-                min_arity=formal.min_arity if formal.option == _OPTION.Variadic else 1,
+                min_arity=formal.min_arity if variadic else 1,
             )
         )
-    for attr in schema.attributes.values():
-        default = default_value(attr.default_value) if attr.default_value.name else _NO_DEFAULT
+    for attr in facts.attributes:
         params.append(
             Param(
                 attr.name,
                 is_input=False,
                 optional=not attr.required,
-                attr_kind=_attr_kind(attr.type),
-                default=default,
+                attr_kind=attr.kind,
+                default=attr.default if attr.has_default else _NO_DEFAULT,
                 keyword_only=True,
             )
         )
     outputs = tuple(
         OutputParam(
             o.name,
-            optional=o.option == _OPTION.Optional,
-            variadic=o.option == _OPTION.Variadic,
+            optional=o.option == schemas.OPTIONAL,
+            variadic=o.option == schemas.VARIADIC,
             type_var=o.type_str,
-            homogeneous=o.is_homogeneous,
+            homogeneous=o.homogeneous,
         )
-        for o in schema.outputs
+        for o in facts.outputs
     )
-    constraints = {c.type_param_str: tuple(c.allowed_type_strs) for c in schema.type_constraints}
-    return Signature(schema.name, tuple(params), outputs, constraints)
+    return Signature(facts.name, tuple(params), outputs, dict(facts.type_constraints))
 
 
 @functools.lru_cache(maxsize=2048)
 def signature_for(domain: str, name: str, version: int) -> Signature | None:
     """The signature of a standard op at an opset version (``None`` if undefined)."""
-    schema = schemas.get_schema(domain, name, version)
-    return from_schema(schema) if schema is not None else None
+    facts = schemas.op_facts(domain, name, version)
+    return from_facts(facts) if facts is not None else None
 
 
 def free_form(name: str) -> Signature:

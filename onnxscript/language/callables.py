@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from onnxscript import schemas
+from onnxscript.language import binding
+
 if TYPE_CHECKING:
     import onnx.defs
 
@@ -19,34 +22,54 @@ if TYPE_CHECKING:
     from onnxscript.program.graph import Function
 
 
+_UNKNOWN: Any = object()
+
+
 class OpRef:
     """An operator: domain, name, the opset version it is called at, its schema (``None``
     for ops of custom domains) and its calling convention. ``values.Op`` (what
-    ``opset18.Add`` is) derives from this."""
+    ``opset18.Add`` is) derives from this.
+
+    The ``onnx.defs.OpSchema`` is fetched on first use of ``op_schema``: compiling needs
+    only ``call_signature``, which comes from the schema index (``onnxscript.schemas``).
+    """
 
     def __init__(
-        self, domain: str, name: str, version: int, schema: onnx.defs.OpSchema | None
+        self, domain: str, name: str, version: int, schema: onnx.defs.OpSchema | None = _UNKNOWN
     ) -> None:
         self.domain = domain
         self.name = name
         self.version = version
-        self.op_schema = schema
+        self._schema = schema
         self._call_signature: Signature | None = None
 
     @property
-    def schema(self) -> onnx.defs.OpSchema | None:
+    def op_schema(self) -> onnx.defs.OpSchema | None:
         """The op's ``onnx.defs.OpSchema`` (``None`` for custom-domain ops)."""
+        if self._schema is _UNKNOWN:
+            self._schema = (
+                schemas.get_schema(self.domain, self.name, self.version)
+                if schemas.has_schemas(self.domain)
+                else None
+            )
+        return self._schema
+
+    @property
+    def schema(self) -> onnx.defs.OpSchema | None:
+        """The same as ``op_schema``."""
         return self.op_schema
 
     @property
     def call_signature(self) -> Signature:
         """How call arguments map onto this op's inputs and attributes."""
         if self._call_signature is None:
-            from onnxscript.language import binding
-
-            schema = self.op_schema
+            facts = (
+                schemas.op_facts(self.domain, self.name, self.version)
+                if schemas.has_schemas(self.domain)
+                else None
+            )
             self._call_signature = (
-                binding.free_form(self.name) if schema is None else binding.from_schema(schema)
+                binding.from_facts(facts) if facts is not None else binding.free_form(self.name)
             )
         return self._call_signature
 

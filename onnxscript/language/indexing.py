@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -50,14 +49,19 @@ def kind_of_value(item: Any) -> str:
     return INDEX
 
 
-@dataclass(slots=True)
 class Item:
     """One index item: its role, the input axis it reads (slices, indices; negative after
     ``...``) and its position in the result (slices, new axes)."""
 
-    kind: str
-    axis: int = 0
-    out_pos: int = 0
+    __slots__ = ("axis", "kind", "out_pos")
+
+    def __init__(self, kind: str, axis: int = 0, out_pos: int = 0) -> None:
+        self.kind = kind
+        self.axis = axis
+        self.out_pos = out_pos
+
+    def __repr__(self) -> str:
+        return f"Item({self.kind!r}, axis={self.axis}, out_pos={self.out_pos})"
 
 
 def layout(kinds: str) -> list[Item]:
@@ -137,8 +141,7 @@ class IndexTarget(Target, Protocol):
         ...
 
 
-@dataclass
-class _Slices:
+class _Slices(NamedTuple):
     starts: list[Any]
     ends: list[Any]
     axes: list[int]
