@@ -20,7 +20,15 @@ from onnxscript.program.lowering import (
 )
 from onnxscript.program.types import TensorTypeSpec, TypeSpec
 
-_OPTIONS = {"ir_version", "opset_imports", "input_types", "output_types", "io_types", "value_infos"}
+_OPTIONS = {
+    "ir_version",
+    "opset_imports",
+    "input_types",
+    "output_types",
+    "io_types",
+    "value_infos",
+    "source_locations",
+}
 _MODEL_FIELDS = {f.name for f in onnx.ModelProto.DESCRIPTOR.fields}
 
 
@@ -125,6 +133,7 @@ def to_model_proto(fn: Function, options: Mapping[str, Any]) -> onnx.ModelProto:
         output_types=[t if _complete(t) else None for t in out_types],
         extra_value_infos=extra,
         model_fields=fields,
+        source_locations=bool(options.get("source_locations", False)),
     )
     _fill_output_types(model, out_types, [v.type for v in graph.outputs])
     return model

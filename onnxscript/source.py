@@ -32,6 +32,7 @@ class SourceText(NamedTuple):
     lines: tuple[str, ...]
     line_offset: int
     synthetic_first_line: bool = False
+    function: str = ""
 
     def text(self) -> str:
         """The function's source as written."""
@@ -57,6 +58,13 @@ class SourceText(NamedTuple):
             source_line=line,
             hint=hint,
         )
+
+    def column(self, node: ast.AST) -> int:
+        """The 1-based character column where ``node`` starts."""
+        lineno = getattr(node, "lineno", 1)
+        offset: int = getattr(node, "col_offset", 0)
+        line = self.lines[lineno - 1] if 0 < lineno <= len(self.lines) else ""
+        return (offset if line.isascii() else _char_column(line, offset)) + 1
 
     def segment(self, node: ast.AST) -> str:
         """The source text of ``node`` as written."""
@@ -191,7 +199,13 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceText]
         # shifting.
         lines = [INDENTED_PREFIX, *lines]
         line_offset -= 1
-    source = SourceText(filename, tuple(lines), line_offset, synthetic_first_line=indented)
+    source = SourceText(
+        filename,
+        tuple(lines),
+        line_offset,
+        synthetic_first_line=indented,
+        function=getattr(fn, "__qualname__", ""),
+    )
     if not isinstance(stmt, ast.FunctionDef):
         raise source.error(stmt, "@script() must decorate a plain `def` function")
     return stmt, source

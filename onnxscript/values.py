@@ -249,11 +249,16 @@ class OnnxFunction(FunctionRef):
     def __repr__(self) -> str:
         return f"<OnnxFunction {self.opset.domain}::{self.name}>"
 
-    def to_function_proto(self) -> onnx.FunctionProto:
-        """The function as an ``onnx.FunctionProto`` (attribute parameters kept)."""
+    def to_function_proto(self, *, source_locations: bool = False) -> onnx.FunctionProto:
+        """The function as an ``onnx.FunctionProto`` (attribute parameters kept).
+
+        ``source_locations=True`` records on every node where it came from (file, line,
+        column, function) in its ``metadata_props`` (keys ``onnxscript.source.*``); by
+        default nothing is recorded, so the output does not depend on where the code is.
+        """
         from onnxscript.program.lowering import function_to_proto
 
-        return function_to_proto(self.function_ir)
+        return function_to_proto(self.function_ir, source_locations)
 
     def to_model_proto(self, **kwargs: Any) -> onnx.ModelProto:
         """The function as the main graph of an ``onnx.ModelProto``.
@@ -261,9 +266,10 @@ class OnnxFunction(FunctionRef):
         Keywords: ``ir_version``, ``opset_imports`` (dict or list of OperatorSetIdProto),
         ``input_types``/``output_types`` (one type per input/output, ``None`` to keep),
         ``io_types`` (a type for every untyped input and output), ``value_infos``
-        (``{name: TYPE}``), values for attribute parameters by name, and any other
-        ``ModelProto`` field (``producer_name``, ``doc_string``, ...). Keywords given to
-        ``@script()`` are defaults for these.
+        (``{name: TYPE}``), ``source_locations`` (as in :meth:`to_function_proto`, for the
+        main graph's nodes and the functions'), values for attribute parameters by name, and
+        any other ``ModelProto`` field (``producer_name``, ``doc_string``, ...). Keywords
+        given to ``@script()`` are defaults for these.
         """
         from onnxscript.model_export import to_model_proto
 

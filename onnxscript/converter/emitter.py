@@ -65,7 +65,9 @@ class GraphEmitter:
         self._constants: dict[tuple[Any, ...], Value] = {}
         self._produced: set[Value] = set()
         self._inputs: set[Value] = set()
-        self.origin: ast.AST | None = None
+        # Nodes a subgraph needs before its first statement (an else branch that only keeps
+        # a value) come from the statement that made the subgraph.
+        self.origin: ast.AST | None = parent.origin if parent is not None else None
         self._located: ast.AST | None = None
         self._last_location: SourceLocation | None = None
 
@@ -78,7 +80,10 @@ class GraphEmitter:
         if line is not None:
             source = self.ctx.source
             location = SourceLocation(
-                source.filename, line + source.line_offset, getattr(origin, "col_offset", 0)
+                source.filename,
+                line + source.line_offset,
+                source.column(origin),  # type: ignore[arg-type]
+                source.function,
             )
         self._located, self._last_location = origin, location
         return location

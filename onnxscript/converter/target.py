@@ -128,7 +128,9 @@ class SymbolTarget:
     # -- applying the rules -------------------------------------------------------------------
 
     def apply(self, rule: Callable[..., R], *args: Any) -> R:
-        """``rule(self, *args)``, its :class:`OperatorTypeError` made a located ScriptError."""
+        """``rule(self, *args)``, its :class:`OperatorTypeError` made a located ScriptError.
+        The nodes it emits come from this target's expression (operands are translated)."""
+        self.t.builder.origin = self.node
         try:
             return rule(self, *args)
         except OperatorTypeError as exc:

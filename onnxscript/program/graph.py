@@ -16,11 +16,13 @@ from onnxscript.program.types import TensorTypeSpec, TypeSpec
 
 
 class SourceLocation(NamedTuple):
-    """Where something came from in the user's source (1-based line, 0-based column)."""
+    """Where something came from in the user's source: the file as Python named it, the
+    1-based line and character column, and the (qualified) name of the script function."""
 
     filename: str
     line: int
-    column: int = 0
+    column: int = 1
+    function: str = ""
 
 
 @dataclass(eq=False, slots=True)

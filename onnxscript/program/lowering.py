@@ -14,7 +14,15 @@ import onnx
 import onnx.helper
 
 from onnxscript.errors import LoweringError
-from onnxscript.program.graph import Attr, AttrParam, Function, Graph, Node, Value
+from onnxscript.program.graph import (
+    Attr,
+    AttrParam,
+    Function,
+    Graph,
+    Node,
+    SourceLocation,
+    Value,
+)
 from onnxscript.program.types import OptionalTypeSpec, SequenceTypeSpec, TensorTypeSpec, TypeSpec
 
 _AT = onnx.AttributeProto
@@ -82,12 +90,36 @@ def _name(value: Value | None) -> str:
     return value.name
 
 
-class _Lowerer:
-    """Lowers graphs, binding attribute references when ``bindings`` is given."""
+LOCATION_KEYS = (
+    "onnxscript.source.file",
+    "onnxscript.source.line",
+    "onnxscript.source.column",
+    "onnxscript.source.function",
+)
+"""``metadata_props`` keys of a node's source location (``source_locations=True``): the
+file as Python named it, the 1-based line and column, and the script function."""
 
-    def __init__(self, bindings: Mapping[str, Any] | None, params: Sequence[AttrParam]) -> None:
+
+def _add_location(proto: onnx.NodeProto, location: SourceLocation) -> None:
+    for key, value in zip(LOCATION_KEYS, location):
+        entry = proto.metadata_props.add()
+        entry.key = key
+        entry.value = str(value)
+
+
+class _Lowerer:
+    """Lowers graphs, binding attribute references when ``bindings`` is given, and writing
+    each node's source location into its ``metadata_props`` when ``locations`` is true."""
+
+    def __init__(
+        self,
+        bindings: Mapping[str, Any] | None,
+        params: Sequence[AttrParam],
+        locations: bool = False,
+    ) -> None:
         self.bindings = bindings
         self.param_kinds = {p.name: p.kind for p in params}
+        self.locations = locations
 
     def attr(self, attr: Attr) -> onnx.AttributeProto:
         if attr.ref is not None:
@@ -120,6 +152,8 @@ class _Lowerer:
         if node.overload:
             proto.overload = node.overload
         proto.attribute.extend(self.attr(a) for a in node.attrs)
+        if self.locations and node.location is not None:
+            _add_location(proto, node.location)
         return proto
 
     def graph(
@@ -159,9 +193,9 @@ def graph_to_proto(graph: Graph) -> onnx.GraphProto:
     return _Lowerer(None, ()).graph(graph)
 
 
-def function_to_proto(fn: Function) -> onnx.FunctionProto:
+def function_to_proto(fn: Function, source_locations: bool = False) -> onnx.FunctionProto:
     """Lower a function, keeping attribute parameters as function attributes."""
-    lowerer = _Lowerer(None, fn.attr_params)
+    lowerer = _Lowerer(None, fn.attr_params, source_locations)
     proto = onnx.FunctionProto()
     proto.name = fn.name
     proto.domain = fn.domain
@@ -238,9 +272,10 @@ def function_to_model_proto(
     output_types: Sequence[TypeSpec | None] | None = None,
     extra_value_infos: Sequence[tuple[str, TypeSpec]] = (),
     model_fields: Mapping[str, Any] | None = None,
+    source_locations: bool = False,
 ) -> onnx.ModelProto:
     """Lower ``fn`` as the main graph of a model that embeds every function it calls."""
-    lowerer = _Lowerer(bindings or {}, fn.attr_params)
+    lowerer = _Lowerer(bindings or {}, fn.attr_params, source_locations)
     graph = lowerer.graph(fn.graph, input_types, output_types)
     if not graph.doc_string and fn.doc_string:
         graph.doc_string = fn.doc_string
@@ -254,7 +289,7 @@ def function_to_model_proto(
         graph,
         opset_imports=[onnx.helper.make_opsetid(d, v) for d, v in imports.items()],
         ir_version=ir_version,
-        functions=[function_to_proto(f) for f in fn.transitive_callees()],
+        functions=[function_to_proto(f, source_locations) for f in fn.transitive_callees()],
     )
     if model_fields:
         for key, value in model_fields.items():
