@@ -151,7 +151,7 @@ def _input_value(
     bound_inputs: Sequence[_Arg | None],
 ) -> Value:
     """A bound input as a tensor; Python numbers get their element type by the rule shared
-    with eager mode (``signature.literal_input_type``)."""
+    with eager mode (``binding.literal_input_type``)."""
     sym = arg.sym
     if isinstance(sym, Value):
         return sym

@@ -11,7 +11,7 @@ import ast
 import builtins
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -429,38 +429,39 @@ def translate_while(t: Translator, stmt: ast.While) -> None:
     _loop(t, stmt, None, cond_init, cond_var, carried, list(stmt.body), None)
 
 
-def _loop(
-    t: Translator,
-    stmt: ast.For | ast.While,
-    trip: Value | None,
-    cond_init: Value | None,
-    cond_var: str | None,
-    carried: list[str],
-    body_stmts: list[ast.stmt],
-    bind_target: Callable[[Value], Value] | None,
-) -> None:
-    outer_env = t.env
+class _LoopBody(NamedTuple):
+    """The body graph of a ``Loop`` being built: its emitter, its iteration-number and
+    condition inputs, and per carried variable the value it enters with (``initial``) and
+    the body input standing for it (``inputs``); ``python_ints`` are the carried variables
+    that start as Python ints."""
+
+    builder: GraphEmitter
+    iter_in: Value
+    cond_in: Value
+    initial: dict[str, Sym | None]
+    inputs: dict[str, Value]
+    python_ints: set[str]
+
+
+def _loop_body(t: Translator, carried: list[str], cond_var: str | None) -> _LoopBody:
+    """A new loop body graph with an input per carried variable, typed like its value
+    before the loop where that is known."""
     builder = _child(t, "loop_body")
-    target = (
-        stmt.target.id if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) else None
-    )
     iter_in = Value("iter_num", _SCALAR_INT64)
     # onnxruntime needs the condition input's rank; the initial condition is a scalar.
     cond_in = Value(cond_var or "cond_in", _SCALAR_BOOL)
     builder.add_input(iter_in)
     builder.add_input(cond_in)
-    initial: dict[str, Sym | None] = {}
-    inputs: dict[str, Value] = {}
-    python_ints: set[str] = set()
+    body = _LoopBody(builder, iter_in, cond_in, {}, {}, set())
     for name in carried:
-        init = outer_env.get(name)
+        init = t.env.get(name)
         if init is None and name in t.ctx.attr_params:
             init = t.ctx.attr_params[name]
-        initial[name] = init
+        body.initial[name] = init
         inp = Value(name)
         starts_as_int = isinstance(init, Const) and type(init.value) is int
         if starts_as_int:
-            python_ints.add(name)
+            body.python_ints.add(name)
         if init is not None and (starts_as_int or t.is_int_like(init)):
             # A Python int (a counter): typed after the body, once the type is settled.
             t.int_like.add(inp)
@@ -468,51 +469,85 @@ def _loop(
             inp.type = element_type(init.dtype) if init.dtype is not None else init.type
             if inp.type is None:
                 inp.same_type_as = init
-        inputs[name] = inp
+        body.inputs[name] = inp
         builder.add_input(inp)
+    return body
 
+
+def _carried_output(t: Translator, stmt: ast.stmt, sym: Sym, init: Sym | None, inp: Value) -> Value:
+    """A carried variable's value at the end of the body, in the element type it had before
+    the loop (Python numbers take it; a float start makes a Python-int counter FLOAT)."""
+    dtype = None
+    like = None
+    typed_before = isinstance(init, Value) and not t.is_int_like(init)
+    if typed_before:
+        assert isinstance(init, Value)
+        dtype = type_inference.known_dtype(init)
+        like = init if dtype is None else None
+    value = t.to_tensor(
+        sym,
+        stmt,
+        dtype=None if isinstance(sym, Value) else dtype,
+        like=None if isinstance(sym, Value) else like or inp,
+    )
+    if typed_before:
+        return t.retype_int_like(value, dtype=dtype, like=like)
+    if isinstance(init, Const) and isinstance(init.value, float):
+        return t.retype_int_like(value, dtype=dtypes.FLOAT)
+    return value
+
+
+def _translate_body(
+    t: Translator,
+    stmt: ast.For | ast.While,
+    body: _LoopBody,
+    carried: list[str],
+    cond_var: str | None,
+    body_stmts: list[ast.stmt],
+    bind_target: Callable[[Value], Value] | None,
+) -> list[Value]:
+    """Translate the body's statements into its graph; the carried variables' values at the
+    end of an iteration."""
+    target = (
+        stmt.target.id if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) else None
+    )
+    builder = body.builder
     with _inside(t, builder), t.scope():
-        for name, inp in inputs.items():
+        for name, inp in body.inputs.items():
             t.set_var(name, inp)
         if cond_var is not None:
-            t.set_var(cond_var, inputs.get(cond_var, cond_in))
+            t.set_var(cond_var, body.inputs.get(cond_var, body.cond_in))
         if bind_target is not None and target is not None:
-            t.set_var(target, bind_target(iter_in))
+            t.set_var(target, bind_target(body.iter_in))
         t.block(body_stmts)
         taken: set[Value] = set()
-        if cond_var is not None:
-            cond_out = _output(builder, condition(t, t.env[cond_var], stmt), taken)
-        else:
-            cond_out = _output(builder, cond_in, taken)
+        cond = condition(t, t.env[cond_var], stmt) if cond_var is not None else body.cond_in
+        cond_out = _output(builder, cond, taken)
         outs = []
         for name in carried:
             sym = t.env.get(name)
             if sym is None:
                 raise t.error(stmt, f"'{name}' is deleted in the loop but used after it")
-            init = initial[name]
-            dtype = None
-            like = None
-            if isinstance(init, Value) and not t.is_int_like(init):
-                dtype = type_inference.known_dtype(init)
-                like = init if dtype is None else None
-            value = t.to_tensor(
-                sym,
-                stmt,
-                dtype=None if isinstance(sym, Value) else dtype,
-                like=None if isinstance(sym, Value) else like or inputs[name],
-            )
-            if isinstance(init, Value) and not t.is_int_like(init):
-                value = t.retype_int_like(value, dtype=dtype, like=like)
-            elif isinstance(init, Const) and isinstance(init.value, float):
-                value = t.retype_int_like(value, dtype=dtypes.FLOAT)
-            outs.append(value)
+            outs.append(_carried_output(t, stmt, sym, body.initial[name], body.inputs[name]))
         builder.graph.outputs = [cond_out] + [_output(builder, v, taken) for v in outs]
+    return outs
 
-    inits: list[Value] = []
-    for name, out in zip(carried, outs):
-        inits.append(_initial_value(t, name, initial[name], out, stmt))
+
+def _emit_loop(
+    t: Translator,
+    stmt: ast.stmt,
+    body: _LoopBody,
+    trip: Value | None,
+    cond_init: Value | None,
+    carried: list[str],
+    outs: list[Value],
+) -> None:
+    """The ``Loop`` node, and the carried variables bound to its outputs."""
+    inits = [
+        _initial_value(t, name, body.initial[name], out, stmt) for name, out in zip(carried, outs)
+    ]
     for name, init_value in zip(carried, inits):
-        inp = inputs[name]
+        inp = body.inputs[name]
         if inp.type is None and init_value.dtype is not None:
             inp.type = element_type(init_value.dtype)
     if not carried:
@@ -521,7 +556,7 @@ def _loop(
     results = t.builder.emit(
         "Loop",
         [trip, cond_init, *inits],
-        [Attr("body", AT.GRAPH, builder.graph)],
+        [Attr("body", AT.GRAPH, body.builder.graph)],
         n_outputs=len(carried),
         hints=carried,
     )
@@ -532,11 +567,28 @@ def _loop(
             value.type = element_type(dt)
         else:  # the loop keeps the type it starts with
             value.same_type_as = init_value
-        if (t.is_int_like(init_value) or name in python_ints) and (
-            t.is_int_like(out) or out is inputs[name]
+        if (t.is_int_like(init_value) or name in body.python_ints) and (
+            t.is_int_like(out) or out is body.inputs[name]
         ):
             t.int_like.add(value)
         t.set_var(name, value)
+
+
+def _loop(
+    t: Translator,
+    stmt: ast.For | ast.While,
+    trip: Value | None,
+    cond_init: Value | None,
+    cond_var: str | None,
+    carried: list[str],
+    body_stmts: list[ast.stmt],
+    bind_target: Callable[[Value], Value] | None,
+) -> None:
+    """A ``Loop`` running ``body_stmts`` (``trip`` times at most, while the condition
+    variable ``cond_var`` holds), carrying the variables ``carried``."""
+    body = _loop_body(t, carried, cond_var)
+    outs = _translate_body(t, stmt, body, carried, cond_var, body_stmts, bind_target)
+    _emit_loop(t, stmt, body, trip, cond_init, carried, outs)
 
 
 def _initial_value(t: Translator, name: str, init: Sym | None, out: Value, stmt: ast.stmt) -> Value:

@@ -281,7 +281,7 @@ class ExpressionTranslator:
 
     def check_literal_fits(self, value: Any, dtype: int, node: ast.AST) -> None:
         """A ScriptError when the literal cannot take element type ``dtype`` (the rule
-        shared with eager mode: ``operator_rules.literal_misfit``)."""
+        shared with eager mode: ``language.literals.literal_misfit``)."""
         misfit = literal_misfit(value, dtype)
         if misfit is not None:
             raise self.error(node, *misfit)

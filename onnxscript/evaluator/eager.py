@@ -327,7 +327,7 @@ def _output_count(
     inputs: Sequence[Any],
     n_outputs: int | None,
 ) -> int:
-    """The shared rule (``signature.output_count``), then, eagerly, the length of Split's
+    """The shared rule (``binding.output_count``), then, eagerly, the length of Split's
     ``split`` input, which is known here."""
     attrs = {name: value for name, _, value in attributes}
     try:

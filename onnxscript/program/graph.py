@@ -1,6 +1,6 @@
 """The intermediate representation: values, nodes, graphs and functions as plain dataclasses.
 
-The converter builds these; ``onnxscript.analysis`` names them; ``onnxscript.ir.lowering``
+The converter builds these; ``onnxscript.analysis`` names them; ``onnxscript.program.lowering``
 turns them into onnx protos. Values are identified by object identity (several values may
 want the same name before naming), and nested graphs (If branches, Loop bodies, graph
 attributes) refer to values of enclosing graphs directly.

@@ -1,0 +1,220 @@
+"""A script function's parameters: which are inputs (tensor annotations) and which are
+attributes (``int``, ``float``, ``str``, ``bool`` and lists of them), with their types and
+defaults, and the types its return annotation declares."""
+
+from __future__ import annotations
+
+import ast
+import collections.abc
+import inspect
+import types
+import typing
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from onnxscript.converter.symbols import AttrRef
+from onnxscript.errors import AttributeValueError, ScriptError
+from onnxscript.language.attributes import AT, coerce
+from onnxscript.language.binding import Param
+from onnxscript.onnx_types import is_tensor_type
+from onnxscript.program.graph import AttrParam, Value
+from onnxscript.program.types import SequenceTypeSpec, TypeSpec
+from onnxscript.source import SourceText
+
+_ATTR_KINDS = {int: AT.INT, bool: AT.INT, float: AT.FLOAT, str: AT.STRING}
+_LIST_KINDS = {int: AT.INTS, bool: AT.INTS, float: AT.FLOATS, str: AT.STRINGS}
+_LIST_ORIGINS = (list, tuple, collections.abc.Sequence, collections.abc.MutableSequence)
+
+
+def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
+    origin = typing.get_origin(annotation)
+    if origin is typing.Union or origin is types.UnionType:
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1 and len(typing.get_args(annotation)) == 2:
+            return args[0], True
+    return annotation, False
+
+
+def _attribute_type(annotation: Any) -> tuple[type, bool] | None:
+    """(base type, is list) if ``annotation`` declares an attribute parameter."""
+    if is_tensor_type(annotation):
+        return None
+    annotation, _ = _unwrap_optional(annotation)
+    if annotation in _ATTR_KINDS:
+        return annotation, False
+    origin = typing.get_origin(annotation)
+    if origin in _LIST_ORIGINS:
+        args = [a for a in typing.get_args(annotation) if a is not Ellipsis]
+        if len(args) == 1 and args[0] in _ATTR_KINDS:
+            return args[0], True
+    return None
+
+
+def _input_type(annotation: Any) -> tuple[TypeSpec | None, bool]:
+    """(type, recognized) for a tensor (or sequence-of-tensor) input annotation."""
+    if annotation is inspect.Parameter.empty:
+        return None, True
+    if is_tensor_type(annotation):
+        return annotation.type_spec(), True
+    annotation, _ = _unwrap_optional(annotation)
+    if is_tensor_type(annotation):
+        return annotation.type_spec(), True
+    origin = typing.get_origin(annotation)
+    if (origin is typing.Union or origin is types.UnionType) and all(
+        is_tensor_type(a) for a in typing.get_args(annotation)
+    ):
+        return None, True
+    if origin in _LIST_ORIGINS:
+        args = typing.get_args(annotation)
+        if len(args) == 1 and is_tensor_type(args[0]):
+            return SequenceTypeSpec(args[0].type_spec()), True
+    if isinstance(annotation, type) and annotation.__name__ == "TensorType":
+        return None, True
+    return None, False
+
+
+def output_types(annotation: Any) -> list[TypeSpec | None] | None:
+    """The types a return annotation declares, one per output (``None`` without one)."""
+    if annotation is inspect.Signature.empty or annotation is None:
+        return None
+    if is_tensor_type(annotation):
+        return [annotation.type_spec()]
+    items: tuple[Any, ...]
+    if isinstance(annotation, tuple):
+        items = annotation
+    elif typing.get_origin(annotation) is tuple:
+        items = tuple(a for a in typing.get_args(annotation) if a is not Ellipsis)
+    else:
+        items = (annotation,)
+    result: list[TypeSpec | None] = []
+    for item in items:
+        spec, ok = _input_type(item)
+        result.append(spec if ok else None)
+    return result
+
+
+def _param_error(
+    source: SourceText, fdef: ast.FunctionDef, name: str, msg: str, hint: str = ""
+) -> ScriptError:
+    for arg in [*fdef.args.posonlyargs, *fdef.args.args, *fdef.args.kwonlyargs]:
+        if arg.arg == name:
+            return source.error(arg, msg, hint)
+    return source.error(fdef, msg, hint)
+
+
+class PyParam(NamedTuple):
+    """A Python parameter, read from the code object (cheaper than ``inspect.signature``)."""
+
+    name: str
+    kind: inspect._ParameterKind
+    default: Any = inspect.Parameter.empty
+
+
+def python_parameters(fn: Callable[..., Any]) -> list[PyParam]:
+    """The parameters of a plain Python function, in order, with their defaults."""
+    code = fn.__code__
+    n_pos = code.co_argcount
+    n_kw = code.co_kwonlyargcount
+    names = code.co_varnames
+    defaults = fn.__defaults__ or ()
+    kw_defaults = fn.__kwdefaults__ or {}
+    first_default = n_pos - len(defaults)
+    P = inspect.Parameter
+    params = []
+    for i in range(n_pos):
+        kind = P.POSITIONAL_ONLY if i < code.co_posonlyargcount else P.POSITIONAL_OR_KEYWORD
+        default = defaults[i - first_default] if i >= first_default else P.empty
+        params.append(PyParam(names[i], kind, default))
+    index = n_pos + n_kw
+    if code.co_flags & inspect.CO_VARARGS:
+        params.append(PyParam(names[index], P.VAR_POSITIONAL))
+        index += 1
+    for i in range(n_pos, n_pos + n_kw):
+        params.append(PyParam(names[i], P.KEYWORD_ONLY, kw_defaults.get(names[i], P.empty)))
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        params.append(PyParam(names[index], P.VAR_KEYWORD))
+    return params
+
+
+class Parameters(NamedTuple):
+    """A function's parameters, in order: the calling convention (``params``), the graph
+    inputs, and the attribute parameters (``attr_params``, with ``attr_refs`` by name)."""
+
+    params: list[Param]
+    inputs: list[Value]
+    attr_params: list[AttrParam]
+    attr_refs: dict[str, AttrRef]
+
+
+def _attribute_param(
+    source: SourceText, fdef: ast.FunctionDef, p: PyParam, base: type, is_list: bool
+) -> tuple[Param, AttrParam, AttrRef]:
+    kind = (_LIST_KINDS if is_list else _ATTR_KINDS)[base]
+    has_default = p.default is not inspect.Parameter.empty and p.default is not None
+    default = None
+    if has_default:
+        try:
+            default = coerce(p.default, kind)
+        except AttributeValueError as exc:
+            raise _param_error(source, fdef, p.name, f"default of {p.name!r}: {exc}") from None
+    param = AttrParam(p.name, kind, default, has_default)
+    call_param = Param(
+        p.name,
+        is_input=False,
+        optional=p.default is not inspect.Parameter.empty,
+        attr_kind=kind,
+        default=default if has_default else p.default,
+        keyword_only=p.kind == inspect.Parameter.KEYWORD_ONLY,
+    )
+    return call_param, param, AttrRef(param, base, is_list)
+
+
+def _input_param(source: SourceText, fdef: ast.FunctionDef, p: PyParam, annotation: Any) -> Value:
+    spec, ok = _input_type(annotation)
+    if not ok:
+        raise _param_error(
+            source,
+            fdef,
+            p.name,
+            f"parameter {p.name!r} has an unsupported annotation {annotation!r}",
+            "annotate inputs with tensor types (FLOAT, INT64[...], ...) and attributes "
+            "with int, float, str, bool or list[int]/list[float]/list[str]",
+        )
+    if p.default is not inspect.Parameter.empty:
+        raise _param_error(
+            source,
+            fdef,
+            p.name,
+            f"input {p.name!r} cannot have a default value",
+            "only attribute parameters (int, float, str, bool, lists) take defaults",
+        )
+    return Value(p.name, spec, name=p.name, declared_type=spec)
+
+
+def read_parameters(
+    fn: Callable[..., Any],
+    fdef: ast.FunctionDef,
+    source: SourceText,
+    annotations: dict[str, Any],
+) -> Parameters:
+    """The parameters of ``fn`` (whose definition is ``fdef``), or a located ScriptError."""
+    found = Parameters([], [], [], {})
+    for p in python_parameters(fn):
+        if p.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+            raise _param_error(
+                source, fdef, p.name, f"*{p.name} parameters are not supported",
+                "list the inputs one by one",
+            )  # fmt: skip
+        annotation = annotations.get(p.name, inspect.Parameter.empty)
+        attr_type = (
+            _attribute_type(annotation) if annotation is not inspect.Parameter.empty else None
+        )
+        if attr_type is not None:
+            call_param, param, ref = _attribute_param(source, fdef, p, *attr_type)
+            found.params.append(call_param)
+            found.attr_params.append(param)
+            found.attr_refs[p.name] = ref
+        else:
+            found.inputs.append(_input_param(source, fdef, p, annotation))
+            found.params.append(Param(p.name, is_input=True))
+    return found
