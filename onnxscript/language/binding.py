@@ -270,6 +270,67 @@ def _is_omitted(value: Any) -> bool:
     return value is None
 
 
+def _positional_slots(sig: Signature, args: Sequence[Any]) -> dict[str, Any]:
+    """Positional arguments by parameter name (a variadic input takes all the rest)."""
+    slots: dict[str, Any] = {}
+    variadic_values: list[Any] = []
+    positional = sig.positional_params
+    index = 0
+    for arg in args:
+        if index >= len(positional):
+            n_inputs = sum(1 for p in positional if p.is_input)
+            keyword_hint = (
+                "; pass attributes by keyword" if any(p.keyword_only for p in sig.params) else ""
+            )
+            raise BindingError(
+                f"{sig.name}() takes at most {len(positional)} positional argument(s) "
+                f"({n_inputs} input(s)), but {len(args)} were given{keyword_hint}"
+            )
+        param = positional[index]
+        if param.variadic:
+            variadic_values.append(arg)
+            slots[param.name] = variadic_values
+            continue
+        slots[param.name] = arg
+        index += 1
+    return slots
+
+
+def _add_keywords(sig: Signature, kwargs: Mapping[str, Any], slots: dict[str, Any]) -> None:
+    """Add keyword arguments to ``slots``, refusing unknown and repeated names."""
+    by_name = sig.param_by_name
+    for key, value in kwargs.items():
+        param = by_name.get(key)
+        if param is None:
+            raise BindingError(
+                f"{sig.name}() got an unexpected keyword argument {key!r}; "
+                f"it accepts {_describe_params(sig)}"
+            )
+        if key in slots:
+            raise BindingError(f"{sig.name}() got multiple values for argument {key!r}")
+        if param.variadic:
+            value = list(value) if isinstance(value, (list, tuple)) else [value]
+        slots[key] = value
+
+
+def _input_values(sig: Signature, param: Param, present: bool, value: Any) -> list[Any]:
+    """The input slots ``param`` fills (several for a variadic input, ``None`` for an
+    omitted optional one), or a BindingError for a missing required input."""
+    if param.variadic:
+        values = list(value) if present and value is not None else []
+        if len(values) < param.min_arity and not param.optional:
+            raise BindingError(
+                f"{sig.name}() needs at least {param.min_arity} value(s) for variadic "
+                f"input {param.name!r}, got {len(values)}"
+            )
+        return values
+    if not present or _is_omitted(value):
+        if not param.optional:
+            raise BindingError(f"{sig.name}() missing required input {param.name!r}")
+        return [None]
+    return [value]
+
+
 def bind(sig: Signature, args: Sequence[Any], kwargs: Mapping[str, Any]) -> BoundArguments:
     """Sort ``args``/``kwargs`` into input slots and attributes, or raise BindingError.
 
@@ -282,75 +343,23 @@ def bind(sig: Signature, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Boun
             given.pop()
         attrs = {k: v for k, v in kwargs.items() if v is not None}
         return BoundArguments(given, attrs)
-
     if not kwargs and len(args) == sig.required_prefix and all(a is not None for a in args):
         # Fast path: exactly the leading required inputs, in order; everything after them
         # is optional and left out.
         return BoundArguments(list(args), {})
-    by_name = sig.param_by_name
-    slots: dict[str, Any] = {}
-    variadic_values: list[Any] = []
-    positional = sig.positional_params
-
-    index = 0
-    for arg in args:
-        if index >= len(positional):
-            n_inputs = sum(1 for p in positional if p.is_input)
-            raise BindingError(
-                f"{sig.name}() takes at most {len(positional)} positional argument(s) "
-                f"({n_inputs} input(s)), but {len(args)} were given"
-                + (
-                    "; pass attributes by keyword"
-                    if any(p.keyword_only for p in sig.params)
-                    else ""
-                )
-            )
-        param = positional[index]
-        if param.variadic:
-            variadic_values.append(arg)
-            slots[param.name] = variadic_values
-            continue
-        slots[param.name] = arg
-        index += 1
-
-    for key, value in kwargs.items():
-        param_or_none = by_name.get(key)
-        if param_or_none is None:
-            raise BindingError(
-                f"{sig.name}() got an unexpected keyword argument {key!r}; "
-                f"it accepts {_describe_params(sig)}"
-            )
-        if key in slots:
-            raise BindingError(f"{sig.name}() got multiple values for argument {key!r}")
-        if param_or_none.variadic:
-            value = list(value) if isinstance(value, (list, tuple)) else [value]
-        slots[key] = value
-
+    slots = _positional_slots(sig, args)
+    _add_keywords(sig, kwargs, slots)
     inputs: list[Any] = []
     attributes: dict[str, Any] = {}
     for param in sig.params:
         present = param.name in slots
         value = slots.get(param.name)
         if param.is_input:
-            if param.variadic:
-                values = list(value) if present and value is not None else []
-                if len(values) < param.min_arity and not param.optional:
-                    raise BindingError(
-                        f"{sig.name}() needs at least {param.min_arity} value(s) for variadic "
-                        f"input {param.name!r}, got {len(values)}"
-                    )
-                inputs.extend(values)
-            elif not present or _is_omitted(value):
-                if not param.optional:
-                    raise BindingError(f"{sig.name}() missing required input {param.name!r}")
-                inputs.append(None)
-            else:
-                inputs.append(value)
-        else:
-            if present and value is not None:
-                attributes[param.name] = value
-            elif not param.optional and not param.has_default:
-                raise BindingError(f"{sig.name}() missing required attribute {param.name!r}")
+            inputs.extend(_input_values(sig, param, present, value))
+        elif present and value is not None:
+            attributes[param.name] = value
+        elif not param.optional and not param.has_default:
+            raise BindingError(f"{sig.name}() missing required attribute {param.name!r}")
     while inputs and inputs[-1] is None:
         inputs.pop()
     return BoundArguments(inputs, attributes)
