@@ -7,10 +7,9 @@ Importing the package loads only what these names need: the compiler, eager eval
 the reverse translator load on first use.
 """
 
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING, Any
+import importlib as _importlib
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
 
 from onnxscript.errors import OnnxScriptError, ScriptError
 from onnxscript.main import graph, script
@@ -47,7 +46,7 @@ from onnxscript.onnx_types import (
 )
 from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset
 
-if TYPE_CHECKING:
+if _TYPE_CHECKING:
     from onnxscript.evaluator.tensor import Tensor
     from onnxscript.reverse import proto2python
     from onnxscript.source import register_source
@@ -61,10 +60,10 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _Any:
     module = _LAZY.get(name)
     if module is not None:
-        value = getattr(importlib.import_module(module), name)
+        value = getattr(_importlib.import_module(module), name)
         globals()[name] = value
         return value
     from onnxscript.opsets import get_opset

@@ -245,3 +245,40 @@ def tensor_type(dtype: int) -> type[TensorType]:
 def is_tensor_type(obj: Any) -> bool:
     """Whether ``obj`` is one of the tensor annotation classes (shaped or not)."""
     return isinstance(obj, type) and issubclass(obj, TensorType) and obj.dtype != 0
+
+
+__all__ = [
+    "BFLOAT16",
+    "BOOL",
+    "COMPLEX64",
+    "COMPLEX128",
+    "DOUBLE",
+    "FLOAT",
+    "FLOAT4E2M1",
+    "FLOAT6E2M3",
+    "FLOAT6E3M2",
+    "FLOAT8E4M3FN",
+    "FLOAT8E4M3FNUZ",
+    "FLOAT8E5M2",
+    "FLOAT8E5M2FNUZ",
+    "FLOAT8E8M0",
+    "FLOAT16",
+    "INT2",
+    "INT4",
+    "INT8",
+    "INT16",
+    "INT32",
+    "INT64",
+    "STRING",
+    "TYPES_BY_DTYPE",
+    "UINT2",
+    "UINT4",
+    "UINT8",
+    "UINT16",
+    "UINT32",
+    "UINT64",
+    "_ALL_TYPES",
+    "TensorType",
+    "is_tensor_type",
+    "tensor_type",
+]

@@ -312,3 +312,6 @@ def graph() -> Callable[[Callable[..., Any]], GraphFunction]:
         return GraphFunction(fn)
 
     return transform
+
+
+__all__ = ["GraphFunction", "OnnxFunction", "Op", "Opset", "graph", "to_inspect_signature"]
