@@ -28,6 +28,7 @@ import onnx
 import onnx.helper
 import onnx.numpy_helper
 
+from onnxscript import dtypes
 from onnxscript.reverse.identifiers import NameAllocator
 from onnxscript.reverse.literals import python_float, string
 from onnxscript.reverse.types import Imports
@@ -48,8 +49,6 @@ _NUMPY_NAMES: dict[int, str] = {
     14: "np.complex64",
     15: "np.complex128",
 }
-
-_DTYPE_CONSTANTS = {v: k for k, v in onnx.TensorProto.DataType.items()}
 
 
 def _np_float(value: float, kind: type[np.floating[Any]]) -> str:
@@ -224,7 +223,7 @@ class TensorWriter:
         """Element types numpy lacks: values through ``make_tensor`` when exact, else bytes."""
         self.imports.modules.add("onnx")
         code = tensor.data_type
-        type_name = _DTYPE_CONSTANTS.get(code)
+        type_name = dtypes.NAMES.get(code) if code else "UNDEFINED"
         dtype = f"onnx.TensorProto.{type_name}" if type_name else str(code)
         original = onnx.numpy_helper.to_array(tensor)
         try:
