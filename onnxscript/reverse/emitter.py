@@ -511,15 +511,32 @@ class Emitter:
         assert isinstance(plan, LoopPlan)
         form = node.form
         body = plan.body
-        bins = body.inputs
-        bouts = body.outputs
-        results = plan.results
-        names = [r.py for r in results]
-        n = len(results)
+        names = [r.py for r in plan.results]
+        self._loop_header(plan, form, names, indent)
+        # The loop reads the initial values only if it carries the variables; it does when
+        # the body reads them (checked below) or when the results are read afterwards.
+        saved: list[Val | None] = []
+        for name in names:
+            self.pending.pop(name, None)
+            saved.append(self.watch.pop(name, None))
+        mark = len(self.log)
+        self._loop_enter(plan, form, names)
+        body_mark = len(self.log)
+        inner = indent + "    "
+        start = len(self.lines)
+        if body.doc:
+            self.lines.extend(comment_lines(body.doc, inner))
+        self.block(body, inner)
+        self._loop_body_end(plan, form, names, inner)
+        self._pass_if_empty(start, inner)
+        self._loop_exit(plan, names, saved, mark, body_mark)
+
+    def _loop_header(self, plan: LoopPlan, form: int, names: list[str], indent: str) -> None:
+        """Assign the initial values the loop variables do not hold yet; write ``for`` or
+        ``while``."""
+        bins = plan.body.inputs
         pairs = [
-            (names[j], plan.inits[j])
-            for j in range(n)
-            if self.env.get(names[j]) is not plan.inits[j]
+            (name, init) for name, init in zip(names, plan.inits) if self.env.get(name) is not init
         ]
         cond_name = bins[1].py
         if form == WHILE:
@@ -528,65 +545,74 @@ class Emitter:
             if self.env.get(cond_name) is not cond:
                 pairs.append((cond_name, cond))
         self.assign(indent, pairs)
-        inner = indent + "    "
-        iter_val = bins[0]
         if form == WHILE:
             self.lines.append(f"{indent}while {cond_name}:")
         else:
             trip = plan.trip
             assert trip is not None
-            self.lines.append(f"{indent}for {iter_val.py} in range({self.read(trip)}):")
-        # The loop reads the initial values only if it carries the variables; it does when
-        # the body reads them (checked below) or when the results are read afterwards.
-        saved = [(self.pending.pop(name, None), self.watch.pop(name, None)) for name in names]
+            self.lines.append(f"{indent}for {bins[0].py} in range({self.read(trip)}):")
+
+    def _loop_enter(self, plan: LoopPlan, form: int, names: list[str]) -> None:
+        """Bind the body's inputs to the loop's variables."""
+        bins = plan.body.inputs
         if form == WHILE:
-            self._seen(cond_name, bins[1] if plan.cond is None else plan.cond)
-        mark = len(self.log)
-        if form != WHILE:
-            self.bind(iter_val.py, iter_val)
-            self.index_vals.add(id(iter_val))
-        for j in range(n):
-            self.bind(names[j], bins[j + 2])
-            self.watch[names[j]] = bins[j + 2]
+            self._seen(bins[1].py, bins[1] if plan.cond is None else plan.cond)
+        else:
+            self.bind(bins[0].py, bins[0])
+            self.index_vals.add(id(bins[0]))
+        for j, name in enumerate(names):
+            self.bind(name, bins[j + 2])
+            self.watch[name] = bins[j + 2]
         if form == WHILE:
-            self.bind(cond_name, bins[1])
-        body_mark = len(self.log)
-        start = len(self.lines)
-        if body.doc:
-            self.lines.extend(comment_lines(body.doc, inner))
-        self.block(body, inner)
+            self.bind(bins[1].py, bins[1])
+
+    def _loop_body_end(self, plan: LoopPlan, form: int, names: list[str], inner: str) -> None:
+        """Assign the deferred body outputs, check every variable holds its output, and
+        write ``if not c: break`` for a computed condition."""
+        bins, bouts = plan.body.inputs, plan.body.outputs
+        cond_name = bins[1].py
         # A body output that is the body's input (passed through) still has to be
         # assigned in the body for the loop to carry it: an explicit Identity.
         passed = [names[j] for j in plan.deferred if bouts[j + 1] is bins[j + 2]]
         self.assign(inner, [(names[j], bouts[j + 1]) for j in plan.deferred], identity_for=passed)
         if form == WHILE and plan.cond_deferred and self.env.get(cond_name) is not bouts[0]:
             self.assign(inner, [(cond_name, bouts[0])])
-        for j in range(n):
-            if self.env.get(names[j]) is not bouts[j + 1]:
-                raise Mismatch(f"{names[j]} does not hold the loop output", bouts[j + 1])
+        for j, name in enumerate(names):
+            if self.env.get(name) is not bouts[j + 1]:
+                raise Mismatch(f"{name} does not hold the loop output", bouts[j + 1])
         if form == WHILE and self.env.get(cond_name) is not bouts[0]:
             raise Mismatch("the loop condition is not in its variable", bouts[0])
         if form == FOR_BREAK:
             self.lines.append(f"{inner}if not {self.read(bouts[0])}:")
             self.lines.append(f"{inner}    break")
-        self._pass_if_empty(start, inner)
+
+    def _loop_exit(
+        self,
+        plan: LoopPlan,
+        names: list[str],
+        saved: list[Val | None],
+        mark: int,
+        body_mark: int,
+    ) -> None:
+        """Check the loop carries its variables in order, leave the body's scope and bind
+        the loop's results (values read only after the loop stay watched)."""
+        bins = plan.body.inputs
         carried = self.log[body_mark:]
         wanted = set(names)
         order = [n for n in dict.fromkeys(name for name, _ in carried) if n in wanted]
         if order != names:
             raise Mismatch(f"loop would carry {order}, not {names}")
-        unread = {j for j in range(n) if self.watch.get(names[j]) is bins[j + 2]}
+        unread = {j for j, name in enumerate(names) if self.watch.get(name) is bins[j + 2]}
         for name in names:
             self.watch.pop(name, None)
         assigned = self.undo(mark)
-        group = set(names)
-        self._drop_pending(assigned, group | {cond_name})
-        self._forget(assigned, group)
-        for j, r in enumerate(results):
+        self._drop_pending(assigned, wanted | {bins[1].py})
+        self._forget(assigned, wanted)
+        for j, r in enumerate(plan.results):
             self.bind(r.py, r)
             if j in unread:
                 self._require(r.py, r)
-                watched = saved[j][1]
+                watched = saved[j]
                 if watched is not None:
                     self.watch[r.py] = watched
                     self.links.setdefault(id(r), []).append((r.py, watched))

@@ -283,14 +283,11 @@ class Reader:
         index: int,
         shadowed: list[tuple[str, Val | None]],
     ) -> int:
-        """Read the nodes of ``graph`` (the hot loop of reading: kept flat on purpose)."""
+        """Read the nodes of ``graph`` (the hot loop of reading: inputs are resolved inline)."""
         scope = self.scope
         positions = self.positions
         depth = graph.depth
         nested = depth > 0  # names defined in nested graphs go out of scope at their end
-        values = self.values
-        take = self.names.take
-        used = self.names.used
         graph_nodes = graph.nodes
         seq = self.seq
         for node in nodes:
@@ -329,50 +326,68 @@ class Reader:
             if inputs and inputs[-1] is None:
                 while inputs and inputs[-1] is None:
                     inputs.pop()
-            outs = info.outputs
-            for slot, out_name in enumerate(node.output[:]):
-                if out_name:
-                    seq += 1
-                    # The common case of NameAllocator.take, inlined.
-                    if (
-                        out_name not in used
-                        and out_name.isidentifier()
-                        and out_name.isascii()
-                        and out_name not in _KEYWORDS
-                        and out_name[:2] != "__"
-                    ):
-                        used.add(out_name)
-                        cand = out_name
-                    else:
-                        cand = take(out_name)
-                    val = Val(out_name, cand, seq, graph, info, slot, index)
-                    values.append(val)
-                    outs.append(val)
-                    if nested:
-                        shadowed.append((out_name, scope.get(out_name)))
-                    scope[out_name] = val
-                else:
-                    outs.append(None)
-            if outs and outs[-1] is None:
-                while outs and outs[-1] is None:
-                    outs.pop()
+            seq = self._read_outputs(info, node.output[:], graph, seq, shadowed if nested else None)
             if domain or op_type in _GRAPH_OPS:
                 self.seq = seq
-                for attr in node.attribute:
-                    kind = attr.type
-                    if kind == _GRAPH:
-                        sub = self.read_subgraph(attr.g, info)
-                        info.graphs.append((attr.name, sub))
-                    elif kind == _GRAPHS:
-                        raise TranslationError(
-                            f"{op_type} has a list-of-graphs attribute {attr.name!r}, which "
-                            "scripts cannot express"
-                        )
+                self._read_graph_attributes(info, node)
                 seq = self.seq
             graph_nodes.append(info)
             index += 1
         self.seq = seq
         return index
+
+    def _read_outputs(
+        self,
+        info: NodeInfo,
+        names: Sequence[str],
+        graph: GraphInfo,
+        seq: int,
+        shadowed: list[tuple[str, Val | None]] | None,
+    ) -> int:
+        """Define the outputs of ``info`` (``shadowed`` records what nested names hide);
+        returns the last value number used."""
+        scope = self.scope
+        used = self.names.used
+        outs = info.outputs
+        index = info.index
+        for slot, out_name in enumerate(names):
+            if not out_name:
+                outs.append(None)
+                continue
+            seq += 1
+            # The common case of NameAllocator.take, inlined.
+            if (
+                out_name not in used
+                and out_name.isidentifier()
+                and out_name.isascii()
+                and out_name not in _KEYWORDS
+                and out_name[:2] != "__"
+            ):
+                used.add(out_name)
+                cand = out_name
+            else:
+                cand = self.names.take(out_name)
+            val = Val(out_name, cand, seq, graph, info, slot, index)
+            self.values.append(val)
+            outs.append(val)
+            if shadowed is not None:
+                shadowed.append((out_name, scope.get(out_name)))
+            scope[out_name] = val
+        while outs and outs[-1] is None:
+            outs.pop()
+        return seq
+
+    def _read_graph_attributes(self, info: NodeInfo, node: onnx.NodeProto) -> None:
+        """Read the graphs of ``node``'s graph attributes as nested graphs of ``info``."""
+        for attr in node.attribute:
+            kind = attr.type
+            if kind == _GRAPH:
+                info.graphs.append((attr.name, self.read_subgraph(attr.g, info)))
+            elif kind == _GRAPHS:
+                raise TranslationError(
+                    f"{info.op_type} has a list-of-graphs attribute {attr.name!r}, which "
+                    "scripts cannot express"
+                )
 
     def read_subgraph(self, g: onnx.GraphProto, parent: NodeInfo) -> GraphInfo:
         initializers = g.initializer

@@ -90,6 +90,64 @@ def _is_empty_shape(val: Val) -> bool:
     return isinstance(tensor, onnx.TensorProto) and is_scalar_shape(tensor)
 
 
+def _loop_form(trip: Val | None, cond: Val | None, body: GraphInfo) -> int:
+    """``FOR``, ``FOR_BREAK``, ``WHILE`` or ``EXPLICIT`` for a plain ``Loop``; marks the
+    body's pass-through ``Identity`` of the condition as skipped for ``FOR``."""
+    iter_in, cond_in, cond_out = body.inputs[0], body.inputs[1], body.outputs[0]
+    cond_true = cond is None or _is_const_true(cond)
+    passthrough = _condition_passthrough(cond_in, cond_out, body)
+    if trip is not None and cond_true and passthrough is not None:
+        copy = passthrough if isinstance(passthrough, NodeInfo) else None
+        if cond_in.uses == (0 if copy is None else 1):
+            if copy is not None:
+                copy.form = SKIP
+            return FOR
+    if trip is not None and cond_true and cond_in.uses == 0:
+        return FOR_BREAK
+    if trip is None and cond is not None and iter_in.uses == 0:
+        return WHILE
+    return EXPLICIT
+
+
+def _condition_passthrough(cond_in: Val, cond_out: Val, body: GraphInfo) -> NodeInfo | bool | None:
+    """``True`` when the body returns its condition input itself, the ``Identity`` node
+    when it returns a copy of it that nothing else reads, ``None`` otherwise."""
+    if cond_out is cond_in:
+        return True
+    src = cond_out.node
+    if (
+        src is not None
+        and cond_out.graph is body
+        and src.op_type == "Identity"
+        and not src.domain
+        and len(src.inputs) == 1
+        and src.inputs[0] is cond_in
+        and cond_out.uses == 0
+        and cond_out.is_output == 1
+    ):
+        return src
+    return None
+
+
+@dataclass(slots=True)
+class _Carried:
+    """The variables a loop's values may join: its results and, for ``while``, the body's
+    condition input (``cond_in``)."""
+
+    plan: LoopPlan
+    cond_in: Val | None
+
+    def taken(self, val: Val, own: Val | None = None) -> bool:
+        """Whether ``val`` already shares a variable with one of this loop's (other than
+        ``own``'s)."""
+        var = val.var
+        if var is None or (own is not None and var is own.var):
+            return False
+        if any(var is r.var for r in self.plan.results):
+            return True
+        return self.cond_in is not None and var is self.cond_in.var
+
+
 class Planner:
     """Plans one function body (and its nested graphs) at one ``level``."""
 
@@ -205,153 +263,125 @@ class Planner:
 
     def plan_loop(self, node: NodeInfo, graph: GraphInfo) -> None:
         body = node.graph("body")
+        if body is None or not self._loop_is_plain(node, body):
+            node.form = EXPLICIT
+            return
         ins = list(node.inputs) + [None] * (2 - len(node.inputs))
         trip, cond = ins[0], ins[1]
-        inits = ins[2:]
-        n = len(inits)
-        outs = node.outputs
-        if (
-            self.level >= 2
-            or body is None
-            or len(node.graphs) != 1
-            or len(body.inputs) != n + 2
-            or len(body.outputs) != n + 1
-            or len(outs) != n
-            or any(v is None for v in inits)
-            or any(o is None or o.seq in self.avoid for o in outs)
-        ):
-            node.form = EXPLICIT
+        node.form = _loop_form(trip, cond, body)
+        if node.form == EXPLICIT:
             return
-        bins = body.inputs
-        bouts = body.outputs
-        results = [o for o in outs if o is not None]
-        init_vals = [v for v in inits if v is not None]
-        for j in range(n):
-            if not (bins[j + 2].uses or results[j].uses or results[j].is_output):
-                node.form = EXPLICIT  # the compiler would not carry an unused value
-                return
-        iter_in, cond_in, cond_out = bins[0], bins[1], bouts[0]
-        cond_true = cond is None or _is_const_true(cond)
-        passthrough: NodeInfo | None = None
-        if cond_out is cond_in:
-            is_passthrough = True
-        else:
-            src = cond_out.node
-            is_passthrough = (
-                src is not None
-                and cond_out.graph is body
-                and src.op_type == "Identity"
-                and not src.domain
-                and len(src.inputs) == 1
-                and src.inputs[0] is cond_in
-                and cond_out.uses == 0
-                and cond_out.is_output == 1
-            )
-            if is_passthrough:
-                passthrough = src
-        if (
-            trip is not None
-            and cond_true
-            and is_passthrough
-            and cond_in.uses == (1 if passthrough is not None else 0)
-        ):
-            node.form = FOR
-            if passthrough is not None:
-                passthrough.form = SKIP
-        elif trip is not None and cond_true and cond_in.uses == 0:
-            node.form = FOR_BREAK
-        elif trip is None and cond is not None and iter_in.uses == 0:
-            node.form = WHILE
-        else:
-            node.form = EXPLICIT
-            return
-        if (
-            node.form in (FOR, FOR_BREAK)
-            and cond is not None
-            and cond.uses == 1
-            and cond.node is not None
-        ):
+        if node.form != WHILE and cond is not None and cond.uses == 1 and cond.node is not None:
             cond.node.form = SKIP  # the compiler makes its own `true` when it needs one
         if node.form == WHILE and cond is not None:
             cond = self._unreshaped(cond)
-        plan = LoopPlan(body, trip, cond, init_vals, results)
-        is_while = node.form == WHILE
-        for j in range(n):
-            unite(results[j], bins[j + 2])
-        if is_while:
-            var_of(cond_in)
+        inits = [v for v in ins[2:] if v is not None]
+        results = [o for o in node.outputs if o is not None]
+        plan = LoopPlan(body, trip, cond, inits, results)
+        carried = _Carried(plan, body.inputs[1] if node.form == WHILE else None)
+        for j, result in enumerate(results):
+            unite(result, body.inputs[j + 2])
+        if carried.cond_in is not None:
+            var_of(carried.cond_in)
+        self._unite_body_outputs(plan, carried)
+        self._unite_body_cond(plan, carried, node.form)
+        self._unite_initial_values(node, graph, plan, carried)
+        node.plan = plan
 
-        def taken(val: Val, own: Val | None = None) -> bool:
-            """Whether ``val`` already shares a variable with one of this loop's (other
-            than ``own``'s)."""
-            var = val.var
-            if var is None or (own is not None and var is own.var):
-                return False
-            return any(var is r.var for r in results) or (is_while and var is cond_in.var)
+    def _loop_is_plain(self, node: NodeInfo, body: GraphInfo) -> bool:
+        """Whether a ``Loop`` has the structure the compiler gives ``for``/``while``: one
+        graph, as many carried values in and out as the body has, none of them unused."""
+        n = len(node.inputs) - 2
+        outs = node.outputs
+        if (
+            self.level >= 2
+            or len(node.graphs) != 1
+            or len(body.inputs) != max(n, 0) + 2
+            or len(body.outputs) != max(n, 0) + 1
+            or len(outs) != max(n, 0)
+            or any(v is None for v in node.inputs[2:])
+            or any(o is None or o.seq in self.avoid for o in outs)
+        ):
+            return False
+        # The compiler would not carry an unused value.
+        return all(
+            body.inputs[j + 2].uses or out.uses or out.is_output
+            for j, out in enumerate(outs)
+            if out is not None
+        )
 
+    def _unite_body_outputs(self, plan: LoopPlan, carried: _Carried) -> None:
+        """Each carried value's body output joins its variable when it is computed in the
+        body, after the last read of the body input, in output order; others are deferred
+        (assigned at the end of the body)."""
+        body = plan.body
         last = (-1, -1)
         prefix = True
-        for j in range(n):
-            value = bouts[j + 1]
+        for j, result in enumerate(plan.results):
+            value = body.outputs[j + 1]
             ok = (
                 prefix
                 and value.graph is body
                 and value.node is not None
                 and value.node.form != SKIP
-                and bins[j + 2].last_use <= value.index
+                and body.inputs[j + 2].last_use <= value.index
                 and value.seq not in self.avoid
-                and not taken(value, results[j])
+                and not carried.taken(value, result)
                 and (value.index, value.slot) > last
             )
             if ok:
-                unite(results[j], value)
+                unite(result, value)
                 last = (value.index, value.slot)
             else:
                 plan.deferred.append(j)
                 prefix = False
-        if is_while:
+
+    def _unite_body_cond(self, plan: LoopPlan, carried: _Carried, form: int) -> None:
+        """The body's condition output shares the condition input's variable where the
+        compiler would give them one name."""
+        body = plan.body
+        cond_in, cond_out = body.inputs[1], body.outputs[0]
+        computed = (
+            cond_out.graph is body
+            and cond_out.node is not None
+            and cond_out.node.form != SKIP
+            and cond_out.seq not in self.avoid
+        )
+        if form == WHILE:
             if (
-                cond_out.graph is body
-                and cond_out.node is not None
-                and cond_out.node.form != SKIP
+                computed
                 and cond_in.last_use <= cond_out.index
-                and cond_out.seq not in self.avoid
-                and not taken(cond_out, cond_in)
+                and not carried.taken(cond_out, cond_in)
             ):
                 unite(cond_in, cond_out)
             else:
                 plan.cond_deferred = True
-        elif (
-            node.form == FOR_BREAK
-            and cond_out.graph is body
-            and cond_out.node is not None
-            and cond_out.node.form != SKIP
-            and cond_out.var is None
-            and cond_out.seq not in self.avoid
-        ):
+        elif form == FOR_BREAK and computed and cond_out.var is None:
             # The compiler names the body's condition input after the variable tested by
             # `if not c: break`; sharing the input's name keeps the names stable.
             unite(cond_in, cond_out)
-        # An initial value becomes the loop variable when nothing else reads it.
-        for j in range(n):
+
+    def _unite_initial_values(
+        self, node: NodeInfo, graph: GraphInfo, plan: LoopPlan, carried: _Carried
+    ) -> None:
+        """An initial value becomes the loop variable when nothing else reads it."""
+        for init, result in zip(plan.inits, plan.results):
             # A model output keeps its name only as the first value of its variable.
-            if graph is self.main and results[j].is_output:
+            if graph is self.main and result.is_output:
                 continue
-            if self._can_merge_init(node, init_vals[j], graph) and not taken(
-                init_vals[j], results[j]
-            ):
-                unite(results[j], init_vals[j])
+            if self._can_merge_init(node, init, graph) and not carried.taken(init, result):
+                unite(result, init)
         # A constant condition stays its own variable: it may also be the (unread) condition
         # of `for` loops, which would make the choice differ once compiled again.
+        cond, cond_in = plan.cond, carried.cond_in
         if (
-            is_while
+            cond_in is not None
             and cond is not None
             and not (cond.node is not None and cond.node.op_type == "Constant")
             and self._can_merge_init(node, cond, graph)
-            and not taken(cond, cond_in)
+            and not carried.taken(cond, cond_in)
         ):
             unite(cond_in, cond)
-        node.plan = plan
 
     def _unreshaped(self, cond: Val) -> Val:
         """The compiler reshapes a ``while`` condition to a scalar itself: a condition that
