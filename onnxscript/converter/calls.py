@@ -238,7 +238,7 @@ def _bind_call(
 def op_call(
     t: ExpressionTranslator, call: ast.Call, op: Op, n_outputs: int | None, hints: Sequence[str]
 ) -> Sym:
-    sig = op.op_signature
+    sig = op.call_signature
     bound_inputs, attrs, attr_values = _bind_call(t, call, sig, op.name)
     inputs: list[Value | None] = []
     for slot, arg in enumerate(bound_inputs):
@@ -287,7 +287,7 @@ def function_call(
     n_outputs: int | None,
     hints: Sequence[str],
 ) -> Sym:
-    bound_inputs, attrs, _ = _bind_call(t, call, fn.op_signature, fn.name)
+    bound_inputs, attrs, _ = _bind_call(t, call, fn.call_signature, fn.name)
     graph = fn.function_ir.graph
     inputs: list[Value | None] = []
     for slot, arg in enumerate(bound_inputs):

@@ -44,7 +44,7 @@ def compiled_outputs(
     """
     from onnxscript.language.binding import bind
 
-    bound = bind(fn.op_signature, args, kwargs)
+    bound = bind(fn.call_signature, args, kwargs)
     model = fn.to_model_proto(**{**(model_options or {}), **bound.attributes})
     onnx.checker.check_model(model, full_check=True)
     feeds = [_feed(v, vi) for vi, v in zip(model.graph.input, bound.inputs, strict=False)]

@@ -95,7 +95,7 @@ class EagerChecker:
         found = self.origin.get(id(model))
         if found is not None and found[2] is model:
             fn, kwargs, _ = found
-            attr_names = {p.name for p in fn.op_signature.attributes}
+            attr_names = {p.name for p in fn.call_signature.attributes}
             attrs = {k: v for k, v in kwargs.items() if k in attr_names}
             with np.errstate(all="ignore"):
                 result = fn(*[np.asarray(a) for a in args], **attrs)
@@ -204,7 +204,7 @@ def test_examples_run_eagerly_as_compiled(
 def _synthesized_inputs(fn: OnnxFunction, rng: np.random.Generator) -> list[np.ndarray] | None:
     """Inputs for ``fn`` from its annotations (symbolic dims are 3; ints are 0..2, so that
     they work as indices and loop counts), or ``None`` when an input type is open."""
-    if any(not p.has_default and not p.optional for p in fn.op_signature.attributes):
+    if any(not p.has_default and not p.optional for p in fn.call_signature.attributes):
         return None
     args = []
     for value in fn.function_ir.graph.inputs:

@@ -60,7 +60,7 @@ def test_custom_domain_ops_are_free_form():
     custom = Opset("com.example", 2)
     op = custom.MyOp
     assert op.schema is None and op.domain == "com.example" and op.version == 2
-    assert op.op_signature.free_form
+    assert op.call_signature.free_form
     assert Opset("ai.onnx", 18) == opset18
 
 
