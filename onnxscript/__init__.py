@@ -44,9 +44,10 @@ from onnxscript.onnx_types import (
     UINT64,
     TensorType,
 )
-from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset
+from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset, TracedOnnxFunction
 
 if _TYPE_CHECKING:
+    from onnxscript import ir as ir
     from onnxscript.evaluator.tensor import Tensor
     from onnxscript.reverse import proto2python
     from onnxscript.source import register_source
@@ -60,7 +61,13 @@ _LAZY = {
 }
 
 
+_SUBMODULES = frozenset({"ir"})
+"""Submodules reached as attributes (``onnxscript.ir`` is the onnx_ir package)."""
+
+
 def __getattr__(name: str) -> _Any:
+    if name in _SUBMODULES:
+        return _importlib.import_module(f"onnxscript.{name}")
     module = _LAZY.get(name)
     if module is not None:
         value = getattr(_importlib.import_module(module), name)
@@ -77,7 +84,7 @@ def __getattr__(name: str) -> _Any:
 def __dir__() -> list[str]:
     from onnxscript.opsets import opset_names
 
-    return sorted([*__all__, *opset_names(), "__version__"])
+    return sorted([*__all__, *opset_names(), *_SUBMODULES, "__version__"])
 
 
 __all__ = [
@@ -117,6 +124,7 @@ __all__ = [
     "ScriptError",
     "Tensor",
     "TensorType",
+    "TracedOnnxFunction",
     "graph",
     "proto2python",
     "register_source",

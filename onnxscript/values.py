@@ -7,8 +7,10 @@ it; inside a ``@script`` function the same calls are compiled instead.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import onnx
@@ -18,6 +20,8 @@ from onnxscript.language import binding as sig_mod
 from onnxscript.language.callables import FunctionRef, GraphBody, OpRef
 
 if TYPE_CHECKING:
+    from onnx_ir.schemas import OpSignature
+
     from onnxscript.program.graph import Function
 
 
@@ -139,9 +143,15 @@ class Op(OpRef):
         self.opset = opset
 
     @property
-    def op_signature(self) -> sig_mod.Signature:
-        """The calling convention of this op (inputs positional, attributes by keyword)."""
-        return self.call_signature
+    def op_signature(self) -> OpSignature | None:
+        """onnx_ir's ``OpSignature`` of this op (``None`` for a custom-domain op, which has
+        no schema). The calling convention used here is :attr:`call_signature`."""
+        schema = self.op_schema
+        if schema is None:
+            return None
+        from onnxscript.function_schema import op_signature
+
+        return op_signature(schema)
 
     @property
     def __signature__(self) -> inspect.Signature:
@@ -231,15 +241,40 @@ class OnnxFunction(FunctionRef):
         self.__wrapped__ = function
         self.__annotations__ = getattr(function, "__annotations__", {})
 
-    @property
-    def op_signature(self) -> sig_mod.Signature:
-        """The calling convention of this function (inputs and attribute parameters)."""
-        return self.call_signature
+    traceable = False
+    """Whether calls run the Python body (``TracedOnnxFunction``) rather than the compiled
+    function."""
 
-    @property
-    def op_schema(self) -> None:
-        """Script functions have no ``onnx.defs.OpSchema`` of their own."""
-        return None
+    @functools.cached_property
+    def op_schema(self) -> onnx.defs.OpSchema:
+        """An ``onnx.defs.OpSchema`` describing this function: inputs typed from their
+        annotations, attribute parameters with defaults, outputs."""
+        from onnxscript import function_schema as fs
+
+        graph = self.function_ir.graph
+        optional = {p.name for p in self.call_signature.inputs if p.optional}
+        inputs = [
+            fs.FormalInput(v.name or v.hint, v.declared_type or v.type, v.hint in optional)
+            for v in graph.inputs
+        ]
+        outputs = [
+            fs.FormalInput(v.name or v.hint, v.declared_type or v.type) for v in graph.outputs
+        ]
+        attrs = [
+            fs.FormalAttribute(a.name, a.kind, a.default, a.has_default)
+            for a in self.function_ir.attr_params
+        ]
+        return fs.build_op_schema(
+            self.name, self.domain, self.version, inputs, outputs, attrs, self.__doc__ or ""
+        )
+
+    @functools.cached_property
+    def op_signature(self) -> OpSignature:
+        """onnx_ir's ``OpSignature`` of :attr:`op_schema` (what torch.onnx binds calls
+        with)."""
+        from onnxscript.function_schema import op_signature
+
+        return op_signature(self.op_schema)
 
     @property
     def __signature__(self) -> inspect.Signature:
@@ -284,6 +319,105 @@ class OnnxFunction(FunctionRef):
         return _eval_function(self, args, kwargs)
 
 
+@dataclass(frozen=True)
+class FunctionHeader:
+    """Who a traced function is (``function_ir`` of a :class:`TracedOnnxFunction`): it has
+    no compiled program, only a domain and a name."""
+
+    domain: str
+    name: str
+
+
+class TracedOnnxFunction(FunctionRef):
+    """A function whose Python body runs each time it is called (``traceable``).
+
+    Eagerly its op calls run on arrays; under a tracing evaluator (torch.onnx's, or
+    :class:`onnxscript.builder.recorder.GraphRecorder`) they are recorded, and the body may
+    branch on Python-side facts (``x.dtype``, ``len(x.shape)``, attribute values).
+    ``to_function_proto()`` traces it once on symbolic inputs typed from its annotations.
+    """
+
+    traceable = True
+
+    def __init__(self, opset: Opset, function: Callable[..., Any]) -> None:
+        if not isinstance(opset, Opset):
+            raise TypeError(f"TracedOnnxFunction needs an Opset first, got {opset!r}")
+        if not callable(function):
+            raise TypeError(f"TracedOnnxFunction needs a function, got {function!r}")
+        self.function = function
+        self.opset = opset
+        self.domain = opset.domain
+        self.version = opset.version
+        self.name = function.__name__
+        self.source = ""
+        self.function_ir = FunctionHeader(opset.domain, function.__name__)  # type: ignore[assignment]
+        self.__name__ = function.__name__
+        self.__qualname__ = getattr(function, "__qualname__", self.name)
+        self.__module__ = getattr(function, "__module__", __name__)
+        self.__doc__ = function.__doc__
+        self.__wrapped__ = function
+
+    @functools.cached_property
+    def call_signature(self) -> sig_mod.Signature:  # type: ignore[override]
+        """Inputs and attributes read from the annotations (see ``language.annotations``)."""
+        from onnxscript.language.annotations import callable_signature
+
+        return callable_signature(self.function, self.name)
+
+    @functools.cached_property
+    def op_schema(self) -> onnx.defs.OpSchema:
+        """An ``onnx.defs.OpSchema`` of the function, from its annotations."""
+        from onnxscript import function_schema as fs
+        from onnxscript.language.annotations import annotation_type, return_types, type_hints
+
+        hints = type_hints(self.function)
+        sig = self.call_signature
+        inputs = [
+            fs.FormalInput(p.name, annotation_type(hints.get(p.name)), p.optional)
+            for p in sig.inputs
+        ]
+        returned = return_types(hints.get("return", inspect.Signature.empty))
+        outputs = [fs.FormalInput(f"return_val_{i}", t) for i, t in enumerate(returned)]
+        attrs = [
+            fs.FormalAttribute(p.name, p.attr_kind, p.default, p.has_default)
+            for p in sig.attributes
+        ]
+        doc = self.__doc__ or ""
+        return fs.build_op_schema(self.name, self.domain, self.version, inputs, outputs, attrs, doc)
+
+    @functools.cached_property
+    def op_signature(self) -> OpSignature:
+        """onnx_ir's ``OpSignature`` of :attr:`op_schema`."""
+        from onnxscript.function_schema import op_signature
+
+        return op_signature(self.op_schema)
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        return inspect.signature(self.function)
+
+    def __repr__(self) -> str:
+        return f"<TracedOnnxFunction {self.domain}::{self.name}>"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return _eval_function(self, args, kwargs)
+
+    def to_function_proto(self, **attributes: Any) -> onnx.FunctionProto:
+        """The function traced once on symbolic inputs typed from its annotations.
+
+        Attribute parameters are read by the body as Python values, so they are fixed by
+        tracing: pass values for those without a default (``to_function_proto(axis=0)``).
+        """
+        import onnx_ir as ir
+
+        from onnxscript.builder.trace import trace_function
+
+        traced = trace_function(
+            self.function, self.name, self.domain, self.call_signature, attributes
+        )
+        return ir.serde.serialize_function(traced)
+
+
 class GraphFunction(GraphBody):
     """A nested function marked with ``@graph()``: a graph-valued attribute, such as a
     ``Scan`` or ``Loop`` body. It is compiled where it is used inside a script."""
@@ -314,4 +448,13 @@ def graph() -> Callable[[Callable[..., Any]], GraphFunction]:
     return transform
 
 
-__all__ = ["GraphFunction", "OnnxFunction", "Op", "Opset", "graph", "to_inspect_signature"]
+__all__ = [
+    "FunctionHeader",
+    "GraphFunction",
+    "OnnxFunction",
+    "Op",
+    "Opset",
+    "TracedOnnxFunction",
+    "graph",
+    "to_inspect_signature",
+]

@@ -57,6 +57,10 @@ class CachingEvaluator(Evaluator):
     def eval_function(
         self, function: FunctionRef, args: Sequence[Any], kwargs: Mapping[str, Any]
     ) -> Any:
+        if function.traceable:
+            # The body runs as Python; its op calls come back here one by one.
+            kwargs = {k: v for k, v in kwargs.items() if k != "_outputs"}
+            return function.function(*args, **kwargs)
         return run_function(self, function, args, kwargs)
 
     def prepare(self, call: OpCall, inputs: Sequence[Any]) -> Runner:

@@ -78,15 +78,19 @@ class OpRef:
 
 
 class FunctionRef:
-    """Base class of script functions (``values.OnnxFunction`` derives from it): ``name``,
-    ``call_signature``, ``function`` (the Python function), ``source`` and ``function_ir``
-    (the compiled program)."""
+    """Base class of script functions (``values.OnnxFunction`` and
+    ``values.TracedOnnxFunction`` derive from it): ``name``, ``domain``, ``version``,
+    ``call_signature``, ``function`` (the Python function), ``source``, ``function_ir``
+    (the compiled program) and ``traceable`` (calls run the Python body)."""
 
     name: str
+    domain: str
+    version: int
     call_signature: Signature
     function: Callable[..., Any]
     function_ir: Function
     source: str
+    traceable: bool = False
 
 
 class GraphBody:

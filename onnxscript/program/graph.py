@@ -146,6 +146,16 @@ class Function:
     callees: list[Function] = field(default_factory=list)
     overload: str = ""
 
+    @property
+    def inputs(self) -> list[Value]:
+        """The graph's inputs (read by code written for onnxscript 0.7)."""
+        return self.graph.inputs
+
+    @property
+    def outputs(self) -> list[Value]:
+        """The graph's outputs (torch.onnx counts them to know a call's outputs)."""
+        return self.graph.outputs
+
     def transitive_callees(self) -> list[Function]:
         """Every function reachable through calls, callees before callers, each once."""
         seen: dict[tuple[str, str, str], Function] = {}
