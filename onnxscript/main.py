@@ -5,20 +5,42 @@ from __future__ import annotations
 import gc
 import inspect
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, overload
 
-from onnxscript.values import OnnxFunction, Opset, graph
+from onnxscript.values import OnnxFunction, Opset, TracedOnnxFunction, graph
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 _DEFAULT_DOMAIN = Opset("this", 1)
 
 
+@overload
 def script(
     opset: Opset | None = None,
     default_opset: Opset | None = None,
+    *,
+    trace_only: Literal[False] = False,
     **kwargs: Any,
-) -> Callable[[Callable[..., Any]], OnnxFunction]:
+) -> Callable[[Callable[..., Any]], OnnxFunction]: ...
+
+
+@overload
+def script(
+    opset: Opset | None = None,
+    default_opset: Opset | None = None,
+    *,
+    trace_only: Literal[True],
+    **kwargs: Any,
+) -> Callable[[Callable[..., Any]], TracedOnnxFunction]: ...
+
+
+def script(
+    opset: Opset | None = None,
+    default_opset: Opset | None = None,
+    *,
+    trace_only: bool = False,
+    **kwargs: Any,
+) -> Callable[[Callable[..., Any]], OnnxFunction | TracedOnnxFunction]:
     """Compile the decorated Python function to ONNX when the decorator runs.
 
     ``opset`` is the function's own domain and version (default ``Opset("this", 1)``);
@@ -29,6 +51,10 @@ def script(
 
     Errors in the function's body raise :class:`onnxscript.ScriptError` pointing at the
     offending line.
+
+    ``trace_only=True`` does not compile: it returns a :class:`TracedOnnxFunction`, whose
+    body runs as Python on every call (traced by a tracing evaluator, run on arrays
+    eagerly), so it may branch on ``x.dtype``, ``len(x.shape)`` or attribute values.
     """
     if opset is not None and not isinstance(opset, Opset):
         if inspect.isfunction(opset):
@@ -41,14 +67,16 @@ def script(
     if default_opset is not None and not isinstance(default_opset, Opset):
         raise TypeError(f"default_opset must be an Opset such as opset18, got {default_opset!r}")
 
-    def transform(fn: Callable[..., Any]) -> OnnxFunction:
+    def transform(fn: Callable[..., Any]) -> OnnxFunction | TracedOnnxFunction:
         if not inspect.isfunction(fn):
             raise TypeError(
                 f"@script() can only decorate a Python function, not {type(fn).__name__}"
             )
+        own = opset or _DEFAULT_DOMAIN
+        if trace_only:
+            return TracedOnnxFunction(own, fn)
         from onnxscript.converter.function import compile_function
 
-        own = opset or _DEFAULT_DOMAIN
         # Compiling allocates many short-lived objects that reference counting frees;
         # pausing the cyclic garbage collector meanwhile saves its repeated full scans
         # (about a tenth of the time). It is switched back on at once.

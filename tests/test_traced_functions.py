@@ -195,3 +195,15 @@ def test_int_constant_takes_the_partner_input_type():
     function = TracedOnnxFunction(DOMAIN, shift).to_function_proto()
     constant = function.node[0].attribute[0].t
     assert constant.data_type == onnx.TensorProto.INT64
+
+
+def test_script_trace_only_makes_a_traced_function():
+    @script(DOMAIN, trace_only=True)
+    def clip_low(x: FLOAT[...], low: float = 0.0):
+        return op.Max(x, low)
+
+    assert isinstance(clip_low, TracedOnnxFunction) and clip_low.domain == "my.ns"
+    x = np.array([-1.0, 2.0], np.float32)
+    np.testing.assert_allclose(clip_low(x), [0.0, 2.0])
+    (got,) = run_model(_calling_model(clip_low.to_function_proto(low=1.0)), x)
+    np.testing.assert_allclose(got, [1.0, 2.0])
