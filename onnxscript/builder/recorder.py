@@ -159,18 +159,30 @@ def _type_function_outputs(function: FunctionRef, node: ir.Node) -> None:
             out.dtype = ir.DataType(dtype)
 
 
+_DTYPE_ATTRIBUTES = {"Cast": "to", "RandomNormal": "dtype", "RandomUniform": "dtype"}
+"""Ops whose output element type an attribute gives."""
+
+
 def _type_outputs(sig: binding.Signature, node: ir.Node) -> None:
-    """Give outputs the element type the schema fixes or ties to an input's."""
-    for out, (fixed, slots) in zip(node.outputs, sig.output_plan):
+    """Give outputs the element type the schema fixes or ties to an input's (the last
+    formal output stands for all outputs of a variadic one)."""
+    plan = sig.output_plan
+    if not plan:
+        return
+    attribute = _DTYPE_ATTRIBUTES.get(node.op_type) if not node.domain else None
+    for index, out in enumerate(node.outputs):
+        if attribute is not None and attribute in node.attributes:
+            out.dtype = ir.DataType(node.attributes[attribute].value)
+            continue
+        fixed, slots = plan[min(index, len(plan) - 1)]
         if fixed is not None:
             out.dtype = ir.DataType(fixed)
             continue
         for slot in slots:
-            if slot < len(node.inputs):
-                source = node.inputs[slot]
-                if source is not None and source.dtype is not None:
-                    out.dtype = source.dtype
-                    break
+            source = node.inputs[slot] if slot < len(node.inputs) else None
+            if source is not None and source.dtype is not None:
+                out.dtype = source.dtype
+                break
 
 
 __all__ = ["GraphRecorder", "RecordingError"]
