@@ -356,6 +356,7 @@ class TracedOnnxFunction(FunctionRef):
         self.__module__ = getattr(function, "__module__", __name__)
         self.__doc__ = function.__doc__
         self.__wrapped__ = function
+        self.__annotations__ = getattr(function, "__annotations__", {})
 
     @functools.cached_property
     def call_signature(self) -> sig_mod.Signature:  # type: ignore[override]
