@@ -207,3 +207,15 @@ def test_script_trace_only_makes_a_traced_function():
     np.testing.assert_allclose(clip_low(x), [0.0, 2.0])
     (got,) = run_model(_calling_model(clip_low.to_function_proto(low=1.0)), x)
     np.testing.assert_allclose(got, [1.0, 2.0])
+
+
+def test_calling_a_traced_function_in_a_script_is_a_located_error():
+    from onnxscript import ScriptError
+
+    with pytest.raises(ScriptError, match="scale is a traced function") as info:
+
+        @script()
+        def uses(x: FLOAT[...]) -> FLOAT[...]:
+            return scale(x)
+
+    assert "return scale(x)" in str(info.value)

@@ -115,6 +115,14 @@ def python_call(t: ExpressionTranslator, call: ast.Call, fn: Any) -> Sym:
 
 def _python_on_tensor(t: ExpressionTranslator, call: ast.Call, fn: Any) -> Exception:
     name = getattr(fn, "__name__", t.text(call.func))
+    if getattr(fn, "traceable", False):
+        return t.error(
+            call,
+            f"{name} is a traced function: its body runs as Python, so a script cannot "
+            "call it",
+            f"call {name} from Python or from another traced function, or compile it with "
+            "@script() (without trace_only) if its body is a script",
+        )
     return t.error(
         call,
         f"the Python function {name}() cannot be applied to tensors in a script",
