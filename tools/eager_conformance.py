@@ -188,7 +188,7 @@ def run_nodes(graph: onnx.GraphProto, env: dict[str, Any], model: onnx.ModelProt
         args = [env[name] if name else None for name in node.input]
         attrs = {a.name: _attribute(a, env, model) for a in node.attribute}
         n_out = len(node.output)
-        sig = op.op_signature
+        sig = op.call_signature
         if sig.default_num_outputs() == n_out or (sig.free_form and n_out == 1):
             result = op(*args, **attrs)
         else:
