@@ -15,8 +15,8 @@ import pytest
 from onnxscript import FLOAT, INT64, TracedOnnxFunction, script
 from onnxscript import opset18 as op
 from onnxscript.evaluator import Evaluator, default_as
+from onnxscript.testing import run_model as _run_model
 from onnxscript.values import Opset
-from tests.helpers import run_model
 
 DOMAIN = Opset("my.ns", 1)
 
@@ -32,6 +32,11 @@ def _scale(x: FLOAT[...], alpha: float = 2.0, reduce: bool = False):
 
 
 scale = TracedOnnxFunction(DOMAIN, _scale)
+
+
+def run_model(model: onnx.ModelProto, *inputs: np.ndarray) -> list[Any]:
+    """Run a hand-made model (not a compiled script) on positional inputs."""
+    return _run_model(model, list(inputs))
 
 
 def _calling_model(
