@@ -118,8 +118,7 @@ def _python_on_tensor(t: ExpressionTranslator, call: ast.Call, fn: Any) -> Excep
     if getattr(fn, "traceable", False):
         return t.error(
             call,
-            f"{name} is a traced function: its body runs as Python, so a script cannot "
-            "call it",
+            f"{name} is a traced function: its body runs as Python, so a script cannot call it",
             f"call {name} from Python or from another traced function, or compile it with "
             "@script() (without trace_only) if its body is a script",
         )

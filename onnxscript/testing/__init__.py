@@ -13,13 +13,21 @@ from onnxscript.testing.eager_vs_compiled import (
     assert_same_values,
     compiled_outputs,
 )
-from onnxscript.testing.isomorphism import Mismatch, assert_isomorphic, is_isomorphic
+from onnxscript.testing.isomorphism import (
+    Mismatch,
+    assert_isomorphic,
+    assert_isomorphic_function,
+    assert_isomorphic_graph,
+    is_isomorphic,
+)
 from onnxscript.testing.values import first_mismatch, model_runner, run_model
 
 __all__ = [
     "Mismatch",
     "assert_eager_matches_compiled",
     "assert_isomorphic",
+    "assert_isomorphic_function",
+    "assert_isomorphic_graph",
     "assert_same_values",
     "compiled_outputs",
     "first_mismatch",

@@ -102,6 +102,28 @@ def assert_isomorphic(a: ProtoLike, b: ProtoLike, *, canonical: bool = False) ->
         raise Mismatch(f"{len(found)} differences:\n" + "\n".join(f"  {d}" for d in found))
 
 
+def assert_isomorphic_function(
+    a: onnx.FunctionProto, b: onnx.FunctionProto, *, canonical: bool = False
+) -> None:
+    """:func:`assert_isomorphic` for two ``FunctionProto`` objects (the 0.7 name)."""
+    _expect(onnx.FunctionProto, a, b)
+    assert_isomorphic(a, b, canonical=canonical)
+
+
+def assert_isomorphic_graph(
+    a: onnx.GraphProto, b: onnx.GraphProto, *, canonical: bool = False
+) -> None:
+    """:func:`assert_isomorphic` for two ``GraphProto`` objects (the 0.7 name)."""
+    _expect(onnx.GraphProto, a, b)
+    assert_isomorphic(a, b, canonical=canonical)
+
+
+def _expect(kind: type, a: object, b: object) -> None:
+    for value in (a, b):
+        if not isinstance(value, kind):
+            raise TypeError(f"expected two {kind.__name__} objects, got {type(value).__name__}")
+
+
 # -- locations --------------------------------------------------------------------------------
 
 
