@@ -66,7 +66,7 @@ def test_shape_attributes_and_a_for_loop():
     np.testing.assert_allclose(cumulative(v, n), v * 4)
 
 
-_NOT_YET = "issue 9 (in progress): optional inputs, del of attributes, unchecked inner shapes"
+_NOT_YET = "issue 9 (in progress): optional inputs and unchecked inner shapes"
 
 
 @pytest.mark.xfail(strict=True, reason=_NOT_YET)
@@ -96,7 +96,6 @@ def test_optional_inputs():
     assert_eager_matches_compiled(add_bias, x, x)
 
 
-@pytest.mark.xfail(strict=True, reason=_NOT_YET)
 def test_del_of_an_attribute_parameter():
     @script()
     def ignores_attribute(x: FLOAT["N"], unused: int = 0) -> FLOAT["N"]:

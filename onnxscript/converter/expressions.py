@@ -54,6 +54,9 @@ class ExpressionTranslator:
         # Undo logs of the nested scopes (branches, loop bodies) being translated: the
         # value each variable had before the scope first changed it.
         self._undo: list[dict[str, Sym | None]] = []
+        # Attribute parameters ended by `del` (restored when the enclosing scope ends, as
+        # deleted variables are).
+        self.deleted_attrs: set[str] = set()
 
     # -- variables ------------------------------------------------------------------------
 
@@ -76,10 +79,12 @@ class ExpressionTranslator:
         compile time linear in long functions."""
         log: dict[str, Sym | None] = {}
         self._undo.append(log)
+        deleted = set(self.deleted_attrs)
         try:
             yield
         finally:
             self._undo.pop()
+            self.deleted_attrs = deleted
             env = self.env
             for name, old in log.items():
                 if old is None:
@@ -106,6 +111,12 @@ class ExpressionTranslator:
         if found is not None:
             return found
         if name in self.ctx.attr_params:
+            if name in self.deleted_attrs:
+                raise self.error(
+                    node,
+                    f"Unbound name: {name}",
+                    f"the attribute parameter '{name}' was deleted with `del` before this line",
+                )
             return self.ctx.attr_params[name]
         if name in self.ctx.local_names:
             raise self.error(

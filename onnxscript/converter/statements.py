@@ -190,9 +190,13 @@ class Translator(ExpressionTranslator):
         for target in stmt.targets:
             if not isinstance(target, ast.Name):
                 raise self.error(target, "only variables can be deleted")
-            if target.id not in self.env:
-                raise self.error(target, f"Unbound name: {target.id}")
-            self.del_var(target.id)
+            name = target.id
+            if name in self.env:
+                self.del_var(name)
+            elif name in self.ctx.attr_params and name not in self.deleted_attrs:
+                self.deleted_attrs.add(name)  # `del` only ends the name's scope
+            else:
+                raise self.error(target, f"Unbound name: {name}")
 
     def stmt_Return(self, stmt: ast.Return) -> None:
         if stmt.value is None:
