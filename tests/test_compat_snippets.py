@@ -66,7 +66,7 @@ def test_shape_attributes_and_a_for_loop():
     np.testing.assert_allclose(cumulative(v, n), v * 4)
 
 
-_NOT_YET = "issue 9 (in progress): optional inputs and unchecked inner shapes"
+_NOT_YET = "issue 9 (in progress): optional inputs"
 
 
 @pytest.mark.xfail(strict=True, reason=_NOT_YET)
@@ -107,7 +107,6 @@ def test_del_of_an_attribute_parameter():
     assert_eager_matches_compiled(ignores_attribute, x)
 
 
-@pytest.mark.xfail(strict=True, reason=_NOT_YET)
 def test_inner_function_given_a_scalar_for_a_shaped_parameter():
     @script()
     def square(x: FLOAT[1]) -> FLOAT[1]:

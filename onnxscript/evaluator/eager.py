@@ -15,6 +15,7 @@ path: no binding, one cache lookup and one session run.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -36,6 +37,11 @@ if TYPE_CHECKING:
     from onnxscript.evaluator.base import CachingEvaluator
 
 _MANY = 1 << 30
+_IN_SCRIPT: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "onnxscript_in_script", default=False
+)
+"""Whether a script function's body is running eagerly (calls from it are not checked
+for input shapes, as a compiled model does not check a function's input shapes)."""
 _MAX_KEYWORD_CALLS = 64
 
 
@@ -375,6 +381,12 @@ def run_function(
     except BindingError as exc:
         raise BindingError(str(exc)) from None
     wrapped = _has_tensor(args) or _has_tensor(kwargs.values())
-    call_args = impl.prepare_arguments(bound.inputs, bound.attributes)
-    result = impl.function(*call_args)
+    nested = _IN_SCRIPT.get()
+    call_args = impl.prepare_arguments(bound.inputs, bound.attributes, check_shapes=not nested)
+    token = None if nested else _IN_SCRIPT.set(True)
+    try:
+        result = impl.function(*call_args)
+    finally:
+        if token is not None:
+            _IN_SCRIPT.reset(token)
     return impl.finish(result, wrapped)

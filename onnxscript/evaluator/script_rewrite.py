@@ -272,7 +272,7 @@ class EagerFunction:
             base = _attribute_base_type(annotations.get(p.name))
             self.attr_types[p.name] = base or _KIND_TYPES.get(p.attr_kind, int)
 
-    def _input(self, slot: int, param: str, value: Any) -> Any:
+    def _input(self, slot: int, param: str, value: Any, check_shape: bool = True) -> Any:
         declared = self.input_types[slot] if slot < len(self.input_types) else None
         elem = getattr(declared, "elem", None)
         if elem is not None:  # a sequence input: a list that knows its element type
@@ -282,7 +282,7 @@ class EagerFunction:
                 return TensorSequence(items, elem_type or getattr(value, "elem_type", None))
             return value
         dtype = getattr(declared, "dtype", None)
-        shape = getattr(declared, "shape", None)
+        shape = getattr(declared, "shape", None) if check_shape else None
         if isinstance(value, Tensor) and not isinstance(value, AttrTensor):
             check_function_input(self.name, param, value.value, dtype, shape)
             return value
@@ -319,14 +319,20 @@ class EagerFunction:
             raise TypeError(f"{self.name}(): attribute {name!r}: {exc}") from None
         return AttrTensor(coerced, self.attr_types[name])
 
-    def prepare_arguments(self, inputs: Sequence[Any], attributes: dict[str, Any]) -> list[Any]:
-        """Positional arguments for the rewritten function, in parameter order."""
+    def prepare_arguments(
+        self, inputs: Sequence[Any], attributes: dict[str, Any], check_shapes: bool = True
+    ) -> list[Any]:
+        """Positional arguments for the rewritten function, in parameter order. Element
+        types are always checked; shapes only when ``check_shapes`` (a top-level call:
+        ONNX checks the shapes of a model's inputs, not of a function's)."""
         values: list[Any] = []
         slot = 0
         for p in self.signature.params:
             if p.is_input:
                 value = inputs[slot] if slot < len(inputs) else None
-                values.append(None if value is None else self._input(slot, p.name, value))
+                values.append(
+                    None if value is None else self._input(slot, p.name, value, check_shapes)
+                )
                 slot += 1
             elif p.name in attributes:
                 values.append(self._attribute(p.name, p.attr_kind, attributes[p.name]))
