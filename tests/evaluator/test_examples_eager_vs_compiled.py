@@ -146,12 +146,14 @@ def _parametrizations(test: Callable[..., Any]) -> Iterator[dict[str, Any]]:
 
 
 def _tests(module: ModuleType) -> list[tuple[str, Callable[..., Any]]]:
+    """The module's test functions, except those marked as expected to fail."""
     return [
         (name, obj)
         for name, obj in vars(module).items()
         if name.startswith("test_")
         and callable(obj)
         and getattr(obj, "__module__", "") == module.__name__
+        and not any(mark.name == "xfail" for mark in getattr(obj, "pytestmark", []))
     ]
 
 
