@@ -5,7 +5,6 @@ defaults, and the types its return annotation declares."""
 from __future__ import annotations
 
 import ast
-import collections.abc
 import inspect
 import types
 import typing
@@ -14,38 +13,26 @@ from typing import Any, NamedTuple
 
 from onnxscript.converter.symbols import AttrRef
 from onnxscript.errors import AttributeValueError, ScriptError
-from onnxscript.language.attributes import AT, coerce
+from onnxscript.language.annotations import ATTR_KINDS, LIST_KINDS, LIST_ORIGINS, unwrap_optional
+from onnxscript.language.attributes import coerce
 from onnxscript.language.binding import Param
 from onnxscript.onnx_types import is_tensor_type
 from onnxscript.program.graph import AttrParam, Value
 from onnxscript.program.types import SequenceTypeSpec, TypeSpec
 from onnxscript.source import SourceText
 
-_ATTR_KINDS = {int: AT.INT, bool: AT.INT, float: AT.FLOAT, str: AT.STRING}
-_LIST_KINDS = {int: AT.INTS, bool: AT.INTS, float: AT.FLOATS, str: AT.STRINGS}
-_LIST_ORIGINS = (list, tuple, collections.abc.Sequence, collections.abc.MutableSequence)
-
-
-def _unwrap_optional(annotation: Any) -> tuple[Any, bool]:
-    origin = typing.get_origin(annotation)
-    if origin is typing.Union or origin is types.UnionType:
-        args = [a for a in typing.get_args(annotation) if a is not type(None)]
-        if len(args) == 1 and len(typing.get_args(annotation)) == 2:
-            return args[0], True
-    return annotation, False
-
 
 def _attribute_type(annotation: Any) -> tuple[type, bool] | None:
     """(base type, is list) if ``annotation`` declares an attribute parameter."""
     if is_tensor_type(annotation):
         return None
-    annotation, _ = _unwrap_optional(annotation)
-    if annotation in _ATTR_KINDS:
+    annotation, _ = unwrap_optional(annotation)
+    if annotation in ATTR_KINDS:
         return annotation, False
     origin = typing.get_origin(annotation)
-    if origin in _LIST_ORIGINS:
+    if origin in LIST_ORIGINS:
         args = [a for a in typing.get_args(annotation) if a is not Ellipsis]
-        if len(args) == 1 and args[0] in _ATTR_KINDS:
+        if len(args) == 1 and args[0] in ATTR_KINDS:
             return args[0], True
     return None
 
@@ -56,7 +43,7 @@ def _input_type(annotation: Any) -> tuple[TypeSpec | None, bool]:
         return None, True
     if is_tensor_type(annotation):
         return annotation.type_spec(), True
-    annotation, _ = _unwrap_optional(annotation)
+    annotation, _ = unwrap_optional(annotation)
     if is_tensor_type(annotation):
         return annotation.type_spec(), True
     origin = typing.get_origin(annotation)
@@ -64,7 +51,7 @@ def _input_type(annotation: Any) -> tuple[TypeSpec | None, bool]:
         is_tensor_type(a) for a in typing.get_args(annotation)
     ):
         return None, True
-    if origin in _LIST_ORIGINS:
+    if origin in LIST_ORIGINS:
         args = typing.get_args(annotation)
         if len(args) == 1 and is_tensor_type(args[0]):
             return SequenceTypeSpec(args[0].type_spec()), True
@@ -149,7 +136,7 @@ class Parameters(NamedTuple):
 def _attribute_param(
     source: SourceText, fdef: ast.FunctionDef, p: PyParam, base: type, is_list: bool
 ) -> tuple[Param, AttrParam, AttrRef]:
-    kind = (_LIST_KINDS if is_list else _ATTR_KINDS)[base]
+    kind = (LIST_KINDS if is_list else ATTR_KINDS)[base]
     has_default = p.default is not inspect.Parameter.empty and p.default is not None
     default = None
     if has_default:
