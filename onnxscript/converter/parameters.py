@@ -167,13 +167,14 @@ def _input_param(source: SourceText, fdef: ast.FunctionDef, p: PyParam, annotati
             "annotate inputs with tensor types (FLOAT, INT64[...], ...) and attributes "
             "with int, float, str, bool or list[int]/list[float]/list[str]",
         )
-    if p.default is not inspect.Parameter.empty:
+    if p.default is not inspect.Parameter.empty and p.default is not None:
         raise _param_error(
             source,
             fdef,
             p.name,
-            f"input {p.name!r} cannot have a default value",
-            "only attribute parameters (int, float, str, bool, lists) take defaults",
+            f"input {p.name!r} cannot have a default value other than None",
+            "a tensor input defaulted to None is optional; only attribute parameters "
+            "(int, float, str, bool, lists) take other defaults",
         )
     return Value(p.name, spec, name=p.name, declared_type=spec)
 
@@ -203,5 +204,5 @@ def read_parameters(
             found.attr_refs[p.name] = ref
         else:
             found.inputs.append(_input_param(source, fdef, p, annotation))
-            found.params.append(Param(p.name, is_input=True))
+            found.params.append(Param(p.name, is_input=True, optional=p.default is None))
     return found

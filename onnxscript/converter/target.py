@@ -62,6 +62,8 @@ class SymbolTarget:
         return self.t.retype_int_like(value, dtype=dtype, like=like)
 
     def emit(self, op_type: str, *inputs: Value, **attributes: Any) -> Value:
+        if op_type == "OptionalHasElement":
+            _require_presence_test(self.t.ctx.default_opset_version())
         return self.t.builder.emit1(op_type, *inputs, hint=op_type.lower(), **attributes)
 
     def mark_index(self, value: Value) -> Value:
@@ -177,3 +179,14 @@ def subscript(t: ExpressionTranslator, node: ast.Subscript, base: Sym) -> Sym:
     items = list(index.elts) if isinstance(index, ast.Tuple) else [index]
     kinds = "".join(indexing.kind_of_node(e) for e in items)
     return SymbolTarget(t, node).apply(indexing.getitem, x, items, kinds)  # type: ignore[no-any-return]
+
+
+def _require_presence_test(version: int) -> None:
+    """``x is None`` on a tensor compiles to ``OptionalHasElement``, which accepts a plain
+    tensor (an optional input) from ai.onnx opset 18 on."""
+    if version < 18:
+        raise OperatorTypeError(
+            f"comparing a tensor with None tests whether an optional input was given, "
+            f"which needs ai.onnx opset 18 or newer (this function uses opset {version})",
+            "import opset18 (or newer) as op",
+        )

@@ -90,6 +90,9 @@ class ArrayTarget:
         return cast_array(value.value, target) if target is not None else value.value
 
     def emit(self, op_type: str, *inputs: Any, **attributes: Any) -> Tensor:
+        if op_type == "OptionalHasElement" and len(inputs) == 1 and inputs[0] is not None:
+            # An eager value that exists is present (what the op computes for a tensor).
+            return Tensor(np.array(True))
         return emit(op_type, *inputs, **attributes)
 
     def mark_index(self, value: Any) -> Any:

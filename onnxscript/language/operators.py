@@ -226,8 +226,32 @@ def unary(t: Target, symbol: str, a: Any) -> Any:
     return unary_op(symbol, value, t.dtype(value), t.emit)
 
 
+_PRESENCE = {"is": False, "==": False, "is not": True, "!=": True}
+"""Comparisons with ``None``: whether they ask that the value be present."""
+
+
+def _is_none(t: Target, operand: Any) -> bool:
+    known, value = t.static(operand)
+    return known and value is None
+
+
+def presence(t: Target, symbol: str, a: Any, b: Any) -> Any:
+    """``x is None``, ``x is not None``, ``x == None``, ``x != None`` for a tensor ``x`` (an
+    optional input): ``OptionalHasElement(x)``, negated for ``is``/``==``. ``None`` when the
+    comparison is not one with ``None``."""
+    if symbol not in _PRESENCE or _is_none(t, a) == _is_none(t, b):
+        return None
+    value = b if _is_none(t, a) else a
+    has = t.emit("OptionalHasElement", value)
+    return has if _PRESENCE[symbol] else t.emit("Not", has)
+
+
 def compare(t: Target, symbol: str, a: Any, b: Any) -> Any:
-    """``a <symbol> b`` element-wise (``== != < <= > >=``; ``is``/``in`` are refused)."""
+    """``a <symbol> b`` element-wise (``== != < <= > >=``; ``is``/``in`` are refused, except
+    in comparisons with ``None``, which test an optional input's presence)."""
+    tested = presence(t, symbol, a, b)
+    if tested is not None:
+        return tested
     if symbol in _NOT_FOR_TENSORS:
         raise OperatorTypeError(
             f"`{symbol}` cannot be used with tensors",
