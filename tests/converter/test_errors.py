@@ -80,7 +80,7 @@ def expect_error(body: str, match: str, **namespace) -> ScriptError:
             "cannot unpack 3 values into 2",
         ),
         ("def f(x):\n    a, b, c = op.TopK(x, [1])  # ERR\n    return a\n", "at most 2 output(s)"),
-        ("def f(x):\n    return x is None  # ERR\n", "`is` cannot be used with tensors"),
+        ("def f(x):\n    return x is 1  # ERR\n", "`is` cannot be used with tensors"),
         ("def f(x):\n    return x.shape  # ERR\n", "op.Shape(x)"),
         ("def f(x):\n    return print  # ERR\n", "is a builtin_function_or_method, not a tensor"),
         (
@@ -117,7 +117,7 @@ def expect_error(body: str, match: str, **namespace) -> ScriptError:
         ("def f(x):\n    return 1 / 0  # ERR\n", "division by zero"),
         ("def f(x):\n    return f'{x}'  # ERR\n", "JoinedStr"),
         ("def f(x, *rest):  # ERR\n    return x\n", "*rest parameters are not supported"),
-        ("def f(x=None):  # ERR\n    return x\n", "cannot have a default value"),
+        ("def f(x=1.0):  # ERR\n    return x\n", "cannot have a default value other than None"),
         ("def f(x: dict):  # ERR\n    return x\n", "unsupported annotation"),
         (
             "def f(x):\n    @staticmethod  # ERR\n    def g(y):\n        return y\n    return x\n",
