@@ -80,7 +80,7 @@ def expect_error(body: str, match: str, **namespace) -> ScriptError:
             "cannot unpack 3 values into 2",
         ),
         ("def f(x):\n    a, b, c = op.TopK(x, [1])  # ERR\n    return a\n", "at most 2 output(s)"),
-        ("def f(x):\n    return x is 1  # ERR\n", "`is` cannot be used with tensors"),
+        ("def f(x):\n    return x is x  # ERR\n", "`is` cannot be used with tensors"),
         ("def f(x):\n    return x.shape  # ERR\n", "op.Shape(x)"),
         ("def f(x):\n    return print  # ERR\n", "is a builtin_function_or_method, not a tensor"),
         (
