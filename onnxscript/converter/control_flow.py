@@ -108,6 +108,13 @@ def _unify(
                 f"'{name}' holds several values (a multi-output call) in a branch",
                 "unpack the call into separate variables, e.g. `a, b = op.TopK(...)`",
             )
+        if isinstance(sym, Const) and sym.value is None:
+            raise t.error(
+                node,
+                f"'{name}' is None on one path and a tensor on another: every branch of an "
+                "ONNX If must produce a value (optional outputs are not supported yet)",
+                f"give '{name}' a tensor on every path, or return it only where it exists",
+            )
         with _inside(t, builder):
             value = t.to_tensor(
                 sym,

@@ -159,3 +159,17 @@ def test_only_none_defaults_a_tensor_input():
         @script()
         def f(x: FLOAT["N"], b: FLOAT["N"] = 1.0) -> FLOAT["N"]:
             return op.Add(x, b)
+
+
+def test_none_on_one_branch_is_a_located_error_that_says_why():
+    source = (
+        "def f(x: FLOAT['N']):\n"
+        "    if op.ReduceSum(x) > 0.0:\n"
+        "        y = op.Identity(x)\n"
+        "    else:\n"
+        "        y = None\n"
+        "    return y\n"
+    )
+    with pytest.raises(ScriptError, match="'y' is None on one path") as info:
+        script()(define(source, {"FLOAT": FLOAT, "op": opset18}))
+    assert "every branch of an ONNX If must produce a value" in str(info.value)
