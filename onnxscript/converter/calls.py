@@ -7,8 +7,9 @@ import builtins
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from onnxscript.converter import optional_values, presence
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
-from onnxscript.errors import AttributeValueError, BindingError
+from onnxscript.errors import AttributeValueError, BindingError, OperatorTypeError
 from onnxscript.language.attributes import AT, coerce, infer_kind, kind_name
 from onnxscript.language.binding import (
     Signature,
@@ -18,7 +19,7 @@ from onnxscript.language.binding import (
     output_count,
 )
 from onnxscript.program.graph import Attr, Graph, Value
-from onnxscript.program.types import TensorTypeSpec, element_type
+from onnxscript.program.types import OptionalTypeSpec, TensorTypeSpec, element_type
 from onnxscript.values import GraphFunction, OnnxFunction, Op
 
 if TYPE_CHECKING:
@@ -247,15 +248,52 @@ def op_call(
 ) -> Sym:
     sig = op.call_signature
     bound_inputs, attrs, attr_values = _bind_call(t, call, sig, op.name)
-    inputs: list[Value | None] = []
-    for slot, arg in enumerate(bound_inputs):
-        inputs.append(None if arg is None else _input_value(t, sig, slot, arg, bound_inputs))
+    if op.domain == "" and op.name in presence.OPTIONAL_OPS:
+        inputs = _optional_op_inputs(t, call, op, bound_inputs)
+    else:
+        bound_inputs = [_read_optional(t, arg) for arg in bound_inputs]
+        inputs = [
+            None if arg is None else _input_value(t, sig, slot, arg, bound_inputs)
+            for slot, arg in enumerate(bound_inputs)
+        ]
     count = _output_count(t, call, sig, attr_values, n_outputs)
     outputs = _emit_call(
         t, call, op.name, op.domain, op.version, inputs, attrs, count,
         list(hints) or [op.name.lower()], None if sig.free_form else sig, attr_values,
     )  # fmt: skip
+    if op.domain == "" and op.name == "Optional":
+        outputs[0].type = optional_values.made_type(inputs, attr_values)
     return _result(outputs, n_outputs)
+
+
+def _read_optional(t: ExpressionTranslator, arg: _Arg | None) -> _Arg | None:
+    """An optional value given to an op's input is read as its tensor (before literals
+    take their element type from it)."""
+    if arg is not None and optional_values.is_optional(arg.sym):
+        assert isinstance(arg.sym, Value)
+        return _Arg(optional_values.unwrap(t, arg.sym), arg.node)
+    return arg
+
+
+def _optional_op_inputs(
+    t: ExpressionTranslator, call: ast.Call, op: Op, bound: Sequence[_Arg | None]
+) -> list[Value | None]:
+    """The inputs of ``OptionalHasElement``/``OptionalGetElement``, read as they are (an
+    optional input, an optional value); a located error when the op's opset cannot take
+    them (a tensor or an omitted input needs opset 18)."""
+    inputs: list[Value | None] = []
+    for arg in bound:
+        if arg is None:
+            inputs.append(None)
+            continue
+        value = arg.sym if isinstance(arg.sym, Value) else t.to_tensor(arg.sym, arg.node)
+        if value in t.optional_inputs or presence.is_present_type(value):
+            try:
+                presence.require_opset(op.version, value, f"op.{op.name}({t.text(arg.node)})")
+            except OperatorTypeError as exc:
+                raise t.error(call, exc.message, exc.hint) from None
+        inputs.append(value)
+    return inputs
 
 
 def _emit_call(
@@ -316,4 +354,6 @@ def function_call(
         declared = formal.declared_type
         if isinstance(declared, TensorTypeSpec) and declared.dtype:
             out.type = element_type(declared.dtype)
+        elif isinstance(formal.type, OptionalTypeSpec):  # the callee may return None
+            out.type = formal.type
     return _result(outputs, n_outputs)

@@ -18,14 +18,14 @@ import numpy as np
 from onnxscript import dtypes
 from onnxscript.analysis.liveness import Liveness, analyze, if_outputs, loop_carried
 from onnxscript.analysis.names import all_identifiers, parameter_names, scan
-from onnxscript.converter import type_inference
+from onnxscript.converter import optional_values, type_inference
 from onnxscript.converter.emitter import GraphEmitter
 from onnxscript.converter.normalize import FreshNames, has_jump, normalize
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
 from onnxscript.language.attributes import AT
 from onnxscript.onnx_types import is_tensor_type
 from onnxscript.program.graph import Attr, Graph, Value
-from onnxscript.program.types import TensorTypeSpec, element_type
+from onnxscript.program.types import TensorTypeSpec, TypeSpec, element_type
 from onnxscript.source import split_docstring
 from onnxscript.values import GraphFunction
 
@@ -108,13 +108,6 @@ def _unify(
                 f"'{name}' holds several values (a multi-output call) in a branch",
                 "unpack the call into separate variables, e.g. `a, b = op.TopK(...)`",
             )
-        if isinstance(sym, Const) and sym.value is None:
-            raise t.error(
-                node,
-                f"'{name}' is None on one path and a tensor on another: every branch of an "
-                "ONNX If must produce a value (optional outputs are not supported yet)",
-                f"give '{name}' a tensor on every path, or return it only where it exists",
-            )
         with _inside(t, builder):
             value = t.to_tensor(
                 sym,
@@ -134,6 +127,33 @@ def _unify(
     return values, dtype, like
 
 
+class _Merged(NamedTuple):
+    """One output of an ``If``: its value in each branch, its type if known (else a value
+    of the enclosing graph with the same type), whether it stands for a Python int."""
+
+    values: list[Value]
+    spec: TypeSpec | None
+    partner: Value | None
+    int_like: bool
+
+
+def _if_output(
+    t: ExpressionTranslator,
+    builders: Sequence[GraphEmitter],
+    syms: Sequence[Sym],
+    node: ast.AST,
+    name: str,
+) -> _Merged:
+    """The branches' values of the variable ``name`` merged into one ``If`` output (an
+    optional one when a branch gives ``None``)."""
+    optional = optional_values.optional_branches(t, builders, syms, node, name)
+    if optional is not None:
+        return _Merged(optional[0], optional[1], None, False)
+    values, dtype, like = _unify(t, builders, syms, node, name)
+    spec = element_type(dtype) if dtype is not None else None
+    return _Merged(values, spec, like, all(t.is_python_int(s) for s in syms))
+
+
 def _emit_if(
     t: ExpressionTranslator,
     cond: Value,
@@ -143,16 +163,12 @@ def _emit_if(
     node: ast.AST,
 ) -> list[Value]:
     per_branch: list[list[Value]] = [[] for _ in builders]
-    out_types: list[int | None] = []
-    partners: list[Value | None] = []
-    int_like: list[bool] = []
-    for i, name in enumerate(names):
-        syms_i = [syms[i] for syms in branch_syms]
-        values, dtype, like = _unify(t, builders, syms_i, node, name)
-        out_types.append(dtype)
-        partners.append(like)
-        int_like.append(all(t.is_python_int(s) for s in syms_i))
-        for k, value in enumerate(values):
+    merged = [
+        _if_output(t, builders, [syms[i] for syms in branch_syms], node, name)
+        for i, name in enumerate(names)
+    ]
+    for merge in merged:
+        for k, value in enumerate(merge.values):
             per_branch[k].append(value)
     for builder, values in zip(builders, per_branch):
         taken: set[Value] = set()
@@ -169,13 +185,13 @@ def _emit_if(
         hints=list(names),
     )
     t.ctx.default_opset_version()
-    for out, dt, like, is_int in zip(outputs, out_types, partners, int_like):
-        if dt is not None:
-            out.type = element_type(dt)
+    for out, merge in zip(outputs, merged):
+        if merge.spec is not None:
+            out.type = merge.spec
         else:  # the branches agree on a type known only at run time
             out.type = None
-            out.same_type_as = like
-        if is_int:
+            out.same_type_as = merge.partner
+        if merge.int_like:
             t.int_like.add(out)
     return outputs
 
@@ -606,6 +622,8 @@ def _initial_value(t: Translator, name: str, init: Sym | None, out: Value, stmt:
     UnboundLocalError.
     """
     out_dtype = type_inference.known_dtype(out)
+    if optional_values.is_none(init) or optional_values.is_optional(init):
+        raise optional_values.loop_carried_error(t, stmt, name)
     if isinstance(init, Value):
         if t.is_int_like(init) and out_dtype is not None:
             init = t.retype_int_like(init, dtype=out_dtype)

@@ -11,7 +11,7 @@ import numpy as np
 import onnx
 
 from onnxscript import dtypes
-from onnxscript.converter import target, type_inference
+from onnxscript.converter import optional_values, presence, target, type_inference
 from onnxscript.converter.calls import translate_call
 from onnxscript.converter.context import FunctionContext
 from onnxscript.converter.emitter import GraphEmitter
@@ -22,7 +22,7 @@ from onnxscript.language.attributes import AT
 from onnxscript.language.literals import literal_misfit
 from onnxscript.language.operators import AST_BINARY, AST_COMPARE, AST_UNARY, PY_BINARY
 from onnxscript.program.graph import Attr, Value
-from onnxscript.program.types import TensorTypeSpec
+from onnxscript.program.types import OptionalTypeSpec, TensorTypeSpec
 from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset
 
 _TENSOR_LIKE = (int, float, bool, np.ndarray, np.generic, onnx.TensorProto)
@@ -57,6 +57,8 @@ class ExpressionTranslator:
         # Attribute parameters ended by `del` (restored when the enclosing scope ends, as
         # deleted variables are).
         self.deleted_attrs: set[str] = set()
+        # The optional inputs: whether they are there is known only at run time.
+        self.optional_inputs: set[Value] = set()
 
     # -- variables ------------------------------------------------------------------------
 
@@ -198,6 +200,10 @@ class ExpressionTranslator:
                 node, f"cannot decide the condition {self.text(node)}: {exc}"
             ) from None
 
+    def known_present(self, value: Value) -> bool:
+        """Whether ``value`` is surely there (not an optional input or optional value)."""
+        return value not in self.optional_inputs and presence.is_present_type(value)
+
     def is_int_like(self, sym: Sym) -> bool:
         """Whether ``sym`` is a tensor standing for a Python int (a ``range`` loop index)."""
         return isinstance(sym, Value) and sym in self.int_like
@@ -244,6 +250,8 @@ class ExpressionTranslator:
         float -> FLOAT, bool -> BOOL, str -> STRING).
         """
         if isinstance(sym, Value):
+            if isinstance(sym.type, OptionalTypeSpec):
+                return optional_values.unwrap(self, sym)
             return sym
         if isinstance(sym, Const):
             return self.const_tensor(sym.value, node, like=like, dtype=dtype, name=sym.name)

@@ -16,6 +16,7 @@ from onnxscript.analysis.dead_code import remove_unused_constants
 from onnxscript.analysis.liveness import Liveness, analyze
 from onnxscript.analysis.names import Facts, all_identifiers, attribute_bases, scan
 from onnxscript.analysis.naming import assign_names
+from onnxscript.converter import optional_values
 from onnxscript.converter.context import FunctionContext
 from onnxscript.converter.control_flow import _output
 from onnxscript.converter.emitter import GraphEmitter
@@ -23,6 +24,7 @@ from onnxscript.converter.normalize import FreshNames, check_nesting, normalize
 from onnxscript.converter.parameters import Parameters, output_types, read_parameters
 from onnxscript.converter.scope import PythonScope
 from onnxscript.converter.statements import Translator
+from onnxscript.converter.symbols import Sym
 from onnxscript.defaults import default_opset_version
 from onnxscript.language.binding import Signature
 from onnxscript.program.graph import Function, Graph, Value
@@ -127,7 +129,7 @@ def _outputs(
     taken: set[Value] = set()
     outputs = []
     for i, (sym, node) in enumerate(translator.returned):
-        value = translator.to_tensor(sym, node)
+        value = _returned_value(translator, sym, node)
         if out_types is not None and i < len(out_types):
             declared = getattr(out_types[i], "dtype", None)
             value = translator.retype_int_like(value, dtype=declared or None)
@@ -142,8 +144,22 @@ def _outputs(
         )
     for value, spec in zip(outputs, out_types):
         if spec is not None:
-            value.declared_type = spec
+            value.declared_type = optional_values.output_type(value, spec)
     return outputs
+
+
+def _returned_value(translator: Translator, sym: Sym, node: ast.expr) -> Value:
+    """A returned symbol as an output value (an optional value stays optional)."""
+    if optional_values.is_optional(sym):
+        assert isinstance(sym, Value)
+        return sym
+    if optional_values.is_none(sym):
+        raise translator.error(
+            node,
+            "the function returns None here on every path, and an ONNX output is a value",
+            "return a tensor; None on some branches only makes the output optional",
+        )
+    return translator.to_tensor(sym, node)
 
 
 def _translator(
@@ -169,6 +185,7 @@ def _translator(
     for value in parameters.inputs:
         builder.add_input(value)
         translator.env[value.hint] = value
+    translator.optional_inputs.update(parameters.optional_inputs())
     return translator
 
 
@@ -214,5 +231,6 @@ def compile_function(
         opset_imports=dict(translator.ctx.opset_imports),
         doc_string=doc,
         callees=list(translator.ctx.callees),
+        optional_inputs=parameters.optional_inputs(),
     )
     return Compiled(function, Signature(fn.__name__, tuple(parameters.params)), source)

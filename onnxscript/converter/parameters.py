@@ -132,6 +132,11 @@ class Parameters(NamedTuple):
     attr_params: list[AttrParam]
     attr_refs: dict[str, AttrRef]
 
+    def optional_inputs(self) -> list[Value]:
+        """The inputs a caller may omit (tensor parameters defaulted to ``None``)."""
+        input_params = [p for p in self.params if p.is_input]
+        return [v for v, p in zip(self.inputs, input_params) if p.optional]
+
 
 def _attribute_param(
     source: SourceText, fdef: ast.FunctionDef, p: PyParam, base: type, is_list: bool

@@ -15,7 +15,7 @@ import numpy as np
 import onnx
 
 from onnxscript import dtypes
-from onnxscript.converter import type_inference
+from onnxscript.converter import presence, type_inference
 from onnxscript.converter.symbols import AttrRef, Const, Sym
 from onnxscript.errors import OperatorTypeError, ScriptError
 from onnxscript.language import indexing
@@ -63,7 +63,8 @@ class SymbolTarget:
 
     def emit(self, op_type: str, *inputs: Value, **attributes: Any) -> Value:
         if op_type == "OptionalHasElement":
-            _require_presence_test(self.t.ctx.default_opset_version())
+            version = self.t.ctx.default_opset_version()
+            presence.require_opset(version, inputs[0], "comparing a tensor with None")
         return self.t.builder.emit1(op_type, *inputs, hint=op_type.lower(), **attributes)
 
     def mark_index(self, value: Value) -> Value:
@@ -169,6 +170,9 @@ def compare_chain(
         except Exception as exc:
             raise t.error(node, f"cannot evaluate {t.text(node)}: {exc}") from None
 
+    known = presence.known_presence(t, node, symbols, values)
+    if known is not None:
+        return known
     return SymbolTarget(t, node).apply(rules.compare_chain, symbols, values, fold)  # type: ignore[no-any-return]
 
 
@@ -179,14 +183,3 @@ def subscript(t: ExpressionTranslator, node: ast.Subscript, base: Sym) -> Sym:
     items = list(index.elts) if isinstance(index, ast.Tuple) else [index]
     kinds = "".join(indexing.kind_of_node(e) for e in items)
     return SymbolTarget(t, node).apply(indexing.getitem, x, items, kinds)  # type: ignore[no-any-return]
-
-
-def _require_presence_test(version: int) -> None:
-    """``x is None`` on a tensor compiles to ``OptionalHasElement``, which accepts a plain
-    tensor (an optional input) from ai.onnx opset 18 on."""
-    if version < 18:
-        raise OperatorTypeError(
-            f"comparing a tensor with None tests whether an optional input was given, "
-            f"which needs ai.onnx opset 18 or newer (this function uses opset {version})",
-            "import opset18 (or newer) as op",
-        )

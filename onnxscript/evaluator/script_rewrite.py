@@ -357,6 +357,8 @@ class EagerFunction:
 
 
 def _output(value: Any, wrapped: bool) -> Any:
+    if value is None:  # an optional output that is empty (as onnxruntime gives it)
+        return None
     if isinstance(value, list):
         return [_output(v, wrapped) for v in value]
     if isinstance(value, Tensor):

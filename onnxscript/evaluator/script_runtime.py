@@ -13,8 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from onnxscript.errors import EagerEvaluationError
 from onnxscript.evaluator import array_target, context
 from onnxscript.evaluator.eager import wrap
+from onnxscript.evaluator.errors import user_location
 from onnxscript.evaluator.inputs import literal_to_array
 from onnxscript.evaluator.protocol import FunctionRef, OpRef
 from onnxscript.evaluator.tensor import IndexTensor, Tensor
@@ -30,7 +32,10 @@ def callee(fn: Any, n_outputs: int | None, /) -> Any:
         callers = fn.__dict__.setdefault("_eager_callers", {})
         caller = callers.get(n_outputs)
         if caller is None:
-            caller = callers[n_outputs] = _one_tuple(_op_caller(fn, n_outputs), n_outputs)
+            call = _op_caller(fn, n_outputs)
+            if fn.domain in ("", "ai.onnx") and fn.name in _OPTIONAL_OPS:
+                call = _optional_op(fn.name, call)
+            caller = callers[n_outputs] = _one_tuple(call, n_outputs)
         return caller
     if isinstance(fn, FunctionRef):
         key = "_eager_caller_1" if n_outputs == 1 else "_eager_caller"
@@ -79,6 +84,31 @@ def _op_caller(op: OpRef, n_outputs: int | None) -> Callable[..., Any]:
 
     call.__name__ = op.name
     return call
+
+
+_OPTIONAL_OPS = frozenset({"Optional", "OptionalHasElement", "OptionalGetElement"})
+
+
+def _optional_op(name: str, call: Callable[..., Any]) -> Callable[..., Any]:
+    """``Optional``/``OptionalHasElement``/``OptionalGetElement`` on eager values, where an
+    optional is its value or ``None`` (what onnxruntime gives for an optional output), at
+    every opset (from 15 to 17 the evaluator's schema check would refuse a plain tensor).
+    Other values (a tracer's) go to the evaluator."""
+
+    def optional_op(*args: Any, **kwargs: Any) -> Any:
+        value = args[0] if args else kwargs.get("input")
+        if len(args) > 1 or not (value is None or isinstance(value, (Tensor, np.ndarray))):
+            return call(*args, **kwargs)
+        if name == "OptionalHasElement":
+            return Tensor(np.array(value is not None))
+        if name == "OptionalGetElement" and value is None:
+            raise EagerEvaluationError(
+                name, name, user_location(), "  the optional value is empty (None)"
+            )
+        return value if value is None or isinstance(value, Tensor) else Tensor(value)
+
+    optional_op.__name__ = name
+    return optional_op
 
 
 def _function_caller(fn: FunctionRef) -> Callable[..., Any]:

@@ -58,7 +58,7 @@ class Attr:
 
     ``value`` holds Python data (int, float, bytes, lists of them), an ``onnx.TensorProto``,
     an ``onnx.SparseTensorProto``, an ``onnx.TypeProto`` or a :class:`Graph` (or lists of
-    these). When ``ref`` is set, the attribute refers to the enclosing function's attribute
+    these); a ``TYPE_PROTO`` attribute may hold an IR type, which lowering turns into a proto. When ``ref`` is set, the attribute refers to the enclosing function's attribute
     parameter of that name and ``value`` is unused.
     """
 
@@ -134,7 +134,8 @@ class Function:
     """A function (or main graph) with attribute parameters and opset imports.
 
     ``callees`` are the functions its nodes call directly, so that a model can embed every
-    function it transitively uses.
+    function it transitively uses. ``optional_inputs`` are the graph inputs a caller may
+    omit (tensor parameters defaulted to ``None``).
     """
 
     name: str
@@ -145,6 +146,7 @@ class Function:
     doc_string: str = ""
     callees: list[Function] = field(default_factory=list)
     overload: str = ""
+    optional_inputs: list[Value] = field(default_factory=list)
 
     @property
     def inputs(self) -> list[Value]:

@@ -23,9 +23,15 @@ from onnxscript.program.graph import (
     SourceLocation,
     Value,
 )
+from onnxscript.program.optional_inputs import (
+    expressible,
+    model_input_type,
+    read_optional_inputs,
+)
 from onnxscript.program.types import OptionalTypeSpec, SequenceTypeSpec, TensorTypeSpec, TypeSpec
 
 _AT = onnx.AttributeProto
+_TYPE_SPECS = (TensorTypeSpec, SequenceTypeSpec, OptionalTypeSpec)
 
 
 def type_to_proto(t: TypeSpec) -> onnx.TypeProto:
@@ -137,6 +143,8 @@ class _Lowerer:
             value = self.graph(value)
         elif attr.kind == _AT.GRAPHS:
             value = [self.graph(g) for g in value]
+        elif attr.kind == _AT.TYPE_PROTO and isinstance(value, _TYPE_SPECS):
+            value = type_to_proto(value)
         return _make_attribute(attr.name, value, attr.kind, attr.doc_string)
 
     def node(self, node: Node) -> onnx.NodeProto:
@@ -274,9 +282,21 @@ def function_to_model_proto(
     model_fields: Mapping[str, Any] | None = None,
     source_locations: bool = False,
 ) -> onnx.ModelProto:
-    """Lower ``fn`` as the main graph of a model that embeds every function it calls."""
+    """Lower ``fn`` as the main graph of a model that embeds every function it calls.
+
+    Its optional inputs become graph inputs of type ``optional(T)`` where the opset and IR
+    version allow (see ``onnxscript.program.optional_inputs``)."""
     lowerer = _Lowerer(bindings or {}, fn.attr_params, source_locations)
+    imports = dict(opset_imports) if opset_imports is not None else model_opset_imports(fn)
+    optional = fn.optional_inputs if expressible(imports.get("", 0), ir_version) else []
+    if optional:
+        given = input_types or [v.declared_type or v.type for v in fn.graph.inputs]
+        input_types = [
+            model_input_type(t) if any(v is o for o in optional) else t
+            for v, t in zip(fn.graph.inputs, given)
+        ]
     graph = lowerer.graph(fn.graph, input_types, output_types)
+    read_optional_inputs(graph, [_name(v) for v in optional])
     if not graph.doc_string and fn.doc_string:
         graph.doc_string = fn.doc_string
     graph.name = fn.name
@@ -284,7 +304,6 @@ def function_to_model_proto(
         info = graph.value_info.add()
         info.name = name
         info.type.CopyFrom(type_to_proto(t))
-    imports = dict(opset_imports) if opset_imports is not None else model_opset_imports(fn)
     model = onnx.helper.make_model(
         graph,
         opset_imports=[onnx.helper.make_opsetid(d, v) for d, v in imports.items()],
