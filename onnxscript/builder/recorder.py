@@ -45,7 +45,7 @@ class GraphRecorder(Evaluator):
         bound = binding.bind(sig, args, kwargs)
         inputs = self._inputs(sig, bound.inputs, f"{op.name}")
         attrs = [_attribute(sig, name, value) for name, value in bound.attributes.items()]
-        count = binding.output_count(sig, requested, bound.attributes, lambda _g: None)
+        count = _output_count(sig, op.domain, requested, bound)
         self._use_opset(op.domain, op.version)
         node = ir.Node(op.domain, op.name, inputs, attrs, num_outputs=count)
         _type_outputs(sig, node)
@@ -147,6 +147,19 @@ def _attribute(sig: binding.Signature, name: str, value: Any) -> ir.Attr:
     elif kind == attr_rules.AT.TYPE_PROTO:
         value = ir.serde.deserialize_type_proto_for_type(value)
     return ir.Attr(name, ir.AttributeType(kind), value)
+
+
+def _output_count(
+    sig: binding.Signature, domain: str, requested: int | None, bound: binding.BoundArguments
+) -> int:
+    """Traced code is Python calling ops: without ``_outputs``, every declared output the
+    spec allows (as eager calls outside scripts and torch.onnx's recorder give)."""
+    if requested is None:
+        given = [p.name for p, v in zip(sig.inputs, bound.inputs, strict=False) if v is not None]
+        declared = binding.declared_output_count(sig, domain, bound.attributes, given)
+        if declared is not None:
+            return declared
+    return binding.output_count(sig, requested, bound.attributes, lambda _g: None)
 
 
 def _type_function_outputs(function: FunctionRef, node: ir.Node) -> None:

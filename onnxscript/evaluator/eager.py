@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -30,7 +30,13 @@ from onnxscript.evaluator.op_call import OpCall
 from onnxscript.evaluator.protocol import FunctionRef, GraphBody, OpRef
 from onnxscript.evaluator.tensor import AttrTensor, Tensor, TensorSequence
 from onnxscript.language.attributes import AT, coerce, infer_kind
-from onnxscript.language.binding import BoundArguments, Signature, bind, output_count
+from onnxscript.language.binding import (
+    BoundArguments,
+    Signature,
+    bind,
+    declared_output_count,
+    output_count,
+)
 from onnxscript.language.binding import describe as describe_signature
 
 if TYPE_CHECKING:
@@ -40,14 +46,21 @@ _MANY = 1 << 30
 _IN_SCRIPT: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "onnxscript_in_script", default=False
 )
-"""Whether a script function's body is running eagerly (calls from it are not checked
-for input shapes, as a compiled model does not check a function's input shapes)."""
+"""Whether a script function's body is running eagerly: its calls of script functions are
+not checked for input shapes (a compiled model checks only its own inputs' shapes), and
+its op calls give the script's output count, not every declared output."""
 _MAX_KEYWORD_CALLS = 64
 
 
 @dataclass
 class OpPlan:
-    """What eager calls of one op need, computed once per op object."""
+    """What eager calls of one op need, computed once per op object.
+
+    ``default_outputs`` is the output count of a call that does not ask for one: in a
+    script, every output up to the last required one; outside (``outside_script``), every
+    output the schema declares (``None``: it depends on the call). ``direct`` is the plan
+    for calls outside a script when that count differs from the script's.
+    """
 
     signature: Signature
     schema: onnx.defs.OpSchema | None
@@ -59,6 +72,8 @@ class OpPlan:
     fast: bool
     plain_call: OpCall | None
     keyword_calls: dict[Hashable, OpCall] = field(default_factory=dict)
+    outside_script: bool = False
+    direct: OpPlan | None = None
 
 
 def _is_sequence_type(type_str: str, constraints: Mapping[str, Sequence[str]]) -> bool:
@@ -87,13 +102,6 @@ def _plan(op: OpRef) -> OpPlan:
         min_args, max_args = max(inputs[0].min_arity, 1), _MANY
     else:
         min_args, max_args = (required[-1] + 1 if required else 0), len(inputs)
-    plain_call = None
-    needs_attributes = any(not p.optional and not p.has_default for p in sig.attributes)
-    if fast and default is not None and not needs_attributes:
-        plain_call = OpCall(
-            op.domain, op.name, op.version, (), default,
-            (op.domain, op.name, op.version, (), default), sig, op.op_schema,
-        )  # fmt: skip
     plan = OpPlan(
         signature=sig,
         schema=op.op_schema,
@@ -103,10 +111,29 @@ def _plan(op: OpRef) -> OpPlan:
         min_args=min_args,
         max_args=max_args,
         fast=fast,
-        plain_call=plain_call,
+        plain_call=_plain_call(op, sig, default if fast else None),
     )
+    declared = declared_output_count(sig, op.domain)
+    if default is not None and declared != default:
+        plan.direct = replace(
+            plan,
+            default_outputs=declared,
+            fast=fast and declared is not None,
+            plain_call=_plain_call(op, sig, declared if fast else None),
+            keyword_calls={},
+            outside_script=True,
+        )
     op.__dict__["_eager_plan"] = plan
     return plan
+
+
+def _plain_call(op: OpRef, sig: Signature, count: int | None) -> OpCall | None:
+    """The call of ``op`` without attributes giving ``count`` outputs (``None`` if the op
+    needs attributes, or no count is given)."""
+    if count is None or any(not p.optional and not p.has_default for p in sig.attributes):
+        return None
+    key = (op.domain, op.name, op.version, (), count)
+    return OpCall(op.domain, op.name, op.version, (), count, key, sig, op.op_schema)
 
 
 # -- running --------------------------------------------------------------------------------
@@ -176,8 +203,10 @@ def run_op(
     """Run ``op(*args, **kwargs)`` with ``evaluator``'s backend.
 
     ``_outputs=k`` in ``kwargs`` asks for ``k`` outputs (what ``a, b = op.X(...)`` does in a
-    script); by default a call gives every output up to the last required one. The result
-    is one value or a tuple.
+    script). Otherwise a call from a script gives every output up to the last required
+    one, as compiled; a call outside scripts every output the schema declares (that the
+    spec allows for the call: ``binding.declared_output_count``). The result is one value
+    or a tuple.
 
     Calls that pass only arrays (or Tensors) positionally, and attributes by keyword, skip
     argument binding: the op's ``OpCall`` for those attribute values is prepared once.
@@ -186,6 +215,8 @@ def run_op(
     if kwargs and "_outputs" in kwargs:
         kwargs, n_outputs = _requested_outputs(kwargs)
     plan = _plan(op)
+    if plan.direct is not None and not _IN_SCRIPT.get():
+        plan = plan.direct
     if plan.fast and n_outputs is None and plan.min_args <= len(args) <= plan.max_args:
         arrays = []
         wrapped = False
@@ -333,9 +364,16 @@ def _output_count(
     inputs: Sequence[Any],
     n_outputs: int | None,
 ) -> int:
-    """The shared rule (``binding.output_count``), then, eagerly, the length of Split's
-    ``split`` input, which is known here."""
+    """Outside scripts, every declared output the spec allows for the call; else the
+    shared rule (``binding.output_count``), then, eagerly, the length of Split's ``split``
+    input, which is known here."""
     attrs = {name: value for name, _, value in attributes}
+    if plan.outside_script and n_outputs is None:
+        formals = plan.signature.inputs
+        given = [p.name for p, v in zip(formals, inputs, strict=False) if v is not None]
+        declared = declared_output_count(plan.signature, op.domain, attrs, given)
+        if declared is not None:
+            return declared
     try:
         return output_count(plan.signature, n_outputs, attrs, _graph_outputs)
     except BindingError as exc:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -419,3 +419,73 @@ def output_count(
         if found is not None:
             return found - rule[1]
     raise BindingError(f"{sig.name} has a variable number of outputs")
+
+
+@dataclass(frozen=True)
+class _OptionalOutputs:
+    """When the spec allows an op's optional outputs: when ``attribute`` is true (false if
+    ``invert``), or when input ``input`` is given; otherwise only the first output. The rule
+    applies to the schema versions that have that attribute or input (neither: always)."""
+
+    attribute: str = ""
+    invert: bool = False
+    input: str = ""
+
+    def applies(self, sig: Signature) -> bool:
+        if self.attribute:
+            return self.attribute in sig.attribute_by_name
+        return not self.input or any(p.name == self.input for p in sig.inputs)
+
+    def holds(self, sig: Signature, attributes: Mapping[str, Any], given: Collection[str]) -> bool:
+        if self.attribute:
+            value = attributes.get(self.attribute, sig.attribute_by_name[self.attribute].default)
+            return bool(0 if value is _NO_DEFAULT else value) != self.invert
+        return bool(self.input) and self.input in given
+
+
+OPTIONAL_OUTPUT_RULES: dict[str, tuple[_OptionalOutputs, ...]] = {
+    # "When training_mode=False, extra outputs are invalid" (14+); test mode (is_test, 1
+    # and 6) gives Y only; 7 and 9 tell the mode only by the output count: Y.
+    "BatchNormalization": (
+        _OptionalOutputs(attribute="training_mode"),
+        _OptionalOutputs(attribute="is_test", invert=True),
+        _OptionalOutputs(),
+    ),
+    # Versions 1 and 6: "If is_test is nonzero, this output [mask] is not filled."
+    "Dropout": (_OptionalOutputs(attribute="is_test", invert=True),),
+    # "Both past and present state key/values ... shall be used together."
+    "Attention": (_OptionalOutputs(input="past_key"),),
+}
+"""Ops of the standard domain whose optional outputs the spec allows only in some calls."""
+
+
+def declared_output_count(
+    sig: Signature,
+    domain: str,
+    attributes: Mapping[str, Any] | None = None,
+    given: Collection[str] | None = None,
+) -> int | None:
+    """How many outputs an eager op call outside a script gives when it does not ask:
+    every output the schema declares, but only those the spec allows for this call
+    (``OPTIONAL_OUTPUT_RULES``: BatchNormalization's statistics only in training mode,
+    Attention's present key/value only with a past key/value).
+
+    ``attributes`` and ``given`` (names of the inputs given) are the call's; without them
+    the result is ``None`` when it would depend on them. ``None`` also for variadic
+    outputs, whose count :func:`output_count` decides.
+    """
+    if sig.free_form:
+        return 1
+    if any(o.variadic for o in sig.outputs):
+        return None
+    declared = len(sig.outputs)
+    rules = OPTIONAL_OUTPUT_RULES.get(sig.name, ()) if domain in ("", "ai.onnx") else ()
+    rule = next((r for r in rules if r.applies(sig)), None)
+    if rule is None:
+        return declared
+    if rule.attribute or rule.input:
+        if attributes is None or given is None:
+            return None
+        if rule.holds(sig, attributes, given):
+            return declared
+    return 1
