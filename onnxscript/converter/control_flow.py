@@ -205,10 +205,11 @@ def translate_if(t: Translator, stmt: ast.If) -> None:
     names = if_outputs(stmt, t.liveness)
     builders = []
     branch_syms = []
+    deleted: set[str] = set()
     for label, body in (("then_branch", stmt.body), ("else_branch", stmt.orelse)):
         builder = _child(t, label)
         syms = []
-        with _inside(t, builder), t.scope():
+        with _inside(t, builder), t.scope() as ended:
             t.block(body)
             for name in names:
                 sym = t.env.get(name)
@@ -221,8 +222,10 @@ def translate_if(t: Translator, stmt: ast.If) -> None:
                         f"give '{name}' a value before the if, or assign it in both branches",
                     )
                 syms.append(sym)
+        deleted |= ended
         builders.append(builder)
         branch_syms.append(syms)
+    t.end_names(deleted)
     if not names:
         return  # nothing computed in the branches is used afterwards
     outputs = _emit_if(t, cond, builders, branch_syms, names, stmt)
@@ -535,7 +538,7 @@ def _translate_body(
         stmt.target.id if isinstance(stmt, ast.For) and isinstance(stmt.target, ast.Name) else None
     )
     builder = body.builder
-    with _inside(t, builder), t.scope():
+    with _inside(t, builder), t.scope() as ended:
         for name, inp in body.inputs.items():
             t.set_var(name, inp)
         if cond_var is not None:
@@ -553,6 +556,7 @@ def _translate_body(
                 raise t.error(stmt, f"'{name}' is deleted in the loop but used after it")
             outs.append(_carried_output(t, stmt, sym, body.initial[name], body.inputs[name]))
         builder.graph.outputs = [cond_out] + [_output(builder, v, taken) for v in outs]
+    t.end_names(ended - set(carried))
     return outs
 
 

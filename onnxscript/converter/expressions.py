@@ -55,8 +55,10 @@ class ExpressionTranslator:
         # value each variable had before the scope first changed it.
         self._undo: list[dict[str, Sym | None]] = []
         # Attribute parameters ended by `del` (restored when the enclosing scope ends, as
-        # deleted variables are).
+        # deleted variables are, then ended after it: see `end_names`).
         self.deleted_attrs: set[str] = set()
+        # Variables deleted with `del` somewhere (for the message of a later read).
+        self.deleted_names: set[str] = set()
         # The optional inputs: whether they are there is known only at run time.
         self.optional_inputs: set[Value] = set()
 
@@ -73,21 +75,35 @@ class ExpressionTranslator:
         if self._undo and name not in self._undo[-1]:
             self._undo[-1][name] = self.env.get(name)
         del self.env[name]
+        self.deleted_names.add(name)
+
+    def end_names(self, names: set[str]) -> None:
+        """Unbind variables and attribute parameters that a branch or loop body deleted: after
+        it they may be unbound, so reading them is an error (as Python's may be)."""
+        for name in names:
+            if name in self.env:
+                self.del_var(name)
+            elif name in self.ctx.attr_params:
+                self.deleted_attrs.add(name)
 
     @contextmanager
-    def scope(self) -> Iterator[None]:
+    def scope(self) -> Iterator[set[str]]:
         """Variables set inside get their earlier values back at the end. Branches and loop
         bodies are translated this way instead of on a copy of every variable, which kept
-        compile time linear in long functions."""
+        compile time linear in long functions. The set yielded receives, at the end, the
+        names bound before and deleted inside (see :meth:`end_names`)."""
         log: dict[str, Sym | None] = {}
         self._undo.append(log)
         deleted = set(self.deleted_attrs)
+        ended: set[str] = set()
         try:
-            yield
+            yield ended
         finally:
             self._undo.pop()
-            self.deleted_attrs = deleted
             env = self.env
+            ended.update(n for n, old in log.items() if old is not None and n not in env)
+            ended.update(self.deleted_attrs - deleted)
+            self.deleted_attrs = deleted
             for name, old in log.items():
                 if old is None:
                     env.pop(name, None)
@@ -120,6 +136,13 @@ class ExpressionTranslator:
                     f"the attribute parameter '{name}' was deleted with `del` before this line",
                 )
             return self.ctx.attr_params[name]
+        if name in self.deleted_names:
+            raise self.error(
+                node,
+                f"Unbound name: {name}",
+                f"'{name}' was deleted with `del` before this line (on some path that "
+                "reaches it); assign it again before reading it",
+            )
         if name in self.ctx.local_names:
             raise self.error(
                 node,
