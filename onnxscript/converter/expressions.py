@@ -61,6 +61,8 @@ class ExpressionTranslator:
         self.deleted_names: set[str] = set()
         # The optional inputs: whether they are there is known only at run time.
         self.optional_inputs: set[Value] = set()
+        # Optional values read as tensors (OptionalGetElement), per graph builder.
+        self.unwrapped: dict[tuple[GraphEmitter, Value], Value] = {}
 
     # -- variables ------------------------------------------------------------------------
 

@@ -517,3 +517,22 @@ def test_returning_none_on_every_path_is_a_located_error():
     with pytest.raises(ScriptError, match="returns None here on every path") as info:
         _compile(source)
     assert "return None" in str(info.value)
+
+
+@script()
+def reads_twice(x: FLOAT["N"]) -> FLOAT["N"]:
+    y = op.Abs(x) if op.ReduceSum(x) > 0.0 else None
+    if y is not None:
+        z = (y + 1.0) * y
+    else:
+        z = x
+    return z
+
+
+def test_an_optional_value_is_read_once_per_graph():
+    (if_node,) = [n for n in reads_twice.to_function_proto().node if n.op_type == "If"][1:]
+    then_branch = next(a.g for a in if_node.attribute if a.name == "then_branch")
+    ops = [n.op_type for n in then_branch.node]
+    assert ops.count("OptionalGetElement") == 1
+    np.testing.assert_allclose(_compare(reads_twice, POS)[0], (POS + 1) * POS)
+    np.testing.assert_allclose(_compare(reads_twice, NEG)[0], NEG)
