@@ -536,3 +536,26 @@ def test_an_optional_value_is_read_once_per_graph():
     assert ops.count("OptionalGetElement") == 1
     np.testing.assert_allclose(_compare(reads_twice, POS)[0], (POS + 1) * POS)
     np.testing.assert_allclose(_compare(reads_twice, NEG)[0], NEG)
+
+
+@script()
+def any_rank(X: FLOAT[...], Bias: FLOAT[...] = None) -> FLOAT[...]:
+    if Bias is None:
+        return op.Identity(X)
+    return op.Add(X, Bias)
+
+
+def test_an_optional_input_of_any_rank():
+    """``FLOAT[...]`` leaves the shape out, which the checker refuses on a model's inputs
+    and outputs (issue 13): the model is given types, and the given type of the optional
+    input becomes optional."""
+    x = np.ones((2, 3), np.float32)
+    t = FLOAT["A", "B"]
+    model = checked_model(any_rank, input_types=[t, t], output_types=[t])
+    assert _input_kind(model, 1) == "optional_type"
+    elem = model.graph.input[1].type.optional_type.elem_type.tensor_type
+    assert [d.dim_param for d in elem.shape.dim] == ["A", "B"]
+    for args, expected in (((x,), x), ((x, None), x), ((x, x), 2 * x)):
+        (got,) = run_proto_model(model, list(args))
+        np.testing.assert_allclose(got, expected)
+        np.testing.assert_allclose(any_rank(*args), got)
