@@ -1,8 +1,18 @@
 """``export2python``: onnxscript 0.7's name for translating a model back to script.
 
-It is :func:`onnxscript.proto2python` with the options 0.7 offers under the same names
-(``function_name``, ``rename``, ``use_operators``, ``inline_const``); the other options of
-``proto2python`` are passed through by keyword.
+It is :func:`onnxscript.proto2python`; the options of 0.7 map one to one onto options of
+the same name and meaning:
+
+* ``function_name``: the name of the main function;
+* ``rename``: short variable names;
+* ``use_operators``: binary ops written as Python operators (``a + b``);
+* ``inline_const``: small constants used once written where they are used;
+* ``skip_initializers``: the main graph's initializers become function inputs.
+
+Every other keyword (``inline_limit``, ``large_limit``, ``tensor_file``, ``opset_imports``)
+goes to ``proto2python`` as is. The generated code differs from 0.7's in form (it uses this
+package's imports and defines ``make_model()`` for a model) but compiles back to an
+isomorphic model.
 """
 
 from __future__ import annotations
@@ -21,6 +31,7 @@ def export2python(
     rename: bool = False,
     use_operators: bool = False,
     inline_const: bool = False,
+    skip_initializers: bool = False,
     **options: Any,
 ) -> str:
     """The Python script source of ``model_onnx`` (see :func:`onnxscript.proto2python`)."""
@@ -30,6 +41,7 @@ def export2python(
         rename=rename,
         use_operators=use_operators,
         inline_const=inline_const,
+        skip_initializers=skip_initializers,
         **options,
     )
 

@@ -166,6 +166,30 @@ def test_function_protos_compare_interfaces_and_bodies():
     assert is_isomorphic(f.to_function_proto(), g.to_function_proto(), canonical=True)
 
 
+def test_the_0_7_function_assertion_ignores_the_functions_own_names():
+    from onnxscript.testing import assert_isomorphic_function
+
+    @script()
+    def implicit(x: FLOAT["N"], alpha: float = 0.5) -> FLOAT["N"]:
+        return op.LeakyRelu(x + 1.0, alpha=alpha)
+
+    @script()
+    def explicit(y: FLOAT["N"], alpha: float = 0.5) -> FLOAT["N"]:
+        return op.LeakyRelu(op.Add(y, op.Constant(value=1.0)), alpha=alpha)
+
+    @script()
+    def other_default(y: FLOAT["N"], alpha: float = 0.25) -> FLOAT["N"]:
+        return op.LeakyRelu(op.Add(y, op.Constant(value=1.0)), alpha=alpha)
+
+    a, b = implicit.to_function_proto(), explicit.to_function_proto()
+    assert_isomorphic_function(a, b)
+    assert (a.name, b.name) == ("implicit", "explicit")  # the arguments are not changed
+    with pytest.raises(Mismatch, match="this::implicit vs this::explicit"):
+        assert_isomorphic(a, b)
+    with pytest.raises(Mismatch, match="default of attribute alpha"):
+        assert_isomorphic_function(a, other_default.to_function_proto())
+
+
 def test_different_proto_kinds_are_refused():
     a = _graph([oh.make_node("Relu", ["x"], ["y"])])
     with pytest.raises(Mismatch, match="cannot compare"):
