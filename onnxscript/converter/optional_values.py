@@ -36,6 +36,7 @@ MIN_OPSET = 15
 
 
 def is_none(sym: Sym | None) -> bool:
+    """Whether ``sym`` is Python's ``None``."""
     return isinstance(sym, Const) and sym.value is None
 
 
@@ -86,7 +87,7 @@ def _require_opset(t: ExpressionTranslator, node: ast.AST, name: str) -> None:
         )
 
 
-def _branch_value(t: ExpressionTranslator, sym: Sym, node: ast.AST, elem: TypeSpec | None) -> Value:
+def _branch_value(t: ExpressionTranslator, sym: Sym, node: ast.AST, elem: TypeSpec) -> Value:
     """``sym`` as an optional value in the current graph. A value whose type is not known
     statically is taken as it is (it may be an optional already)."""
     if isinstance(sym, Value) and (
@@ -94,16 +95,14 @@ def _branch_value(t: ExpressionTranslator, sym: Sym, node: ast.AST, elem: TypeSp
     ):
         return sym
     if is_none(sym):
-        assert elem is not None
-        value = t.builder.emit("Optional", [], [Attr("type", AT.TYPE_PROTO, elem)], hints=["none"])[
-            0
-        ]
+        empty = Attr("type", AT.TYPE_PROTO, elem)  # lowered to the TypeProto of elem
+        value = t.builder.emit("Optional", [], [empty], hints=["none"])[0]
     else:
         dtype = getattr(elem, "dtype", None)
         tensor = t.to_tensor(sym, node, dtype=None if isinstance(sym, Value) else dtype)
         tensor = t.retype_int_like(tensor, dtype=dtype)
         value = t.builder.emit1("Optional", tensor, hint=tensor.hint)
-    value.type = OptionalTypeSpec(elem) if elem is not None else None
+    value.type = OptionalTypeSpec(elem)
     return value
 
 
