@@ -196,13 +196,11 @@ def _emit_if(
     return outputs
 
 
-def translate_if(t: Translator, stmt: ast.If) -> None:
-    test = t.expr(stmt.test)
-    if isinstance(test, Const):
-        t.block(stmt.body if t.truth(test.value, stmt.test) else stmt.orelse)
-        return
-    cond = condition(t, test, stmt.test)
-    names = if_outputs(stmt, t.liveness)
+def _branches(
+    t: Translator, stmt: ast.If, names: Sequence[str]
+) -> tuple[list[GraphEmitter], list[list[Sym]]]:
+    """Translate both branches, each into its own graph: the graphs, and per branch the
+    values of ``names`` at its end. Names a branch deletes are unbound after the if."""
     builders = []
     branch_syms = []
     deleted: set[str] = set()
@@ -226,8 +224,28 @@ def translate_if(t: Translator, stmt: ast.If) -> None:
         builders.append(builder)
         branch_syms.append(syms)
     t.end_names(deleted)
-    if not names:
+    return builders, branch_syms
+
+
+def translate_if(t: Translator, stmt: ast.If) -> None:
+    test = t.expr(stmt.test)
+    if isinstance(test, Const):
+        t.block(stmt.body if t.truth(test.value, stmt.test) else stmt.orelse)
+        return
+    cond = condition(t, test, stmt.test)
+    names = if_outputs(stmt, t.liveness)
+    builders, branch_syms = _branches(t, stmt, names)
+    # A variable that is None on every branch stays the Python constant None.
+    keep = []
+    for i, name in enumerate(names):
+        if all(optional_values.is_none(syms[i]) for syms in branch_syms):
+            t.set_var(name, Const(None))
+        else:
+            keep.append(i)
+    if not keep:
         return  # nothing computed in the branches is used afterwards
+    names = [names[i] for i in keep]
+    branch_syms = [[syms[i] for i in keep] for syms in branch_syms]
     outputs = _emit_if(t, cond, builders, branch_syms, names, stmt)
     for name, value in zip(names, outputs):
         t.set_var(name, value)

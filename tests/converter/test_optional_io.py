@@ -559,3 +559,23 @@ def test_an_optional_input_of_any_rank():
         (got,) = run_proto_model(model, list(args))
         np.testing.assert_allclose(got, expected)
         np.testing.assert_allclose(any_rank(*args), got)
+
+
+@script()
+def none_on_both_branches(x: FLOAT["N"]) -> FLOAT["N"]:
+    if op.ReduceSum(x) > 0.0:
+        y = None
+        z = op.Abs(x)
+    else:
+        y = None
+        z = op.Neg(x)
+    if y is None:
+        z = z + 1.0
+    return z
+
+
+def test_none_on_every_branch_stays_the_python_none():
+    ops = [n.op_type for n in none_on_both_branches.to_function_proto().node]
+    assert ops.count("If") == 1 and "Optional" not in ops and "OptionalHasElement" not in ops
+    np.testing.assert_allclose(_compare(none_on_both_branches, POS)[0], POS + 1)
+    np.testing.assert_allclose(_compare(none_on_both_branches, NEG)[0], 1 - NEG)
