@@ -386,12 +386,7 @@ class TracedOnnxFunction(FunctionRef):
         doc = self.__doc__ or ""
         return fs.build_op_schema(self.name, self.domain, self.version, inputs, outputs, attrs, doc)
 
-    @functools.cached_property
-    def op_signature(self) -> OpSignature:
-        """onnx_ir's ``OpSignature`` of :attr:`op_schema`."""
-        from onnxscript.function_schema import op_signature
-
-        return op_signature(self.op_schema)
+    op_signature = OnnxFunction.op_signature  # from its op_schema, as for script functions
 
     @property
     def __signature__(self) -> inspect.Signature:

@@ -26,6 +26,7 @@ BOTTOM = {
     "runtime",
     "defaults",
     "compiled_patterns",
+    "proto_graphs",
     "program",
     "onnx_types",
     "language",

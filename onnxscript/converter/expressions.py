@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import onnx
@@ -34,6 +34,9 @@ def _is_tensor_data(value: Any) -> bool:
     if isinstance(value, (list, tuple)):
         return all(_is_tensor_data(v) or isinstance(v, str) for v in value)
     return isinstance(value, str)
+
+
+K = TypeVar("K")
 
 
 class ExpressionTranslator:
@@ -383,9 +386,14 @@ class ExpressionTranslator:
         return base
 
     def _find_attr_tensor(self, name: str) -> Value | None:
+        return self.find_in_scope(self._attr_tensors, name)
+
+    def find_in_scope(self, cache: Mapping[tuple[GraphEmitter, K], Value], key: K) -> Value | None:
+        """A value cached per graph for ``key``, made in the current graph or one enclosing
+        it (those run first, so their values serve nested graphs too)."""
         builder: GraphEmitter | None = self.builder
         while builder is not None:
-            found = self._attr_tensors.get((builder, name))
+            found = cache.get((builder, key))
             if found is not None:
                 return found
             builder = builder.parent

@@ -141,12 +141,9 @@ def unwrap(t: ExpressionTranslator, value: Value) -> Value:
     """An optional value read as a tensor: ``OptionalGetElement``, once per graph (a read in
     an enclosing graph, which runs first, serves its subgraphs too)."""
     assert isinstance(value.type, OptionalTypeSpec)
-    builder: GraphEmitter | None = t.builder
-    while builder is not None:
-        found = t.unwrapped.get((builder, value))
-        if found is not None:
-            return found
-        builder = builder.parent
+    found = t.find_in_scope(t.unwrapped, value)
+    if found is not None:
+        return found
     out = t.builder.emit1("OptionalGetElement", value, hint=value.hint)
     out.type = value.type.elem
     t.unwrapped[(t.builder, value)] = out

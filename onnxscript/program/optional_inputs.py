@@ -16,12 +16,13 @@ the input stays a plain tensor input.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 
 import onnx
 import onnx.helper
 
 from onnxscript.program.types import OptionalTypeSpec, TypeSpec
+from onnxscript.proto_graphs import subgraphs
 
 MIN_OPSET = 15
 """The first ai.onnx opset with ``OptionalGetElement`` / ``OptionalHasElement``."""
@@ -42,14 +43,6 @@ def model_input_type(t: TypeSpec | None) -> TypeSpec | None:
     return OptionalTypeSpec(t)
 
 
-def _subgraphs(node: onnx.NodeProto) -> Iterator[onnx.GraphProto]:
-    for attr in node.attribute:
-        if attr.type == onnx.AttributeProto.GRAPH:
-            yield attr.g
-        elif attr.type == onnx.AttributeProto.GRAPHS:
-            yield from attr.graphs
-
-
 def _names(graph: onnx.GraphProto, found: set[str]) -> set[str]:
     """Every value name used in ``graph`` and its subgraphs."""
     found.update(v.name for v in graph.input)
@@ -58,7 +51,7 @@ def _names(graph: onnx.GraphProto, found: set[str]) -> set[str]:
     for node in graph.node:
         found.update(node.input)
         found.update(node.output)
-        for sub in _subgraphs(node):
+        for sub in subgraphs(node):
             _names(sub, found)
     return found
 
@@ -81,7 +74,7 @@ class _Unwrapper:
         unwrapped: dict[str, str] = {}
         nodes: list[onnx.NodeProto] = []
         for node in graph.node:
-            for sub in _subgraphs(node):
+            for sub in subgraphs(node):
                 self.graph(sub)
             if node.domain in ("", "ai.onnx") and node.op_type in _READS_OPTIONAL:
                 nodes.append(node)

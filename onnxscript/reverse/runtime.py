@@ -20,6 +20,8 @@ from typing import Any
 
 import onnx
 
+from onnxscript.proto_graphs import subgraphs
+
 
 def external_tensor(
     name: str,
@@ -52,15 +54,6 @@ def external_tensor(
     return tensor
 
 
-def _subgraphs(node: onnx.NodeProto) -> Iterator[onnx.GraphProto]:
-    """The graphs that ``node``'s attributes hold (``If`` branches, ``Loop`` bodies)."""
-    for attr in node.attribute:
-        if attr.type == onnx.AttributeProto.GRAPH:
-            yield attr.g
-        elif attr.type == onnx.AttributeProto.GRAPHS:
-            yield from attr.graphs
-
-
 def _graph_tensors(graph: onnx.GraphProto) -> Iterator[tuple[str, onnx.TensorProto]]:
     for init in graph.initializer:
         yield init.name, init
@@ -73,7 +66,7 @@ def _node_tensors(nodes: Sequence[onnx.NodeProto]) -> Iterator[tuple[str, onnx.T
             for attr in node.attribute:
                 if attr.name == "value":
                     yield node.output[0], attr.t
-        for sub in _subgraphs(node):
+        for sub in subgraphs(node):
             yield from _graph_tensors(sub)
 
 
@@ -107,7 +100,7 @@ def _graph_names(graph: onnx.GraphProto, found: set[str]) -> None:
     found.update(t.name for t in graph.initializer)
     for node in graph.node:
         found.update(node.output)
-        for sub in _subgraphs(node):
+        for sub in subgraphs(node):
             _graph_names(sub, found)
 
 
@@ -126,7 +119,7 @@ def _rename(graph: onnx.GraphProto, names: dict[str, str]) -> None:
     for node in graph.node:
         fix(node.input)
         fix(node.output)
-        for sub in _subgraphs(node):
+        for sub in subgraphs(node):
             _rename(sub, names)
 
 
