@@ -1,0 +1,232 @@
+"""The values of a node's outputs when its inputs are constants (constant folding).
+
+Shape arithmetic (Shape, Gather, Concat, Unsqueeze, Reshape, Cast, integer math...) is
+computed with numpy directly, which is what folding while building mostly meets; any
+other deterministic ai.onnx op runs on ``onnx.reference`` as a one-node model.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import onnx
+import onnx.reference
+import onnx_ir as ir
+
+_NONDETERMINISTIC = frozenset(
+    {
+        "RandomNormal",
+        "RandomNormalLike",
+        "RandomUniform",
+        "RandomUniformLike",
+        "Multinomial",
+        "Bernoulli",
+        "Dropout",
+    }
+)
+_SHAPE_ONLY = frozenset({"Shape", "Size"})
+
+Kernel = Callable[[ir.Node, list[Any]], list[np.ndarray] | None]
+
+
+def evaluate_node(
+    node: ir.Node,
+    opset_version: int,
+    *,
+    input_size_limit: int = 8192,
+    output_size_limit: int = 262144,
+) -> list[ir.TensorProtocol] | None:
+    """The output tensors of ``node`` when every present input is a constant (for Shape
+    and Size: has a static shape), the op is a deterministic ai.onnx op without graph
+    attributes, and inputs and outputs are within the size limits (in elements); else
+    None."""
+    if node.domain not in ("", "ai.onnx") or node.op_type in _NONDETERMINISTIC:
+        return None
+    if any(
+        a.type in (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
+        for a in node.attributes.values()
+    ):
+        return None
+    arrays = _input_arrays(node, input_size_limit)
+    if arrays is None:
+        return None
+    kernel = _KERNELS.get(node.op_type)
+    try:
+        results = kernel(node, arrays) if kernel is not None else None
+        if results is None:
+            results = _reference(node, arrays, opset_version)
+    except Exception:  # an op the inputs do not fit is left for the runtime to report
+        return None
+    if results is None or any(r.size > output_size_limit for r in results):
+        return None
+    return [ir.tensor(np.asarray(r)) for r in results]
+
+
+def _input_arrays(node: ir.Node, limit: int) -> list[Any] | None:
+    if node.op_type in _SHAPE_ONLY:
+        source = node.inputs[0]
+        if source is None or source.shape is None or not source.shape.is_static():
+            return None
+        return [tuple(source.shape.numpy())]
+    arrays: list[Any] = []
+    for value in node.inputs:
+        if value is None:
+            arrays.append(None)
+            continue
+        tensor = value.const_value
+        if tensor is None or value.is_graph_input() or tensor.size > limit:
+            return None
+        arrays.append(tensor.numpy())
+    return arrays
+
+
+def _attr(node: ir.Node, name: str, default: Any = None) -> Any:
+    attr = node.attributes.get(name)
+    return default if attr is None else attr.value
+
+
+def _shape(node: ir.Node, a: list[Any]) -> list[np.ndarray]:
+    dims = a[0]
+    start, end = _attr(node, "start", 0), _attr(node, "end", len(dims))
+    return [np.array(dims[slice(start, end)], dtype=np.int64)]
+
+
+def _size(node: ir.Node, a: list[Any]) -> list[np.ndarray]:
+    return [np.array(int(np.prod(a[0])), dtype=np.int64)]
+
+
+def _gather(node: ir.Node, a: list[Any]) -> list[np.ndarray]:
+    data, indices = a[0], a[1]
+    axis = _attr(node, "axis", 0)
+    indices = np.where(indices < 0, indices + data.shape[axis], indices)
+    return [np.take(data, indices, axis=axis)]
+
+
+def _concat(node: ir.Node, a: list[Any]) -> list[np.ndarray]:
+    return [np.concatenate([x for x in a if x is not None], axis=_attr(node, "axis", 0))]
+
+
+def _axes(node: ir.Node, a: list[Any]) -> list[int] | None:
+    if len(a) > 1 and a[1] is not None:
+        return [int(i) for i in a[1].reshape(-1)]
+    found = _attr(node, "axes")
+    return list(found) if found is not None else None
+
+
+def _unsqueeze(node: ir.Node, a: list[Any]) -> list[np.ndarray]:
+    axes = _axes(node, a) or []
+    rank = a[0].ndim + len(axes)
+    return [np.expand_dims(a[0], tuple(sorted(i + rank if i < 0 else i for i in axes)))]
+
+
+def _squeeze(node: ir.Node, a: list[Any]) -> list[np.ndarray]:
+    axes = _axes(node, a)
+    return [np.squeeze(a[0], axis=tuple(axes) if axes is not None else None)]
+
+
+def _reshape(node: ir.Node, a: list[Any]) -> list[np.ndarray]:
+    shape = [int(d) for d in a[1]]
+    if not _attr(node, "allowzero", 0):
+        shape = [a[0].shape[i] if d == 0 else d for i, d in enumerate(shape)]
+    return [a[0].reshape(shape)]
+
+
+def _cast(node: ir.Node, a: list[Any]) -> list[np.ndarray] | None:
+    to = ir.DataType(_attr(node, "to"))
+    if not (to.is_integer() or to.is_floating_point()) or to.bitwidth < 16:
+        return None
+    if not (a[0].dtype.kind in "iub" or to.is_floating_point()):
+        return None  # float -> int rounding and saturation: onnx.reference decides
+    return [a[0].astype(to.numpy())]
+
+
+def _integer_div(node: ir.Node, a: list[Any]) -> list[np.ndarray] | None:
+    x, y = a
+    if x.dtype.kind in "iu" and y.dtype.kind in "iu":
+        if np.any(y == 0):
+            return None
+        return [(np.trunc(x / y)).astype(x.dtype)]  # ONNX integer Div truncates
+    return [np.divide(x, y).astype(x.dtype)]
+
+
+def _binary(fn: Callable[[Any, Any], Any]) -> Kernel:
+    def kernel(node: ir.Node, a: list[Any]) -> list[np.ndarray]:
+        return [np.asarray(fn(a[0], a[1])).astype(a[0].dtype, copy=False)]
+
+    return kernel
+
+
+def _compare(fn: Callable[[Any, Any], Any]) -> Kernel:
+    def kernel(node: ir.Node, a: list[Any]) -> list[np.ndarray]:
+        return [np.asarray(fn(a[0], a[1]))]
+
+    return kernel
+
+
+def _range(node: ir.Node, a: list[Any]) -> list[np.ndarray]:
+    return [np.arange(a[0], a[1], a[2]).astype(a[0].dtype)]
+
+
+def _where(node: ir.Node, a: list[Any]) -> list[np.ndarray]:
+    return [np.where(a[0], a[1], a[2])]
+
+
+def _identity(node: ir.Node, a: list[Any]) -> list[np.ndarray]:
+    return [a[0]]
+
+
+_KERNELS: dict[str, Kernel] = {
+    "Shape": _shape,
+    "Size": _size,
+    "Gather": _gather,
+    "Concat": _concat,
+    "Unsqueeze": _unsqueeze,
+    "Squeeze": _squeeze,
+    "Reshape": _reshape,
+    "Cast": _cast,
+    "Identity": _identity,
+    "Add": _binary(np.add),
+    "Sub": _binary(np.subtract),
+    "Mul": _binary(np.multiply),
+    "Div": _integer_div,
+    "Equal": _compare(np.equal),
+    "Less": _compare(np.less),
+    "Greater": _compare(np.greater),
+    "Range": _range,
+    "Where": _where,
+}
+"""Kernels for what shape arithmetic uses; each returns None to defer to onnx.reference."""
+
+
+def _reference(node: ir.Node, arrays: Sequence[Any], version: int) -> list[np.ndarray]:
+    """Run the node alone on onnx's reference evaluator."""
+    names = [f"in{i}" if a is not None else "" for i, a in enumerate(arrays)]
+    outputs = [f"out{i}" for i in range(len(node.outputs))]
+    proto = ir.serde.serialize_node(node)
+    del proto.input[:]
+    proto.input.extend(names)
+    del proto.output[:]
+    proto.output.extend(outputs)
+    evaluator = _evaluator(proto.SerializeToString(), version, len(names))
+    feeds = {n: a for n, a in zip(names, arrays) if n}
+    return [np.asarray(r) for r in evaluator.run(None, feeds)]
+
+
+@functools.lru_cache(maxsize=256)
+def _evaluator(node_bytes: bytes, version: int, count: int) -> onnx.reference.ReferenceEvaluator:
+    """A reference evaluator for one node (cached by the node's bytes and version)."""
+    node = onnx.NodeProto.FromString(node_bytes)
+    graph = onnx.helper.make_graph(
+        [node],
+        "fold",
+        [onnx.helper.make_empty_tensor_value_info(n) for n in node.input if n],
+        [onnx.helper.make_empty_tensor_value_info(n) for n in node.output],
+    )
+    model = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", version)])
+    return onnx.reference.ReferenceEvaluator(model)
+
+
+__all__ = ["evaluate_node"]

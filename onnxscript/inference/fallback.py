@@ -1,0 +1,85 @@
+"""onnx's own inference of one node, for ops without a fast rule here.
+
+The node and the types of its inputs are serialized, ``onnx.shape_inference`` infers the
+outputs (constant inputs are passed as data, so Reshape-like ops get shapes), and the
+result is read back into the outputs that are still unknown.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import onnx
+import onnx.shape_inference
+import onnx_ir as ir
+
+from onnxscript.inference import InferenceError
+
+_SIZE_LIMIT = 1024
+"""Constant inputs up to this many elements are given to onnx as data."""
+
+
+@functools.lru_cache(maxsize=1024)
+def _schema(op_type: str, version: int, domain: str) -> onnx.defs.OpSchema | None:
+    try:
+        return onnx.defs.get_schema(op_type, version, domain)
+    except onnx.defs.SchemaError:
+        return None
+
+
+def infer_with_onnx(node: ir.Node, version: int) -> None:
+    """Fill the unknown outputs of ``node`` from onnx's inference (when every input's type
+    is known and onnx has a schema); onnx's complaints become InferenceError."""
+    schema = _schema(node.op_type, version, node.domain)
+    if schema is None or any(v is not None and v.type is None for v in node.inputs):
+        return
+    if any(
+        a.type in (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
+        for a in node.attributes.values()
+    ):
+        return  # bodies capture outer values whose types onnx would need as well
+    proto = ir.serde.serialize_node(node)
+    types: dict[str, onnx.TypeProto] = {}
+    data: dict[str, onnx.TensorProto] = {}
+    for name, value in zip(proto.input, node.inputs):
+        if value is None or not name:
+            continue
+        types[name] = _type_proto(value)
+        tensor = value.const_value
+        if tensor is not None and tensor.size <= _SIZE_LIMIT:
+            data[name] = ir.serde.serialize_tensor(tensor)
+    opsets = [onnx.helper.make_opsetid(node.domain, version)]
+    try:
+        found = onnx.shape_inference.infer_node_outputs(schema, proto, types, data, None, opsets)
+    except (onnx.shape_inference.InferenceError, RuntimeError) as error:
+        raise InferenceError(_short(str(error))) from None
+    for name, value in zip(proto.output, node.outputs):
+        if name in found:
+            _read_type(value, found[name])
+
+
+def _type_proto(value: ir.Value) -> onnx.TypeProto:
+    proto = onnx.TypeProto()
+    ir.serde.serialize_type_into(proto, value.type)  # type: ignore[arg-type]
+    if value.shape is not None and proto.HasField("tensor_type"):
+        ir.serde.serialize_shape_into(proto, value.shape)
+    return proto
+
+
+def _read_type(value: ir.Value, proto: onnx.TypeProto) -> None:
+    if value.type is None and proto.WhichOneof("value") is not None:
+        found = ir.serde.deserialize_type_proto_for_type(proto)
+        if not (isinstance(found, ir.TensorType) and found.dtype == ir.DataType.UNDEFINED):
+            value.type = found
+    if value.shape is None:
+        shape = ir.serde.deserialize_type_proto_for_shape(proto)
+        if shape is not None:
+            value.shape = shape
+
+
+def _short(message: str) -> str:
+    """onnx's message without its ``[ShapeInferenceError]`` wrapping."""
+    return message.replace("[ShapeInferenceError]", "").replace("Inference error(s):", "").strip()
+
+
+__all__ = ["infer_with_onnx"]

@@ -1,0 +1,488 @@
+"""Fast type and shape rules for the common ai.onnx ops, written from the operator specs.
+
+Each rule sets what it can of ``node.outputs`` and leaves the rest unknown; ops without a
+rule here go to onnx's own inference (``fallback``). Symbolic dims pass through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import onnx_ir as ir
+
+from onnxscript.inference import InferenceError, control_flow
+from onnxscript.inference.dims import (
+    Dim,
+    broadcast,
+    const_ints,
+    dims,
+    normalize_axis,
+    product,
+    unknown,
+)
+
+Rule = Callable[[ir.Node, int], None]
+
+
+def _set(value: ir.Value, dtype: ir.DataType | None, shape: list[Dim] | None) -> None:
+    if dtype is not None and value.dtype is None:
+        value.dtype = dtype
+    if shape is not None and value.shape is None:
+        value.shape = ir.Shape(shape)
+
+
+def _dtype(node: ir.Node, index: int = 0) -> ir.DataType | None:
+    value = node.inputs[index] if index < len(node.inputs) else None
+    return value.dtype if value is not None else None
+
+
+def _attr(node: ir.Node, name: str, default: Any = None) -> Any:
+    attr = node.attributes.get(name)
+    return default if attr is None else attr.value
+
+
+def _int_attr(node: ir.Node, name: str, default: int) -> int:
+    return int(_attr(node, name, default))
+
+
+def same_as_input(node: ir.Node, version: int) -> None:
+    """Elementwise unary ops (and ops whose first output is shaped like the input)."""
+    source = node.inputs[0]
+    _set(node.outputs[0], _dtype(node), dims(source))
+
+
+def elementwise(node: ir.Node, version: int) -> None:
+    """Broadcasting ops whose output has the inputs' element type."""
+    dtype = next((v.dtype for v in node.inputs if v is not None and v.dtype), None)
+    _set(node.outputs[0], dtype, broadcast([dims(v) for v in node.inputs]))
+
+
+def comparison(node: ir.Node, version: int) -> None:
+    _set(node.outputs[0], ir.DataType.BOOL, broadcast([dims(v) for v in node.inputs]))
+
+
+def where(node: ir.Node, version: int) -> None:
+    dtype = _dtype(node, 1) or _dtype(node, 2)
+    _set(node.outputs[0], dtype, broadcast([dims(v) for v in node.inputs]))
+
+
+def cast(node: ir.Node, version: int) -> None:
+    to = _attr(node, "to")
+    dtype = ir.DataType(to) if to is not None else None
+    _set(node.outputs[0], dtype, dims(node.inputs[0]))
+
+
+def cast_like(node: ir.Node, version: int) -> None:
+    _set(node.outputs[0], _dtype(node, 1), dims(node.inputs[0]))
+
+
+def shape_op(node: ir.Node, version: int) -> None:
+    source = dims(node.inputs[0])
+    rank = len(source) if source is not None else None
+    length: list[Dim] = [unknown()]
+    if rank is not None:
+        start = _int_attr(node, "start", 0)
+        end = _int_attr(node, "end", rank)
+        start, end = (max(0, min(rank, i + rank if i < 0 else i)) for i in (start, end))
+        length = [max(0, end - start)]
+    _set(node.outputs[0], ir.DataType.INT64, length)
+
+
+def size_op(node: ir.Node, version: int) -> None:
+    _set(node.outputs[0], ir.DataType.INT64, [])
+
+
+def matmul(node: ir.Node, version: int) -> None:
+    a, b = dims(node.inputs[0]), dims(node.inputs[1])
+    shape = None
+    if a is not None and b is not None and a and b:
+        a2 = [1, *a] if len(a) == 1 else a
+        b2 = [*b, 1] if len(b) == 1 else b
+        k1, k2 = a2[-1], b2[-2]
+        if isinstance(k1, int) and isinstance(k2, int) and k1 != k2:
+            raise InferenceError(f"MatMul inner dims differ: {k1} vs {k2}")
+        batch = broadcast([a2[:-2], b2[:-2]]) or []
+        shape = [*batch, *([] if len(a) == 1 else [a2[-2]]), *([] if len(b) == 1 else [b2[-1]])]
+    _set(node.outputs[0], _dtype(node), shape)
+
+
+def gemm(node: ir.Node, version: int) -> None:
+    a, b = dims(node.inputs[0]), dims(node.inputs[1])
+    shape = None
+    if a is not None and b is not None and len(a) == 2 and len(b) == 2:
+        m, k1 = (a[1], a[0]) if _int_attr(node, "transA", 0) else (a[0], a[1])
+        k2, n = (b[1], b[0]) if _int_attr(node, "transB", 0) else (b[0], b[1])
+        if isinstance(k1, int) and isinstance(k2, int) and k1 != k2:
+            raise InferenceError(f"Gemm inner dims differ: {k1} vs {k2}")
+        shape = [m, n]
+    _set(node.outputs[0], _dtype(node), shape)
+
+
+def reshape(node: ir.Node, version: int) -> None:
+    target = const_ints(node.inputs[1])
+    source = dims(node.inputs[0])
+    shape: list[Dim] | None = None
+    if target is not None:
+        allowzero = _int_attr(node, "allowzero", 0)
+        shape = []
+        for i, d in enumerate(target):
+            if d == 0 and not allowzero:
+                shape.append(source[i] if source is not None and i < len(source) else unknown())
+            else:
+                shape.append(d)
+        if -1 in shape:
+            shape[shape.index(-1)] = _missing_dim(source, [d for d in shape if d != -1])
+    _set(node.outputs[0], _dtype(node), shape)
+
+
+def _missing_dim(source: list[Dim] | None, others: list[Dim]) -> Dim:
+    """The dim ``-1`` stands for: total size over the other dims' product."""
+    if source is None:
+        return unknown()
+    total, rest = product(source), product(others)
+    if total is not None and rest:
+        if total % rest:
+            raise InferenceError(f"cannot reshape {total} elements into groups of {rest}")
+        return total // rest
+    remaining = list(source)
+    for dim in others:  # cancel equal dims, symbolic ones included: [N, 64] -> [-1, 64]
+        if dim in remaining:
+            remaining.remove(dim)
+        else:
+            return unknown()
+    return remaining[0] if len(remaining) == 1 else (product(remaining) or unknown())
+
+
+def concat(node: ir.Node, version: int) -> None:
+    found = [dims(v) for v in node.inputs if v is not None]
+    shapes = [s for s in found if s is not None]
+    shape = None
+    if shapes and len(shapes) == len(found):
+        ranks = {len(s) for s in shapes}
+        if len(ranks) != 1:
+            raise InferenceError(f"Concat inputs have different ranks: {sorted(ranks)}")
+        rank = ranks.pop()
+        axis = normalize_axis(_int_attr(node, "axis", 0), rank, "Concat")
+        shape = list(shapes[0])
+        sizes = [s[axis] for s in shapes]
+        static = [d for d in sizes if isinstance(d, int)]
+        shape[axis] = sum(static) if len(static) == len(sizes) else unknown()
+    _set(node.outputs[0], _dtype(node), shape)
+
+
+def transpose(node: ir.Node, version: int) -> None:
+    source = dims(node.inputs[0])
+    shape = None
+    if source is not None:
+        perm = _attr(node, "perm") or list(reversed(range(len(source))))
+        if sorted(perm) != list(range(len(source))):
+            raise InferenceError(f"Transpose perm {list(perm)} does not fit rank {len(source)}")
+        shape = [source[p] for p in perm]
+    _set(node.outputs[0], _dtype(node), shape)
+
+
+def _axes(node: ir.Node, version: int, since: int) -> list[int] | None:
+    """Axes given as an attribute (before ``since``) or as the second input."""
+    if version < since:
+        value = _attr(node, "axes")
+        return list(value) if value is not None else None
+    return const_ints(node.inputs[1]) if len(node.inputs) > 1 else None
+
+
+def unsqueeze(node: ir.Node, version: int) -> None:
+    source, axes = dims(node.inputs[0]), _axes(node, version, 13)
+    shape = None
+    if source is not None and axes is not None:
+        rank = len(source) + len(axes)
+        positions = sorted(normalize_axis(a, rank, "Unsqueeze") for a in axes)
+        shape = list(source)
+        for p in positions:
+            shape.insert(p, 1)
+    _set(node.outputs[0], _dtype(node), shape)
+
+
+def squeeze(node: ir.Node, version: int) -> None:
+    source, axes = dims(node.inputs[0]), _axes(node, version, 13)
+    shape = None
+    if source is not None:
+        if axes is None and (len(node.inputs) < 2 or node.inputs[1] is None):
+            if all(isinstance(d, int) for d in source):
+                shape = [d for d in source if d != 1]
+        elif axes is not None:
+            drop = {normalize_axis(a, len(source), "Squeeze") for a in axes}
+            shape = [d for i, d in enumerate(source) if i not in drop]
+    _set(node.outputs[0], _dtype(node), shape)
+
+
+def reduce(node: ir.Node, version: int) -> None:
+    since = 13 if node.op_type == "ReduceSum" else 18
+    source, axes = dims(node.inputs[0]), _axes(node, version, since)
+    keep = _int_attr(node, "keepdims", 1)
+    shape: list[Dim] | None = None
+    if source is not None:
+        given_axes = axes is not None or (len(node.inputs) > 1 and node.inputs[1] is not None)
+        if axes is None and given_axes:
+            shape = None if keep == 0 else [unknown()] * len(source)
+        else:
+            if not axes and _int_attr(node, "noop_with_empty_axes", 0):
+                shape = list(source)
+            else:
+                chosen = {
+                    normalize_axis(a, len(source), node.op_type) for a in axes or range(len(source))
+                }
+                shape = [
+                    1 if i in chosen else d for i, d in enumerate(source) if keep or i not in chosen
+                ]
+    _set(node.outputs[0], _dtype(node), shape)
+
+
+def arg_reduce(node: ir.Node, version: int) -> None:
+    source = dims(node.inputs[0])
+    shape: list[Dim] | None = None
+    if source is not None:
+        axis = normalize_axis(_int_attr(node, "axis", 0), len(source), node.op_type)
+        keep = _int_attr(node, "keepdims", 1)
+        shape = [1 if i == axis else d for i, d in enumerate(source) if keep or i != axis]
+    _set(node.outputs[0], ir.DataType.INT64, shape)
+
+
+def gather(node: ir.Node, version: int) -> None:
+    data, indices = dims(node.inputs[0]), dims(node.inputs[1])
+    shape = None
+    if data is not None and indices is not None:
+        axis = normalize_axis(_int_attr(node, "axis", 0), len(data), "Gather")
+        shape = [*data[:axis], *indices, *data[axis + 1 :]]
+    _set(node.outputs[0], _dtype(node), shape)
+
+
+def flatten(node: ir.Node, version: int) -> None:
+    source = dims(node.inputs[0])
+    shape: list[Dim] | None = None
+    if source is not None:
+        axis = normalize_axis(_int_attr(node, "axis", 1), len(source) + 1, "Flatten")
+        shape = [product(source[:axis]) or unknown(), product(source[axis:]) or unknown()]
+        if axis == 0:
+            shape[0] = 1
+        if axis == len(source):
+            shape[1] = 1
+    _set(node.outputs[0], _dtype(node), shape)
+
+
+def expand(node: ir.Node, version: int) -> None:
+    target = const_ints(node.inputs[1])
+    shape = None
+    if target is not None:
+        shape = broadcast([dims(node.inputs[0]), list(target)])
+    _set(node.outputs[0], _dtype(node), shape)
+
+
+def constant_of_shape(node: ir.Node, version: int) -> None:
+    target = const_ints(node.inputs[0])
+    value = _attr(node, "value")
+    dtype = value.dtype if value is not None else ir.DataType.FLOAT
+    _set(node.outputs[0], dtype, list(target) if target is not None else None)
+
+
+def constant(node: ir.Node, version: int) -> None:
+    attr = node.attributes.get("value")
+    if attr is not None and attr.type == ir.AttributeType.TENSOR:
+        _set(node.outputs[0], attr.value.dtype, list(attr.value.shape.numpy()))
+        return
+    forms: dict[str, tuple[ir.DataType, list[Dim]]] = {
+        "value_int": (ir.DataType.INT64, []),
+        "value_float": (ir.DataType.FLOAT, []),
+        "value_string": (ir.DataType.STRING, []),
+    }
+    for name, (dtype, shape) in forms.items():
+        if name in node.attributes:
+            _set(node.outputs[0], dtype, list(shape))
+    for name, dtype in (("value_ints", ir.DataType.INT64), ("value_floats", ir.DataType.FLOAT)):
+        if name in node.attributes:
+            _set(node.outputs[0], dtype, [len(node.attributes[name].value)])
+
+
+def slice_op(node: ir.Node, version: int) -> None:
+    source = dims(node.inputs[0])
+    starts, ends = const_ints(node.inputs[1]), const_ints(node.inputs[2])
+    axes = const_ints(node.inputs[3]) if len(node.inputs) > 3 else None
+    steps = const_ints(node.inputs[4]) if len(node.inputs) > 4 else None
+    shape = None
+    if source is not None and starts is not None and ends is not None:
+        axes = axes if axes is not None else list(range(len(starts)))
+        steps = steps if steps is not None else [1] * len(starts)
+        shape = list(source)
+        for start, end, axis, step in zip(starts, ends, axes, steps):
+            axis = normalize_axis(axis, len(source), "Slice")
+            shape[axis] = _sliced(source[axis], start, end, step)
+    _set(node.outputs[0], _dtype(node), shape)
+
+
+def _sliced(dim: Dim, start: int, end: int, step: int) -> Dim:
+    if step == 0:
+        raise InferenceError("Slice step cannot be 0")
+    if not isinstance(dim, int):
+        whole = start == 0 and step == 1 and end >= 2**62
+        return dim if whole else unknown()
+    return len(range(dim)[slice(start, end, step)])
+
+
+def split(node: ir.Node, version: int) -> None:
+    source = dims(node.inputs[0])
+    if source is None:
+        for out in node.outputs:
+            _set(out, _dtype(node), None)
+        return
+    axis = normalize_axis(_int_attr(node, "axis", 0), len(source), "Split")
+    sizes = const_ints(node.inputs[1]) if len(node.inputs) > 1 else None
+    if sizes is None and version < 13:
+        sizes = list(_attr(node, "split") or []) or None
+    count = len(node.outputs)
+    total = source[axis]
+    if sizes is None and isinstance(total, int) and count:
+        chunk = -(-total // count)
+        sizes = [min(chunk, max(0, total - i * chunk)) for i in range(count)]
+    for i, out in enumerate(node.outputs):
+        shape = list(source)
+        shape[axis] = sizes[i] if sizes is not None and i < len(sizes) else unknown()
+        _set(out, _dtype(node), shape)
+
+
+def batch_norm(node: ir.Node, version: int) -> None:
+    _set(node.outputs[0], _dtype(node), dims(node.inputs[0]))
+
+
+def global_pool(node: ir.Node, version: int) -> None:
+    source = dims(node.inputs[0])
+    shape = [*source[:2], *([1] * (len(source) - 2))] if source is not None else None
+    _set(node.outputs[0], _dtype(node), shape)
+
+
+_UNARY = [
+    "Abs",
+    "Acos",
+    "Acosh",
+    "Asin",
+    "Asinh",
+    "Atan",
+    "Atanh",
+    "Ceil",
+    "Celu",
+    "Cos",
+    "Cosh",
+    "Elu",
+    "Erf",
+    "Exp",
+    "Floor",
+    "Gelu",
+    "HardSigmoid",
+    "HardSwish",
+    "Hardmax",
+    "Identity",
+    "IsInf",
+    "IsNaN",
+    "LeakyRelu",
+    "Log",
+    "LogSoftmax",
+    "Mish",
+    "Neg",
+    "Not",
+    "Reciprocal",
+    "Relu",
+    "Round",
+    "Selu",
+    "Shrink",
+    "Sigmoid",
+    "Sign",
+    "Sin",
+    "Sinh",
+    "Softmax",
+    "Softplus",
+    "Softsign",
+    "Sqrt",
+    "Tan",
+    "Tanh",
+    "ThresholdedRelu",
+    "Trilu",
+    "CumSum",
+    "Clip",
+    "LpNormalization",
+    "InstanceNormalization",
+    "LRN",
+    "MeanVarianceNormalization",
+    "BitwiseNot",
+]
+_BROADCAST = [
+    "Add",
+    "Sub",
+    "Mul",
+    "Div",
+    "Pow",
+    "Mod",
+    "Max",
+    "Min",
+    "Sum",
+    "Mean",
+    "And",
+    "Or",
+    "Xor",
+    "BitShift",
+    "BitwiseAnd",
+    "BitwiseOr",
+    "BitwiseXor",
+    "PRelu",
+]
+_COMPARE = ["Equal", "Less", "LessOrEqual", "Greater", "GreaterOrEqual"]
+_REDUCE = [
+    "ReduceSum",
+    "ReduceMean",
+    "ReduceMax",
+    "ReduceMin",
+    "ReduceProd",
+    "ReduceL1",
+    "ReduceL2",
+    "ReduceLogSum",
+    "ReduceLogSumExp",
+    "ReduceSumSquare",
+]
+
+RULES: dict[str, Rule] = {
+    "If": control_flow.if_rule,
+    "Loop": control_flow.loop_rule,
+    "Scan": control_flow.scan_rule,
+    **dict.fromkeys(_UNARY, same_as_input),
+    **dict.fromkeys(_BROADCAST, elementwise),
+    **dict.fromkeys(_COMPARE, comparison),
+    **dict.fromkeys(_REDUCE, reduce),
+    "ArgMax": arg_reduce,
+    "ArgMin": arg_reduce,
+    "BatchNormalization": batch_norm,
+    "Cast": cast,
+    "CastLike": cast_like,
+    "Concat": concat,
+    "Constant": constant,
+    "ConstantOfShape": constant_of_shape,
+    "Dropout": same_as_input,
+    "Expand": expand,
+    "Flatten": flatten,
+    "Gather": gather,
+    "Gemm": gemm,
+    "GlobalAveragePool": global_pool,
+    "GlobalMaxPool": global_pool,
+    "LayerNormalization": same_as_input,
+    "MatMul": matmul,
+    "Reshape": reshape,
+    "Shape": shape_op,
+    "Size": size_op,
+    "Slice": slice_op,
+    "Split": split,
+    "Squeeze": squeeze,
+    "Transpose": transpose,
+    "Unsqueeze": unsqueeze,
+    "Where": where,
+}
+"""Op type (ai.onnx) -> rule. Ops with more than one output handled here: Split only
+(Dropout and the normalizations set their first output; the others fall back)."""
+
+
+__all__ = ["RULES", "Rule"]
