@@ -48,6 +48,8 @@ from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset, TracedOnnx
 
 if _TYPE_CHECKING:
     from onnxscript import ir as ir
+    from onnxscript import optimizer as optimizer
+    from onnxscript.builder import GraphBuilder, OpBuilder
     from onnxscript.evaluator.tensor import Tensor
     from onnxscript.reverse import proto2python
     from onnxscript.source import register_source
@@ -55,13 +57,15 @@ if _TYPE_CHECKING:
 __version__ = "0.1.0"
 
 _LAZY = {
+    "GraphBuilder": "onnxscript.builder",
+    "OpBuilder": "onnxscript.builder",
     "Tensor": "onnxscript.evaluator.tensor",
     "proto2python": "onnxscript.reverse",
     "register_source": "onnxscript.source",
 }
 
 
-_SUBMODULES = frozenset({"ir"})
+_SUBMODULES = frozenset({"ir", "optimizer"})
 """Submodules reached as attributes (``onnxscript.ir`` is the onnx_ir package)."""
 
 
@@ -116,8 +120,10 @@ __all__ = [
     "UINT16",
     "UINT32",
     "UINT64",
+    "GraphBuilder",
     "GraphFunction",
     "OnnxFunction",
+    "OpBuilder",
     "OnnxScriptError",
     "Op",
     "Opset",

@@ -76,6 +76,16 @@ class TensorType:
         return onnx.helper.make_tensor_type_proto(spec.dtype or 0, spec.shape)
 
     @classmethod
+    def to_ir(cls) -> Any:
+        """The annotation as an ``onnx_ir.TypeAndShape`` (for the builder's subgraphs)."""
+        import onnx_ir as ir
+
+        spec = cls.type_spec()
+        type_ = ir.TensorType(ir.DataType(spec.dtype)) if spec.dtype else None
+        shape = ir.Shape(list(spec.shape)) if spec.shape is not None else None
+        return ir.TypeAndShape(type_, shape)
+
+    @classmethod
     def element_type(cls) -> type[TensorType]:
         """The unshaped class (``FLOAT`` for ``FLOAT[3]``)."""
         return cls._base or cls

@@ -332,7 +332,7 @@ class TracedOnnxFunction(FunctionRef):
     """A function whose Python body runs each time it is called (``traceable``).
 
     Eagerly its op calls run on arrays; under a tracing evaluator (torch.onnx's, or
-    :class:`onnxscript.builder.recorder.GraphRecorder`) they are recorded, and the body may
+    :class:`onnxscript.GraphBuilder`) they are recorded, and the body may
     branch on Python-side facts (``x.dtype``, ``len(x.shape)``, attribute values).
     ``to_function_proto()`` traces it once on symbolic inputs typed from its annotations.
     """

@@ -15,6 +15,7 @@ from onnxscript.opsets import opset_names
 
 PUBLIC_MODULES = [
     "onnxscript",
+    "onnxscript.builder",
     "onnxscript.errors",
     "onnxscript.evaluator",
     "onnxscript.onnx_types",
@@ -38,8 +39,9 @@ def test_every_name_in_all_is_importable(module_name: str):
 
 
 def test_dir_lists_public_names_and_opsets_only():
-    # ``ir`` (the onnx_ir package) is listed but not in __all__: ``import *`` would load it.
-    expected = sorted([*onnxscript.__all__, *opset_names(), "ir", "__version__"])
+    # ``ir`` (the onnx_ir package) and ``optimizer`` are listed but not in __all__:
+    # ``import *`` would load them.
+    expected = sorted([*onnxscript.__all__, *opset_names(), "ir", "optimizer", "__version__"])
     assert dir(onnxscript) == expected
     assert all(not name.startswith("_") or name == "__version__" for name in dir(onnxscript))
 
@@ -60,6 +62,8 @@ def test_lazy_names_resolve_and_unknown_names_fail_clearly():
     assert onnxscript.Tensor.__name__ == "Tensor"
     assert callable(onnxscript.proto2python) and callable(onnxscript.register_source)
     assert onnxscript.opset18.version == 18
+    assert onnxscript.GraphBuilder.__name__ == "GraphBuilder"
+    assert onnxscript.OpBuilder.__name__ == "OpBuilder"
     with pytest.raises(AttributeError, match="no attribute 'opset999'"):
         onnxscript.opset999
     with pytest.raises(AttributeError, match="no attribute 'compile_function'"):

@@ -1,5 +1,5 @@
 """Trace a Python function into an ``onnx_ir.Function``: its body runs once on symbolic
-inputs (typed from its annotations) under a :class:`GraphRecorder`."""
+inputs (typed from its annotations) under a :class:`GraphBuilder`."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 import onnx_ir as ir
 
-from onnxscript.builder.recorder import GraphRecorder, RecordingError
-from onnxscript.evaluator.context import default_as
+from onnxscript.builder.diagnostics import BuilderError
+from onnxscript.builder.graph_builder import GraphBuilder
 from onnxscript.language.annotations import type_hints, unwrap_optional
 from onnxscript.language.binding import Signature
 from onnxscript.onnx_types import is_tensor_type
@@ -43,19 +43,26 @@ def trace_function(
     """Run ``fn`` on symbolic inputs and return what it recorded as a function.
 
     Attribute parameters take the values in ``attributes``, else their defaults: the body
-    reads them as Python values, so they are fixed in the traced function.
+    reads them as Python values, so they are fixed in the traced function. Every call is
+    recorded as written (constants are ``Constant`` nodes; nothing is folded).
     """
     hints = type_hints(fn)
     inputs = [symbolic_input(p.name, hints.get(p.name)) for p in signature.inputs]
+    graph = ir.Graph(inputs, [], nodes=[], opset_imports={}, name=name)
+    builder = GraphBuilder(graph, fold_constants=False, constants_as_nodes=True)
     kwargs: dict[str, Any] = {p.name: v for p, v in zip(signature.inputs, inputs)}
     kwargs.update(_attribute_values(name, signature, attributes))
-    recorder = GraphRecorder()
-    with default_as(recorder):
+    with builder:
         result = fn(**kwargs)
-    outputs = _outputs(recorder, result, inputs, name)
-    opsets = dict(recorder.opset_imports)
-    opsets.setdefault("", DEFAULT_OPSET)
-    graph = ir.Graph(inputs, outputs, nodes=recorder.nodes, opset_imports=opsets, name=name)
+    items = list(result) if isinstance(result, (tuple, list)) else [result]
+    for index, item in enumerate(items):
+        if not isinstance(item, ir.Value):
+            raise BuilderError(
+                f"{name} returned {type(item).__name__} as output {index}; a traced function "
+                "must return the values its op calls make"
+            )
+        builder.add_output(item)
+    graph.opset_imports.setdefault("", DEFAULT_OPSET)
     return ir.Function(domain, name, graph=graph, attributes=[])
 
 
@@ -73,34 +80,6 @@ def _attribute_values(name: str, signature: Signature, given: Mapping[str, Any])
                 f"pass it as to_function_proto({p.name}=...)"
             )
     return values
-
-
-def _outputs(
-    recorder: GraphRecorder, result: Any, inputs: list[ir.Value], name: str
-) -> list[ir.Value]:
-    """The returned values as graph outputs: each a distinct value made by a node (an
-    ``Identity`` is recorded for a returned input or a value returned twice)."""
-    items = list(result) if isinstance(result, (tuple, list)) else [result]
-    outputs: list[ir.Value] = []
-    for i, item in enumerate(items):
-        if not isinstance(item, ir.Value):
-            raise RecordingError(
-                f"{name} returned {type(item).__name__} as output {i}; a traced function "
-                "must return the values its op calls make"
-            )
-        if item in inputs or any(item is o for o in outputs):
-            (item,) = _identity(recorder, item)
-        outputs.append(item)
-    return outputs
-
-
-def _identity(recorder: GraphRecorder, value: ir.Value) -> tuple[ir.Value]:
-    node = ir.Node("", "Identity", [value], num_outputs=1)
-    if value.dtype is not None:
-        node.outputs[0].dtype = value.dtype
-    node.outputs[0].shape = value.shape
-    recorder.nodes.append(node)
-    return (node.outputs[0],)
 
 
 __all__ = ["DEFAULT_OPSET", "symbolic_input", "trace_function"]

@@ -27,7 +27,9 @@ from onnxscript.testing import assert_same_values, compiled_outputs
 from onnxscript.values import OnnxFunction
 
 TESTS_DIR = helpers.ROOT / "tests"
-_SKIP_DIRS = {"evaluator", "testing", "bench"}  # our own tests; benchmarks run subprocesses
+# Our own tests; benchmarks run subprocesses; the builder, inference and optimizer tests run
+# graphs built op by op, not compiled script functions.
+_SKIP_DIRS = {"evaluator", "testing", "bench", "builder", "inference", "optimizer"}
 # The helpers that run models. A module that imports only checked_model (to check protos)
 # runs nothing to compare.
 _RUNS_MODELS = ("run_compiled", "run_model", "model_runner", "assert_matches_python")

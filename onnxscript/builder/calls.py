@@ -1,0 +1,200 @@
+"""Functions called from a builder: as one node (``call``) or copied in (``call_inline``).
+
+Script functions (``@script()``) and ``onnx_ir`` functions can be either; traced
+functions (and plain Python callables) always run their body on the builder's values,
+because their body depends on Python-side facts of each call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import onnx_ir as ir
+
+from onnxscript.builder import nodes
+from onnxscript.builder.diagnostics import op_error
+from onnxscript.builder.graph_builder import GraphBuilder, Outputs
+from onnxscript.evaluator.context import default_as
+from onnxscript.inference import InferenceError
+from onnxscript.inference.infer import infer_node
+from onnxscript.language import binding
+from onnxscript.language.callables import FunctionRef
+
+
+def call_function(
+    builder: GraphBuilder,
+    function: Any,
+    args: Sequence[Any],
+    kwargs: Mapping[str, Any],
+    outputs: Outputs,
+) -> Any:
+    """One node calling ``function``, which is added to ``builder.functions``."""
+    if _is_traced(function):
+        return _run_body(builder, function, args, kwargs, "")
+    ir_function, sig = _resolve(builder, function)
+    count: Outputs = outputs if outputs is not None else len(ir_function.outputs)
+    results = builder._record(
+        ir_function.name, ir_function.domain, None, args, kwargs, count, signature=sig
+    )
+    for out, dtype in zip(results, _output_dtypes(function, ir_function)):
+        if out.dtype is None and dtype is not None:
+            out.dtype = dtype
+    node = results[0].producer() if results else None
+    if builder.infer_shapes and node is not None:
+        _infer_call(builder, ir_function, node)
+    return results[0] if len(results) == 1 else results
+
+
+def inline_function(
+    builder: GraphBuilder,
+    function: Any,
+    args: Sequence[Any],
+    kwargs: Mapping[str, Any],
+    outputs: Sequence[str] | None,
+    prefix: str,
+) -> Any:
+    """``function``'s body copied into the graph; its outputs (named ``outputs``)."""
+    if _is_traced(function):
+        return _run_body(builder, function, args, kwargs, prefix)
+    from onnxscript.optimizer.inline import expand_call
+
+    ir_function, sig = _resolve(builder, function, register=False)
+    bound = binding.bind(sig, args, kwargs)
+    inputs = [
+        builder._input(sig, i, v, bound.inputs, ir_function.name)
+        for i, v in enumerate(bound.inputs)
+    ]
+    attrs = {name: nodes.attribute(sig, name, v) for name, v in bound.attributes.items()}
+    names = builder._shared.names
+    scope = names.prefix + (f"{prefix}." if prefix else "")
+    body, results = expand_call(ir_function, inputs, attrs, prefix=scope)
+    for node in body:
+        _fresh_names(node, builder)
+        builder.add_node(node)
+    copied = {id(v) for node in body for v in node.outputs}
+    for result, name in zip(results, outputs or ()):
+        if result is not None and id(result) in copied:
+            names.used.discard(result.name or "")
+            result.name = names.claim(names.prefix + name)
+    return results[0] if len(results) == 1 else tuple(results)
+
+
+def _fresh_names(node: ir.Node, builder: GraphBuilder) -> None:
+    """Make the names a copied node defines unique in the graph (subgraphs included)."""
+    names = builder._shared.names
+    for value in node.outputs:
+        value.name = names.fresh(value.name or node.op_type)
+    for attr in node.attributes.values():
+        if attr.type == ir.AttributeType.GRAPH:
+            graphs = [attr.as_graph()]
+        elif attr.type == ir.AttributeType.GRAPHS:
+            graphs = list(attr.as_graphs())
+        else:
+            continue
+        for graph in graphs:
+            for value in graph.inputs:
+                value.name = names.fresh(value.name or "input")
+            for inner in graph:
+                _fresh_names(inner, builder)
+
+
+def _infer_call(builder: GraphBuilder, function: ir.Function, node: ir.Node) -> None:
+    """Types and shapes of a function call's outputs, by inferring a scratch copy of the
+    body on stand-ins for the call's inputs (the graph is not touched)."""
+    from onnxscript.optimizer.inline import expand_call
+
+    stand_ins = [
+        None
+        if v is None
+        else ir.Value(name=v.name, type=v.type, shape=v.shape, const_value=v.const_value)
+        for v in node.inputs
+    ]
+    body, outs = expand_call(function, stand_ins, dict(node.attributes), prefix="")
+    version = function.opset_imports.get("", builder.op.version)
+    try:
+        for inner in body:
+            infer_node(inner, version)
+    except InferenceError as error:
+        builder._graph.remove(node, safe=False)
+        raise op_error(
+            node.op_type, node.domain, f"in its body: {error}", list(node.inputs)
+        ) from None
+    for out, found in zip(node.outputs, outs):
+        if found is not None and out.type is None and found.type is not None:
+            out.type = found.type
+        if found is not None and out.shape is None and found.shape is not None:
+            out.shape = found.shape
+
+
+def _output_dtypes(function: Any, ir_function: ir.Function) -> list[ir.DataType | None]:
+    """Element types of the function's outputs: a script function's declared ones."""
+    if not isinstance(function, FunctionRef):
+        return [v.dtype for v in ir_function.outputs]
+    found: list[ir.DataType | None] = []
+    for value in function.function_ir.graph.outputs:
+        dtype = value.dtype
+        if dtype is None and value.declared_type is not None:
+            dtype = getattr(value.declared_type, "dtype", None)
+        found.append(ir.DataType(dtype) if dtype else None)
+    return found
+
+
+def _is_traced(function: Any) -> bool:
+    return bool(getattr(function, "traceable", False)) or (
+        callable(function) and not isinstance(function, (FunctionRef, ir.Function))
+    )
+
+
+def _run_body(
+    builder: GraphBuilder,
+    function: Any,
+    args: Sequence[Any],
+    kwargs: Mapping[str, Any],
+    prefix: str,
+) -> Any:
+    body = getattr(function, "function", function)
+    with default_as(builder):
+        if not prefix:
+            return body(*args, **kwargs)
+        with builder.module(prefix):
+            return body(*args, **kwargs)
+
+
+def _resolve(
+    builder: GraphBuilder, function: Any, register: bool = True
+) -> tuple[ir.Function, binding.Signature]:
+    """The function as ``ir.Function`` and its calling convention; with ``register``, it
+    and the functions it calls are added to the builder's functions."""
+    if isinstance(function, ir.Function):
+        if register:
+            _register(builder, function, 1)
+        return function, binding.free_form(function.name)
+    if not isinstance(function, FunctionRef):
+        raise TypeError(
+            f"expected a script function (@script()), a traced function or an "
+            f"ir.Function, got {type(function).__name__}"
+        )
+    from onnxscript.program.lowering import function_to_proto
+
+    key = (function.domain, function.name, "")
+    ir_function = builder.functions.get(key)
+    if ir_function is None:
+        ir_function = ir.serde.deserialize_function(function_to_proto(function.function_ir, False))
+    for callee in function.function_ir.transitive_callees():
+        callee_key = (callee.domain, callee.name, "")
+        if callee_key not in builder.functions:
+            proto = function_to_proto(callee, False)
+            version = function.function_ir.opset_imports.get(callee.domain, 1)
+            _register(builder, ir.serde.deserialize_function(proto), version)
+    if register:
+        _register(builder, ir_function, function.version)
+    return ir_function, function.call_signature
+
+
+def _register(builder: GraphBuilder, function: ir.Function, version: int) -> None:
+    builder.functions[(function.domain, function.name, function.overload)] = function
+    builder._use_opset(function.domain, version)
+
+
+__all__ = ["call_function", "inline_function"]

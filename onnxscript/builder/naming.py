@@ -1,0 +1,62 @@
+"""Names in a built graph: module scopes (``push_module``) and unique, readable names.
+
+One :class:`Names` is shared by a root graph and all its subgraphs, because ONNX wants a
+value name defined once across nested graphs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Names:
+    """The scope stack and the names already used."""
+
+    scopes: list[tuple[str, str]] = field(default_factory=list)
+    used: set[str] = field(default_factory=set)
+    counter: int = 0
+    _prefix: str = ""
+
+    def push(self, module: str, class_name: str = "") -> None:
+        self.scopes.append((module, class_name))
+        self._prefix = ".".join(m for m, _ in self.scopes) + "."
+
+    def pop(self) -> None:
+        if not self.scopes:
+            raise ValueError("pop_module() without a matching push_module()")
+        self.scopes.pop()
+        self._prefix = ".".join(m for m, _ in self.scopes) + "." if self.scopes else ""
+
+    @property
+    def prefix(self) -> str:
+        """``"layer1.attention."`` inside those modules, else ``""``."""
+        return self._prefix
+
+    def namespace(self) -> str:
+        """The scope as node metadata: ``"layer1: Linear/attention: Attention"``."""
+        return "/".join(f"{m}: {c}" if c else m for m, c in self.scopes)
+
+    def next_id(self) -> int:
+        self.counter += 1
+        return self.counter - 1
+
+    def fresh(self, base: str) -> str:
+        """``base``, or ``base_1``, ``base_2``... when taken; recorded as used."""
+        name = base
+        suffix = 0
+        while name in self.used:
+            suffix += 1
+            name = f"{base}_{suffix}"
+        self.used.add(name)
+        return name
+
+    def claim(self, name: str) -> str:
+        """Record a name the user chose; it must not be taken."""
+        if name in self.used:
+            raise ValueError(f"the name {name!r} is already used in this graph")
+        self.used.add(name)
+        return name
+
+
+__all__ = ["Names"]

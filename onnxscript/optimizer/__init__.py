@@ -1,0 +1,1 @@
+"""Passes over ``onnx_ir`` models, and ``optimize()`` composing them."""
