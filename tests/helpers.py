@@ -138,3 +138,31 @@ def fuzz_settings(examples: int) -> settings:
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
         derandomize=chosen is None,
     )
+
+
+def run_unoptimized(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> list[Any]:
+    """Run ``model`` with onnxruntime's own graph optimizations off, so that two models
+    are compared as written (onnxruntime would otherwise fuse both alike)."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = onnxruntime.InferenceSession(model.SerializeToString(), options)
+    return list(session.run(None, feeds))
+
+
+def assert_same_results(before: onnx.ModelProto, after: onnx.ModelProto, seed: int = 0) -> None:
+    """``after`` passes the full checker and computes what ``before`` does, on random
+    inputs of the graph inputs' (static) shapes."""
+    onnx.checker.check_model(after, full_check=True)
+    rng = np.random.default_rng(seed)
+    feeds = {}
+    for info in before.graph.input:
+        shape = [d.dim_value for d in info.type.tensor_type.shape.dim]
+        dtype = onnx.helper.tensor_dtype_to_np_dtype(info.type.tensor_type.elem_type)
+        feeds[info.name] = rng.standard_normal(shape).astype(dtype)
+    expected = run_unoptimized(before, feeds)
+    got = run_unoptimized(after, feeds)
+    assert len(expected) == len(got)
+    for e, g in zip(expected, got):
+        np.testing.assert_allclose(g, e, rtol=1e-4, atol=1e-5)

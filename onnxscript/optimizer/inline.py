@@ -104,3 +104,11 @@ def _copy_graph(
 
 
 __all__ = ["expand_call"]
+
+
+def inline(model: ir.Model) -> None:
+    """Replace every call of a model-local function by the function's body (nested calls
+    too), then drop the functions: "a model without functions". In place."""
+    import onnx_ir.passes.common as common
+
+    common.InlinePass()(model)

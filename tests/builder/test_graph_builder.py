@@ -313,3 +313,20 @@ def test_default_opset_when_the_graph_imports_none():
     x = builder.input("x", ir.DataType.FLOAT, [2])
     builder.op.Relu(x)
     assert builder.graph.opset_imports[""] == builder.op.version
+
+
+def test_folding_respects_the_size_limit():
+    builder = GraphBuilder(_graph(), fold_size_limit=100)
+    op = builder.op
+    small = builder.initializer(ir.tensor(np.ones((10,), np.float32)), name="small")
+    large = builder.initializer(ir.tensor(np.ones((200,), np.float32)), name="large")
+    folded = op.Mul(small, 2.0)
+    kept = op.Mul(large, 2.0)
+    assert folded.const_value.numpy().tolist() == [2.0] * 10 and folded.producer() is None
+    assert kept.const_value is None and kept.producer().op_type == "Mul"
+    assert [n.op_type for n in builder.graph] == ["Mul"]
+
+
+def test_random_ops_are_never_folded(builder):
+    noise = builder.op.RandomNormalLike(builder.initializer(ir.tensor(np.ones(3, np.float32))))
+    assert noise.const_value is None and noise.producer().op_type == "RandomNormalLike"

@@ -1,0 +1,185 @@
+"""Constant folding: nodes whose inputs are all constants are computed once, their outputs
+become initializers (Constant nodes inside functions), and the node is removed."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import onnx_ir as ir
+
+from onnxscript.inference import InferenceError
+from onnxscript.inference.evaluate import evaluate_node
+from onnxscript.inference.infer import infer_node
+
+ShouldFold = Callable[[ir.Node], "bool | None"]
+"""Per node: True folds it whatever its size, False never folds it, None leaves it to the
+size limits."""
+
+
+def _default_should_fold(node: ir.Node) -> bool | None:
+    return None
+
+
+@dataclass
+class _Limits:
+    input_size: int
+    output_size: int
+    should_fold: ShouldFold
+    infer: bool
+
+
+def basic_constant_propagation(nodes: Iterable[ir.Node]) -> None:
+    """Give the outputs of Constant nodes their value (``const_value``), so that folding
+    and inference see them as constants."""
+    for node in nodes:
+        if node.op_type != "Constant" or node.domain not in ("", "ai.onnx"):
+            continue
+        tensor = _constant_tensor(node)
+        if tensor is not None and node.outputs[0].const_value is None:
+            out = node.outputs[0]
+            out.const_value = tensor
+            out.type = ir.TensorType(tensor.dtype)
+            out.shape = ir.Shape(tensor.shape.numpy())
+
+
+def _constant_tensor(node: ir.Node) -> ir.TensorProtocol | None:
+    for name, attr in node.attributes.items():
+        if attr.is_ref():
+            return None
+        if name == "value":
+            return attr.as_tensor()
+        if name in ("value_int", "value_ints"):
+            return ir.tensor(attr.value, dtype=ir.DataType.INT64)
+        if name in ("value_float", "value_floats"):
+            return ir.tensor(attr.value, dtype=ir.DataType.FLOAT)
+    return None
+
+
+class FoldConstantsPass(ir.passes.InPlacePass):
+    """Fold every node of the model's graphs (subgraphs included) whose inputs are
+    constants and that onnx defines deterministically, within the size limits."""
+
+    def __init__(
+        self,
+        *,
+        input_size_limit: int = 8192,
+        output_size_limit: int = 262144,
+        should_fold: ShouldFold = _default_should_fold,
+        infer: bool = True,
+    ) -> None:
+        super().__init__()
+        self.limits = _Limits(input_size_limit, output_size_limit, should_fold, infer)
+
+    def call(self, model: ir.Model) -> ir.passes.PassResult:
+        version = model.opset_imports.get("", 1)
+        modified = _fold_graph(model.graph, model.graph, version, self.limits)
+        for function in model.functions.values():
+            fversion = function.opset_imports.get("", version)
+            modified |= _fold_graph(function, None, fversion, self.limits)
+        return ir.passes.PassResult(model, modified)
+
+
+def _fold_graph(
+    graph: ir.Graph | ir.Function, main: ir.Graph | None, version: int, limits: _Limits
+) -> bool:
+    """Fold what can be folded in ``graph`` (constants go to ``main``'s initializers, or
+    become Constant nodes when there is no main graph: in functions)."""
+    modified = False
+    for node in list(graph):
+        for attr in node.attributes.values():
+            for sub in _subgraphs(attr):
+                modified |= _fold_graph(sub, main, version, limits)
+        if node.op_type == "Constant":
+            basic_constant_propagation([node])
+            continue
+        if limits.infer:
+            _infer(node, version)
+        results = _evaluate(node, version, limits)
+        if results is not None:
+            _replace(graph, main, node, results)
+            modified = True
+    return modified
+
+
+def _subgraphs(attr: ir.Attr) -> list[ir.Graph]:
+    if attr.type == ir.AttributeType.GRAPH and not attr.is_ref():
+        return [attr.as_graph()]
+    if attr.type == ir.AttributeType.GRAPHS and not attr.is_ref():
+        return list(attr.as_graphs())
+    return []
+
+
+def _infer(node: ir.Node, version: int) -> None:
+    if all(o.type is not None and o.shape is not None for o in node.outputs):
+        return
+    # The optimizer leaves an inconsistent node as it is; the checker reports it.
+    with contextlib.suppress(InferenceError):
+        infer_node(node, version)
+
+
+def _evaluate(node: ir.Node, version: int, limits: _Limits) -> list[ir.TensorProtocol] | None:
+    decision = limits.should_fold(node)
+    if decision is False:
+        return None
+    big = 2**62 if decision else None
+    return evaluate_node(
+        node,
+        version,
+        input_size_limit=big or limits.input_size,
+        output_size_limit=big or limits.output_size,
+    )
+
+
+def _replace(
+    graph: ir.Graph | ir.Function,
+    main: ir.Graph | None,
+    node: ir.Node,
+    results: list[ir.TensorProtocol],
+) -> None:
+    for old, tensor in zip(node.outputs, results):
+        name = old.name
+        old.name = None
+        if main is None or old.is_graph_output():
+            constant = ir.Node("", "Constant", [], [ir.AttrTensor("value", tensor)], name=name)
+            graph.insert_before(node, constant)
+            new = constant.outputs[0]
+            new.name = name
+        else:
+            new = ir.Value(name=name, const_value=tensor)
+            main.register_initializer(new)
+        new.const_value = tensor
+        new.type = ir.TensorType(tensor.dtype)
+        new.shape = ir.Shape(tensor.shape.numpy())
+        old.replace_all_uses_with(new, replace_graph_outputs=True)
+    graph.remove(node, safe=True)
+
+
+def fold_constants_ir(
+    model: ir.Model,
+    *,
+    onnx_shape_inference: bool = True,
+    input_size_limit: int = 8192,
+    output_size_limit: int = 262144,
+    should_fold: ShouldFold = _default_should_fold,
+) -> ir.passes.PassResult:
+    """Fold constants of ``model`` in place. Values without a known shape get one from
+    ``onnxscript.inference`` node by node as folding goes (onnx's inference for ops
+    without a rule there), which lets Shape computations fold; ``onnx_shape_inference=
+    False`` skips that."""
+    folding = FoldConstantsPass(
+        input_size_limit=input_size_limit,
+        output_size_limit=output_size_limit,
+        should_fold=should_fold,
+        infer=onnx_shape_inference,
+    )
+    return folding(model)
+
+
+__all__ = [
+    "FoldConstantsPass",
+    "ShouldFold",
+    "basic_constant_propagation",
+    "fold_constants_ir",
+]
