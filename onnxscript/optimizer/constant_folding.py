@@ -12,6 +12,7 @@ import onnx_ir as ir
 from onnxscript.inference import InferenceError
 from onnxscript.inference.evaluate import evaluate_node
 from onnxscript.inference.infer import infer_node
+from onnxscript.optimizer.initializers import add_initializer
 
 ShouldFold = Callable[[ir.Node], "bool | None"]
 """Per node: True folds it whatever its size, False never folds it, None leaves it to the
@@ -146,12 +147,11 @@ def _replace(
             graph.insert_before(node, constant)
             new = constant.outputs[0]
             new.name = name
+            new.const_value = tensor
+            new.type = ir.TensorType(tensor.dtype)
+            new.shape = ir.Shape(tensor.shape.numpy())
         else:
-            new = ir.Value(name=name, const_value=tensor)
-            main.register_initializer(new)
-        new.const_value = tensor
-        new.type = ir.TensorType(tensor.dtype)
-        new.shape = ir.Shape(tensor.shape.numpy())
+            new = add_initializer(main, name or "folded", tensor)
         old.replace_all_uses_with(new, replace_graph_outputs=True)
     graph.remove(node, safe=True)
 

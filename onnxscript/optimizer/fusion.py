@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.optimizer.initializers import add_initializer
+
 
 def _constant(value: ir.Value | None) -> np.ndarray | None:
     if value is None or value.const_value is None or value.is_graph_input():
@@ -44,12 +46,10 @@ def _fuse(graph: ir.Graph, main: ir.Graph, conv: ir.Node, bn: ir.Node) -> None:
     new_weight = (weight * factor.reshape(-1, *([1] * (weight.ndim - 1)))).astype(weight.dtype)
     base = old_bias if old_bias is not None else np.zeros_like(mean)
     new_bias = ((base - mean) * factor + bias).astype(weight.dtype)
-    values = []
-    for suffix, array in (("weight", new_weight), ("bias", new_bias)):
-        value = ir.Value(name=f"{conv.name or 'conv'}_fused_{suffix}", const_value=ir.tensor(array))
-        value.name = _unique(main, value.name or suffix)
-        main.register_initializer(value)
-        values.append(value)
+    values = [
+        add_initializer(main, f"{conv.name or 'conv'}_fused_{suffix}", ir.tensor(array))
+        for suffix, array in (("weight", new_weight), ("bias", new_bias))
+    ]
     fused = ir.Node(
         "", "Conv", [conv.inputs[0], *values], list(conv.attributes.values()), name=conv.name
     )
@@ -60,14 +60,6 @@ def _fuse(graph: ir.Graph, main: ir.Graph, conv: ir.Node, bn: ir.Node) -> None:
     bn.outputs[0].replace_all_uses_with(out, replace_graph_outputs=True)
     graph.remove([bn, conv], safe=True)
     out.name = name
-
-
-def _unique(graph: ir.Graph, name: str) -> str:
-    candidate, index = name, 0
-    while candidate in graph.initializers:
-        index += 1
-        candidate = f"{name}_{index}"
-    return candidate
 
 
 def _fuse_graph(graph: ir.Graph, main: ir.Graph) -> bool:
