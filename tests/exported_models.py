@@ -41,7 +41,9 @@ class _Graph:
         if positive:
             data = np.abs(data) + 0.5
         name = self.name("w")
-        self.weights.append(helper.make_tensor(name, TensorProto.FLOAT, shape, data.ravel()))
+        self.weights.append(
+            helper.make_tensor(name, TensorProto.FLOAT, shape, data.tobytes(), raw=True)
+        )
         return name
 
     def constant(self, values: list[int]) -> str:
@@ -50,9 +52,16 @@ class _Graph:
         return self.node("Constant", [], value=tensor)
 
 
-def _conv_bn_relu(g: _Graph, x: str, cin: int, cout: int, stride: int = 1, relu: bool = True) -> str:
+def _conv_bn_relu(
+    g: _Graph, x: str, cin: int, cout: int, stride: int = 1, relu: bool = True
+) -> str:
     y = g.node("Conv", [x, g.weight(cout, cin, 3, 3)], pads=[1, 1, 1, 1], strides=[stride] * 2)
-    bn = [g.weight(cout, positive=True), g.weight(cout), g.weight(cout), g.weight(cout, positive=True)]
+    bn = [
+        g.weight(cout, positive=True),
+        g.weight(cout),
+        g.weight(cout),
+        g.weight(cout, positive=True),
+    ]
     y = g.node("BatchNormalization", [y, *bn])
     y = g.node("Identity", [y])
     return g.node("Relu", [y]) if relu else y
@@ -76,7 +85,9 @@ def _relu_function() -> onnx.FunctionProto:
     )
 
 
-def _model(g: _Graph, x: str, y: str, in_shape: list[int], out_shape: list[object]) -> onnx.ModelProto:
+def _model(
+    g: _Graph, x: str, y: str, in_shape: list[int], out_shape: list[object]
+) -> onnx.ModelProto:
     g.node("Neg", [x])  # unused: nothing reads it
     graph = helper.make_graph(
         g.nodes,
@@ -104,7 +115,11 @@ def resnet_like(scale: float = 1.0, image: int = 32, seed: int = 0) -> onnx.Mode
             stride = 2 if stage > 0 and block == 0 else 1
             h = _conv_bn_relu(g, y, cin, cout, stride)
             h = _conv_bn_relu(g, h, cout, cout, relu=False)
-            skip = y if stride == 1 and cin == cout else _conv_bn_relu(g, y, cin, cout, stride, relu=False)
+            skip = (
+                y
+                if stride == 1 and cin == cout
+                else _conv_bn_relu(g, y, cin, cout, stride, relu=False)
+            )
             y = g.node("relu_block", [g.node("Add", [h, skip])], domain=LOCAL_DOMAIN)
             cin = cout
     y = _flatten_by_shape(g, g.node("GlobalAveragePool", [y]))
@@ -133,7 +148,9 @@ def densenet_like(scale: float = 1.0, image: int = 32, seed: int = 0) -> onnx.Mo
     return _model(g, x, y, [1, 3, image, image], [1, 10])
 
 
-def transformer_block(dim: int = 64, heads: int = 4, seq: int = 16, seed: int = 0) -> onnx.ModelProto:
+def transformer_block(
+    dim: int = 64, heads: int = 4, seq: int = 16, seed: int = 0
+) -> onnx.ModelProto:
     """Self-attention and an MLP with residuals and layer norms, heads split by Reshape
     and Transpose, shapes computed from Shape like a traced export."""
     g = _Graph(np.random.default_rng(seed))
@@ -141,15 +158,33 @@ def transformer_block(dim: int = 64, heads: int = 4, seq: int = 16, seed: int = 
     ln = g.node("LayerNormalization", [x, g.weight(dim, positive=True), g.weight(dim)], axis=-1)
     q, k, v = (g.node("MatMul", [ln, g.weight(dim, dim)]) for _ in range(3))
     head_dim = dim // heads
-    split = [g.node("Transpose", [g.node("Reshape", [t, g.constant([1, seq, heads, head_dim])])], perm=[0, 2, 1, 3]) for t in (q, k, v)]
+    split = [
+        g.node(
+            "Transpose",
+            [g.node("Reshape", [t, g.constant([1, seq, heads, head_dim])])],
+            perm=[0, 2, 1, 3],
+        )
+        for t in (q, k, v)
+    ]
     scores = g.node("MatMul", [split[0], g.node("Transpose", [split[1]], perm=[0, 1, 3, 2])])
-    scale = g.node("Sqrt", [g.node("Cast", [g.node("Gather", [g.node("Shape", [split[0]]), g.constant([3])], axis=0)], to=TensorProto.FLOAT)])
+    scale = g.node(
+        "Sqrt",
+        [
+            g.node(
+                "Cast",
+                [g.node("Gather", [g.node("Shape", [split[0]]), g.constant([3])], axis=0)],
+                to=TensorProto.FLOAT,
+            )
+        ],
+    )
     attn = g.node("Softmax", [g.node("Div", [scores, scale])], axis=-1)
     ctx = g.node("Transpose", [g.node("MatMul", [attn, split[2]])], perm=[0, 2, 1, 3])
     ctx = g.node("Reshape", [ctx, g.constant([1, seq, dim])])
     y = g.node("Add", [x, g.node("MatMul", [ctx, g.weight(dim, dim)])])
     ln2 = g.node("LayerNormalization", [y, g.weight(dim, positive=True), g.weight(dim)], axis=-1)
-    hidden = g.node("relu_block", [g.node("MatMul", [ln2, g.weight(dim, 4 * dim)])], domain=LOCAL_DOMAIN)
+    hidden = g.node(
+        "relu_block", [g.node("MatMul", [ln2, g.weight(dim, 4 * dim)])], domain=LOCAL_DOMAIN
+    )
     y = g.node("Add", [y, g.node("Identity", [g.node("MatMul", [hidden, g.weight(4 * dim, dim)])])])
     return _model(g, x, y, [1, seq, dim], [1, seq, dim])
 

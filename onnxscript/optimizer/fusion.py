@@ -43,9 +43,11 @@ def _fuse(graph: ir.Graph, main: ir.Graph, conv: ir.Node, bn: ir.Node) -> None:
     old_bias = _constant(conv.inputs[2]) if len(conv.inputs) > 2 else None
     epsilon = bn.attributes["epsilon"].value if "epsilon" in bn.attributes else 1e-5
     factor = scale / np.sqrt(var + epsilon)
-    new_weight = (weight * factor.reshape(-1, *([1] * (weight.ndim - 1)))).astype(weight.dtype)
+    new_weight = (weight * factor.reshape(-1, *([1] * (weight.ndim - 1)))).astype(
+        weight.dtype, copy=False
+    )
     base = old_bias if old_bias is not None else np.zeros_like(mean)
-    new_bias = ((base - mean) * factor + bias).astype(weight.dtype)
+    new_bias = ((base - mean) * factor + bias).astype(weight.dtype, copy=False)
     values = [
         add_initializer(main, f"{conv.name or 'conv'}_fused_{suffix}", ir.tensor(array))
         for suffix, array in (("weight", new_weight), ("bias", new_bias))

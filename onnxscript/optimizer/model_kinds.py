@@ -3,7 +3,7 @@ each way, so every public entry accepts both and returns the kind it was given."
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 import onnx
@@ -22,11 +22,44 @@ def on_ir(model: ModelT, transform: Callable[[ir.Model], object]) -> ModelT:
         raise TypeError(
             f"expected an onnx_ir.Model or an onnx.ModelProto, got {type(model).__name__}"
         )
-    copy = onnx.ModelProto()
-    copy.CopyFrom(model)  # onnx_ir's tensors read (and rename) the proto they came from
-    converted = ir.serde.deserialize_model(copy)
-    transform(converted)
-    return ir.serde.serialize_model(converted)
+    # onnx_ir's tensors read the protos they came from without copying them (fast for
+    # big weights) and renaming a value renames its tensor proto; those names are the
+    # one thing passes change there, so they are put back afterwards.
+    names = [(tensor, tensor.name) for tensor in _tensor_protos(model)]
+    try:
+        converted = ir.serde.deserialize_model(model)
+        transform(converted)
+        return ir.serde.serialize_model(converted)
+    finally:
+        for tensor, name in names:
+            tensor.name = name
+
+
+def _tensor_protos(model: onnx.ModelProto) -> Iterator[onnx.TensorProto]:
+    """Every tensor proto of the model: initializers and tensor attributes, in graphs,
+    subgraphs and functions."""
+    yield from _graph_tensors(model.graph)
+    for function in model.functions:
+        yield from _node_tensors(function.node)
+
+
+def _graph_tensors(graph: onnx.GraphProto) -> Iterator[onnx.TensorProto]:
+    yield from graph.initializer
+    yield from _node_tensors(graph.node)
+
+
+def _node_tensors(
+    nodes: Iterator[onnx.NodeProto] | list[onnx.NodeProto],
+) -> Iterator[onnx.TensorProto]:
+    for node in nodes:
+        for attr in node.attribute:
+            if attr.HasField("t"):
+                yield attr.t
+            yield from attr.tensors
+            if attr.HasField("g"):
+                yield from _graph_tensors(attr.g)
+            for graph in attr.graphs:
+                yield from _graph_tensors(graph)
 
 
 __all__ = ["ModelT", "on_ir"]
