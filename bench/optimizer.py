@@ -9,7 +9,7 @@ the virtual environment of ``bench/support.py``), after one warm-up call, best o
 optimizations off) against the original on the same input. Nothing is asserted on
 timings.
 
-Usage: ``python bench/optimizer.py [--repeat 5] [--no-baseline]``.
+Usage: ``python bench/optimizer.py [--repeat 5] [--no-baseline] [--scale 1.0]``.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import json
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -35,11 +36,16 @@ from support import BASELINE_VERSION, ensure_baseline_venv  # noqa: E402
 from tests.exported_models import densenet_like, resnet_like, transformer_block  # noqa: E402
 from tests.helpers import run_unoptimized  # noqa: E402
 
-MODELS = {
-    "resnet18-like": lambda: resnet_like(1.0, image=224),
-    "densenet121-like": lambda: densenet_like(1.0, image=224),
-    "transformer-block": lambda: transformer_block(dim=512, heads=8, seq=128),
-}
+
+def _models(scale: float) -> dict[str, Callable[[], onnx.ModelProto]]:
+    """The models at ``scale`` of their full width (1.0: the real sizes)."""
+    dim = max(8, int(512 * scale)) // 8 * 8
+    return {
+        "resnet18-like": lambda: resnet_like(scale, image=224 if scale == 1 else 32),
+        "densenet121-like": lambda: densenet_like(scale, image=224 if scale == 1 else 32),
+        "transformer-block": lambda: transformer_block(dim=dim, heads=8, seq=128),
+    }
+
 
 SCRIPT = r"""
 import json, sys, time
@@ -90,13 +96,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-baseline", action="store_true")
+    parser.add_argument("--scale", type=float, default=1.0, help="width scale (smoke tests)")
     args = parser.parse_args()
     baseline = None if args.no_baseline else str(ensure_baseline_venv())
     header = f"{'model':<18} {'nodes':>5} {'ours':>5} {BASELINE_VERSION:>5}  {'ours ms':>8} {BASELINE_VERSION + ' ms':>9} {'ratio':>6}  max rel. diff (ours, 0.7.2)"
     print(header)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        for name, make in MODELS.items():
+        for name, make in _models(args.scale).items():
             source = work / f"{name}.onnx"
             onnx.save(make(), source)
             ours = _optimize_in(
