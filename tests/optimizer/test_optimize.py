@@ -10,9 +10,13 @@ import onnx
 import onnx_ir as ir
 import pytest
 
-from onnxscript import optimizer
+from onnxscript import FLOAT, optimizer, script
+from onnxscript import opset18 as op
+from onnxscript.values import Opset
 from tests.exported_models import densenet_like, resnet_like, transformer_block
 from tests.helpers import assert_same_results
+
+FLOAT3 = FLOAT[3]
 
 MODELS = {
     "resnet": (lambda: resnet_like(0.125, image=16), 49),
@@ -62,3 +66,43 @@ def test_optimize_is_idempotent():
 def test_wrong_argument_is_a_clear_error():
     with pytest.raises(TypeError, match=r"expected an onnx_ir\.Model or an onnx\.ModelProto"):
         optimizer.optimize("model.onnx")  # type: ignore[type-var]
+
+
+def test_optimize_a_graph_built_without_folding():
+    from onnxscript.builder import GraphBuilder
+
+    builder = GraphBuilder(
+        ir.Graph([], [], nodes=[], opset_imports={"": 18}, name="g"), fold_constants=False
+    )
+    op = builder.op
+    x = builder.input("x", ir.DataType.FLOAT, [2, 3, 4])
+    rows = op.Gather(op.Shape(x), 0)
+    flat = op.Reshape(op.Identity(x), op.Concat(op.Unsqueeze(rows, [0]), [-1], axis=0))
+    builder.add_output(op.Add(op.Relu(flat), op.Relu(flat)), "y")
+    model = ir.serde.serialize_model(ir.Model(builder.graph, ir_version=10))
+    optimized = optimizer.optimize(model)
+    assert [n.op_type for n in optimized.graph.node] == ["Reshape", "Relu", "Add"]
+    assert_same_results(model, optimized)
+
+
+_local = Opset("local", 1)
+
+
+@script(_local, default_opset=op)
+def _diff_square(x, y):
+    diff = x - y
+    return diff * diff
+
+
+@script()
+def _l2(x: FLOAT["N"], y: FLOAT["N"]) -> FLOAT[1]:
+    return op.Sqrt(op.ReduceSum(_diff_square(x, y), keepdims=1))
+
+
+def test_optimize_a_compiled_model_with_local_functions():
+    model = _l2.to_model_proto(input_types=[FLOAT3, FLOAT3])
+    assert [f.name for f in model.functions] == ["_diff_square"]
+    optimized = optimizer.optimize(model)
+    assert not optimized.functions
+    assert [n.op_type for n in optimized.graph.node] == ["Sub", "Mul", "ReduceSum", "Sqrt"]
+    assert_same_results(model, optimized)
