@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 
 import onnx
+import onnx.checker
 import onnx.shape_inference
 import onnx_ir as ir
 
@@ -38,7 +39,7 @@ def infer_with_onnx(node: ir.Node, version: int) -> None:
         for a in node.attributes.values()
     ):
         return  # bodies capture outer values whose types onnx would need as well
-    proto = ir.serde.serialize_node(node)
+    proto = _named_node_proto(node)
     types: dict[str, onnx.TypeProto] = {}
     data: dict[str, onnx.TensorProto] = {}
     for name, value in zip(proto.input, node.inputs):
@@ -51,11 +52,25 @@ def infer_with_onnx(node: ir.Node, version: int) -> None:
     opsets = [onnx.helper.make_opsetid(node.domain, version)]
     try:
         found = onnx.shape_inference.infer_node_outputs(schema, proto, types, data, None, opsets)
-    except (onnx.shape_inference.InferenceError, RuntimeError) as error:
+    except (
+        onnx.shape_inference.InferenceError,
+        onnx.checker.ValidationError,
+        RuntimeError,
+    ) as error:
         raise InferenceError(_short(str(error))) from None
     for name, value in zip(proto.output, node.outputs):
         if name in found:
             _read_type(value, found[name])
+
+
+def _named_node_proto(node: ir.Node) -> onnx.NodeProto:
+    """The node as a proto, unnamed values named (onnx reads an empty name as absent)."""
+    inputs = ["" if v is None else (v.name or f"__input_{i}") for i, v in enumerate(node.inputs)]
+    outputs = [v.name or f"__output_{i}" for i, v in enumerate(node.outputs)]
+    proto = onnx.helper.make_node(node.op_type, inputs, outputs, domain=node.domain)
+    for attr in node.attributes.values():
+        proto.attribute.append(ir.serde.serialize_attribute(attr))
+    return proto
 
 
 def _type_proto(value: ir.Value) -> onnx.TypeProto:

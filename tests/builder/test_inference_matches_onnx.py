@@ -37,9 +37,9 @@ STEPS: dict[str, Step] = {
     "transpose": lambda op, v: op.Transpose(v, perm=list(reversed(range(_rank(v))))),
     "flatten_last": lambda op, v: op.Reshape(v, [-1, _last(v)]),
     "reduce_keep": lambda op, v: op.ReduceSum(v, [0], keepdims=1),
-    "reduce_drop": lambda op, v: op.ReduceMean(v, axes=[_rank(v) - 1], keepdims=0)
-    if _rank(v) > 1
-    else op.Neg(v),
+    "reduce_drop": lambda op, v: (
+        op.ReduceMean(v, axes=[_rank(v) - 1], keepdims=0) if _rank(v) > 1 else op.Neg(v)
+    ),
     "concat": lambda op, v: op.Concat(v, v, axis=-1),
     "unsqueeze": lambda op, v: op.Unsqueeze(v, [0]) if _rank(v) < 4 else op.Abs(v),
     "squeeze": lambda op, v: op.Squeeze(v, [0]) if v.shape[0] == 1 and _rank(v) > 1 else op.Exp(v),
@@ -48,7 +48,9 @@ STEPS: dict[str, Step] = {
     "greater_where": lambda op, v: op.Where(op.Greater(v, 0.0), v, 0.0),
     "cast_back": lambda op, v: op.Cast(op.Cast(v, to=ir.DataType.DOUBLE), to=ir.DataType.FLOAT),
     "shape_reshape": lambda op, v: op.Reshape(v, op.Shape(v)),
-    "split_first": lambda op, v: op.Split(v, num_outputs=2, axis=-1)[0] if _last(v) % 2 == 0 else op.Tanh(v),
+    "split_first": lambda op, v: (
+        op.Split(v, num_outputs=2, axis=-1)[0] if _last(v) % 2 == 0 else op.Tanh(v)
+    ),
     "gather": lambda op, v: op.Gather(v, [0, 0], axis=0),
 }
 
