@@ -1,0 +1,1 @@
+"""Libraries of functions written in onnxscript for frameworks (``torch_lib``: ATen)."""

@@ -1,0 +1,333 @@
+"""Elementwise ATen operators: arithmetic, comparisons, activations, casts."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.facts import is_bool, is_integer
+from onnxscript.function_libs.torch_lib.registration import aten
+from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TFloat, TReal, TTensor
+
+
+@aten("aten::add.Tensor", "aten::add.Scalar")
+def add(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
+    if alpha != 1:
+        other = op.Mul(other, op.CastLike(alpha, other))
+    return op.Add(self, other)
+
+
+@aten("aten::sub.Tensor", "aten::sub.Scalar")
+def sub(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
+    if alpha != 1:
+        other = op.Mul(other, op.CastLike(alpha, other))
+    return op.Sub(self, other)
+
+
+@aten("aten::rsub.Tensor", "aten::rsub.Scalar")
+def rsub(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
+    return sub(other, self, alpha=alpha)
+
+
+@aten("aten::mul.Tensor", "aten::mul.Scalar")
+def mul(self: TTensor, other: TTensor) -> TTensor:
+    if is_bool(self):
+        return op.And(self, other)
+    return op.Mul(self, other)
+
+
+@aten("aten::div.Tensor", "aten::div.Scalar")
+def div(self: TFloat, other: TFloat) -> TFloat:
+    return op.Div(self, other)
+
+
+@aten("aten::div.Tensor_mode", "aten::div.Scalar_mode")
+def div_mode(self: TReal, other: TReal, *, rounding_mode: str | None = None) -> TReal:
+    quotient = op.Div(self, other)
+    if rounding_mode is None or is_integer(self):
+        if rounding_mode == "floor" and is_integer(self):
+            return _floor_divide_int(self, other)
+        return quotient
+    return op.Floor(quotient) if rounding_mode == "floor" else _trunc(quotient)
+
+
+def _trunc(x: TFloat) -> TFloat:
+    return op.Where(op.Less(x, op.CastLike(0, x)), op.Ceil(x), op.Floor(x))
+
+
+def _floor_divide_int(a: TReal, b: TReal) -> TReal:
+    """Integer division rounding toward minus infinity (ONNX Div truncates)."""
+    quotient = op.Div(a, b)
+    inexact = op.Not(op.Equal(op.Mul(quotient, b), a))
+    negative = op.Xor(op.Less(a, op.CastLike(0, a)), op.Less(b, op.CastLike(0, b)))
+    fix = op.CastLike(op.And(inexact, negative), a)
+    return op.Sub(quotient, fix)
+
+
+@aten("aten::floor_divide")
+def floor_divide(self: TReal, other: TReal) -> TReal:
+    if is_integer(self):
+        return _floor_divide_int(self, other)
+    return op.Floor(op.Div(self, other))
+
+
+@aten("aten::remainder.Tensor", "aten::remainder.Scalar")
+def remainder(self: TReal, other: TReal) -> TReal:
+    if is_integer(self):
+        return op.Mod(self, other)  # fmod=0: the sign of the divisor, like Python
+    return op.Sub(self, op.Mul(op.Floor(op.Div(self, other)), other))
+
+
+@aten("aten::fmod.Tensor", "aten::fmod.Scalar")
+def fmod(self: TReal, other: TReal) -> TReal:
+    return op.Mod(self, other, fmod=1)
+
+
+@aten("aten::pow.Tensor_Tensor", "aten::pow.Tensor_Scalar")
+def pow_(self: TReal, exponent: TReal) -> TReal:
+    return op.Pow(self, exponent)
+
+
+@aten("aten::pow.Scalar")
+def pow_scalar(self: float, exponent: TReal) -> TReal:
+    return op.Pow(op.CastLike(self, exponent), exponent)
+
+
+@aten("aten::neg")
+def neg(self: TReal) -> TReal:
+    return op.Neg(self)
+
+
+@aten("aten::abs")
+def abs_(self: TReal) -> TReal:
+    return op.Abs(self)
+
+
+@aten("aten::exp")
+def exp(self: TFloat) -> TFloat:
+    return op.Exp(self)
+
+
+@aten("aten::log")
+def log(self: TFloat) -> TFloat:
+    return op.Log(self)
+
+
+@aten("aten::sqrt")
+def sqrt(self: TFloat) -> TFloat:
+    return op.Sqrt(self)
+
+
+@aten("aten::rsqrt")
+def rsqrt(self: TFloat) -> TFloat:
+    return op.Reciprocal(op.Sqrt(self))
+
+
+@aten("aten::reciprocal")
+def reciprocal(self: TFloat) -> TFloat:
+    return op.Reciprocal(self)
+
+
+@aten("aten::sin")
+def sin(self: TFloat) -> TFloat:
+    return op.Sin(self)
+
+
+@aten("aten::cos")
+def cos(self: TFloat) -> TFloat:
+    return op.Cos(self)
+
+
+@aten("aten::tanh")
+def tanh(self: TFloat) -> TFloat:
+    return op.Tanh(self)
+
+
+@aten("aten::sigmoid")
+def sigmoid(self: TFloat) -> TFloat:
+    return op.Sigmoid(self)
+
+
+@aten("aten::erf")
+def erf(self: TFloat) -> TFloat:
+    return op.Erf(self)
+
+
+@aten("aten::floor")
+def floor(self: TFloat) -> TFloat:
+    return op.Floor(self)
+
+
+@aten("aten::ceil")
+def ceil(self: TFloat) -> TFloat:
+    return op.Ceil(self)
+
+
+@aten("aten::trunc")
+def trunc(self: TFloat) -> TFloat:
+    return _trunc(self)
+
+
+@aten("aten::round")
+def round_(self: TFloat) -> TFloat:
+    return op.Round(self)  # half to even, like torch
+
+
+@aten("aten::sign")
+def sign(self: TReal) -> TReal:
+    return op.Sign(self)
+
+
+@aten("aten::relu")
+def relu(self: TReal) -> TReal:
+    return op.Relu(self)
+
+
+@aten("aten::gelu")
+def gelu(self: TFloat, approximate: str = "none") -> TFloat:
+    if approximate == "tanh":
+        cube = op.Mul(op.Mul(self, self), self)
+        inner = op.Mul(
+            op.CastLike(math.sqrt(2 / math.pi), self),
+            op.Add(self, op.Mul(op.CastLike(0.044715, self), cube)),
+        )
+        return op.Mul(
+            op.Mul(op.CastLike(0.5, self), self), op.Add(op.Tanh(inner), op.CastLike(1.0, self))
+        )
+    half = op.CastLike(0.5, self)
+    erf_part = op.Erf(op.Mul(self, op.CastLike(1 / math.sqrt(2), self)))
+    return op.Mul(op.Mul(half, self), op.Add(erf_part, op.CastLike(1.0, self)))
+
+
+@aten("aten::silu")
+def silu(self: TFloat) -> TFloat:
+    return op.Mul(self, op.Sigmoid(self))
+
+
+@aten("aten::leaky_relu")
+def leaky_relu(self: TFloat, negative_slope: float = 0.01) -> TFloat:
+    return op.LeakyRelu(self, alpha=negative_slope)
+
+
+@aten("aten::elu")
+def elu(self: TFloat, alpha: float = 1.0, scale: float = 1.0, input_scale: float = 1.0) -> TFloat:
+    scaled = op.Mul(self, op.CastLike(input_scale, self)) if input_scale != 1 else self
+    result = op.Elu(scaled, alpha=alpha)
+    return op.Mul(result, op.CastLike(scale, self)) if scale != 1 else result
+
+
+@aten("aten::hardtanh")
+def hardtanh(self: TFloat, min_val: float = -1.0, max_val: float = 1.0) -> TFloat:
+    return op.Clip(self, op.CastLike(min_val, self), op.CastLike(max_val, self))
+
+
+@aten("aten::clamp", "aten::clamp.Tensor")
+def clamp(self: TReal, min: TReal | None = None, max: TReal | None = None) -> TReal:
+    result = self
+    if min is not None:
+        result = op.Max(result, op.CastLike(min, self))
+    if max is not None:
+        result = op.Min(result, op.CastLike(max, self))
+    return result
+
+
+@aten("aten::maximum")
+def maximum(self: TReal, other: TReal) -> TReal:
+    return op.Max(self, other)
+
+
+@aten("aten::minimum")
+def minimum(self: TReal, other: TReal) -> TReal:
+    return op.Min(self, other)
+
+
+@aten("aten::eq.Tensor", "aten::eq.Scalar")
+def eq(self: TTensor, other: TTensor) -> BOOL:
+    return op.Equal(self, other)
+
+
+@aten("aten::ne.Tensor", "aten::ne.Scalar")
+def ne(self: TTensor, other: TTensor) -> BOOL:
+    return op.Not(op.Equal(self, other))
+
+
+@aten("aten::lt.Tensor", "aten::lt.Scalar")
+def lt(self: TReal, other: TReal) -> BOOL:
+    return op.Less(self, other)
+
+
+@aten("aten::le.Tensor", "aten::le.Scalar")
+def le(self: TReal, other: TReal) -> BOOL:
+    return op.LessOrEqual(self, other)
+
+
+@aten("aten::gt.Tensor", "aten::gt.Scalar")
+def gt(self: TReal, other: TReal) -> BOOL:
+    return op.Greater(self, other)
+
+
+@aten("aten::ge.Tensor", "aten::ge.Scalar")
+def ge(self: TReal, other: TReal) -> BOOL:
+    return op.GreaterOrEqual(self, other)
+
+
+@aten("aten::logical_and")
+def logical_and(self: BOOL, other: BOOL) -> BOOL:
+    return op.And(_as_bool(self), _as_bool(other))
+
+
+@aten("aten::logical_or")
+def logical_or(self: BOOL, other: BOOL) -> BOOL:
+    return op.Or(_as_bool(self), _as_bool(other))
+
+
+@aten("aten::logical_not")
+def logical_not(self: BOOL) -> BOOL:
+    return op.Not(_as_bool(self))
+
+
+@aten("aten::bitwise_not")
+def bitwise_not(self: TTensor) -> TTensor:
+    if is_bool(self):
+        return op.Not(self)
+    return op.BitwiseNot(self)
+
+
+def _as_bool(x: Any) -> Any:
+    return x if is_bool(x) else op.Cast(x, to=BOOL.dtype)
+
+
+@aten("aten::isnan")
+def isnan(self: TFloat) -> BOOL:
+    return op.IsNaN(self)
+
+
+@aten("aten::isinf")
+def isinf(self: TFloat) -> BOOL:
+    return op.IsInf(self)
+
+
+@aten("aten::where.self")
+def where(condition: BOOL, self: TTensor, other: TTensor) -> TTensor:
+    return op.Where(condition, self, other)
+
+
+@aten("aten::_to_copy")
+def to_copy(
+    self: TTensor,
+    dtype: int = -1,
+    layout: str = "",
+    device: str = "",
+    pin_memory: bool = False,
+    non_blocking: bool = False,
+    memory_format: str = "",
+) -> TTensor:
+    if dtype == -1 or dtype is None:
+        return op.Identity(self)
+    return op.Cast(self, to=dtype)
+
+
+@aten("aten::clone", "aten::alias", "aten::detach", "aten::lift_fresh_copy")
+def clone(self: TTensor, memory_format: str = "") -> TTensor:
+    return op.Identity(self)

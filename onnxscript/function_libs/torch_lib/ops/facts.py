@@ -1,0 +1,49 @@
+"""What traced ATen functions read of their (symbolic) inputs: rank, static dims, element
+type. Parameters are annotated with tensor types for torch.onnx's sake, but at trace time
+they are ``onnx_ir`` values; these accessors say so to the type checker."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import onnx_ir as ir
+
+from onnxscript import dtypes
+
+
+def rank(value: Any) -> int:
+    """The number of dims (the rank must be known when tracing)."""
+    return len(value.shape)
+
+
+def dim(value: Any, axis: int) -> int | None:
+    """Dim ``axis`` when it is static, else None."""
+    found = value.shape[axis]
+    return found if isinstance(found, int) else None
+
+
+def is_empty_vector(value: Any) -> bool:
+    """A 1-D tensor of static length 0 (torch's placeholder in ``cat``)."""
+    return value.shape is not None and len(value.shape) == 1 and value.shape[0] == 0
+
+
+def _element_type(value: Any) -> ir.DataType | None:
+    """The element type of a symbolic value (``ir.DataType``) or an array (numpy dtype,
+    when the function runs eagerly)."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is None or isinstance(dtype, ir.DataType):
+        return dtype
+    return ir.DataType(dtypes.onnx_dtype(np.dtype(dtype)))
+
+
+def is_integer(value: Any) -> bool:
+    dtype = _element_type(value)
+    return dtype is not None and dtype.is_integer()
+
+
+def is_bool(value: Any) -> bool:
+    return _element_type(value) == ir.DataType.BOOL
+
+
+__all__ = ["dim", "is_bool", "is_empty_vector", "is_integer", "rank"]

@@ -1,0 +1,211 @@
+"""Neural-network ATen operators: convolution, normalization, pooling, softmax,
+embedding."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
+from onnxscript.function_libs.torch_lib.ops.facts import rank
+from onnxscript.function_libs.torch_lib.registration import aten
+from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat, TTensor
+
+
+def _pads(padding: Sequence[int], rank: int) -> list[int]:
+    """torch's symmetric padding per spatial dim as ONNX begins + ends."""
+    padding = list(padding) if len(padding) == rank else list(padding) * rank
+    return padding + padding
+
+
+def _expand(values: Sequence[int] | int, rank: int) -> list[int]:
+    values = [values] if isinstance(values, int) else list(values)
+    return values * rank if len(values) == 1 else values
+
+
+@aten("aten::convolution")
+def convolution(
+    input: TFloat,
+    weight: TFloat,
+    bias: TFloat | None,
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    transposed: bool,
+    output_padding: Sequence[int],
+    groups: int,
+) -> TFloat:
+    spatial = rank(weight) - 2
+    inputs = [input, weight] if bias is None else [input, weight, bias]
+    common = {
+        "strides": _expand(stride, spatial),
+        "pads": _pads(padding, spatial),
+        "dilations": _expand(dilation, spatial),
+        "group": groups,
+    }
+    if transposed:
+        return op.ConvTranspose(*inputs, output_padding=_expand(output_padding, spatial), **common)
+    return op.Conv(*inputs, **common)
+
+
+@aten("aten::_native_batch_norm_legit_no_training")
+def batch_norm_no_training(
+    input: TFloat,
+    weight: TFloat | None,
+    bias: TFloat | None,
+    running_mean: TFloat,
+    running_var: TFloat,
+    momentum: float,
+    eps: float,
+) -> tuple[TFloat, TFloat, TFloat]:
+    channels = op.Shape(running_mean)
+    if weight is None:
+        weight = op.Expand(op.CastLike(1.0, input), channels)
+    if bias is None:
+        bias = op.Expand(op.CastLike(0.0, input), channels)
+    out = _first(
+        op.BatchNormalization(
+            input, weight, bias, running_mean, running_var, epsilon=eps, momentum=1 - momentum
+        )
+    )
+    empty = op.CastLike(op.ConstantOfShape([0]), input)
+    return out, empty, empty
+
+
+def _first(result: Any) -> Any:
+    """The first output of an op whose optional outputs a recorder may also return
+    (torch's recorder gives BatchNormalization's three)."""
+    return result[0] if isinstance(result, (tuple, list)) else result
+
+
+@aten("aten::native_layer_norm")
+def native_layer_norm(
+    input: TFloat,
+    normalized_shape: Sequence[int],
+    weight: TFloat | None,
+    bias: TFloat | None,
+    eps: float,
+) -> tuple[TFloat, TFloat, TFloat]:
+    axis = -len(normalized_shape)
+    if weight is None:
+        weight = op.Expand(op.CastLike(1.0, input), op.Shape(input, start=axis))
+    inputs = [input, weight] if bias is None else [input, weight, bias]
+    out, mean, inv_std = op.LayerNormalization(*inputs, axis=axis, epsilon=eps, _outputs=3)
+    return out, mean, inv_std
+
+
+@aten("aten::layer_norm")
+def layer_norm(
+    input: TFloat,
+    normalized_shape: Sequence[int],
+    weight: TFloat | None = None,
+    bias: TFloat | None = None,
+    eps: float = 1e-5,
+    cudnn_enable: bool = True,
+) -> TFloat:
+    out, _, _ = native_layer_norm(input, normalized_shape, weight, bias, eps)
+    return out
+
+
+@aten("aten::_softmax", "aten::softmax.int")
+def softmax(self: TFloat, dim: int, half_to_float: bool = False) -> TFloat:
+    return op.Softmax(self, axis=dim)
+
+
+@aten("aten::_log_softmax", "aten::log_softmax.int")
+def log_softmax(self: TFloat, dim: int, half_to_float: bool = False) -> TFloat:
+    return op.LogSoftmax(self, axis=dim)
+
+
+@aten("aten::max_pool2d_with_indices")
+def max_pool2d_with_indices(
+    self: TFloat,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0, 0),
+    dilation: Sequence[int] = (1, 1),
+    ceil_mode: bool = False,
+) -> tuple[TFloat, INT64]:
+    kernel = _expand(kernel_size, 2)
+    out, flat = op.MaxPool(
+        self,
+        kernel_shape=kernel,
+        strides=_expand(stride, 2) if stride else kernel,
+        pads=_pads(padding, 2),
+        dilations=_expand(dilation, 2),
+        ceil_mode=int(ceil_mode),
+        _outputs=2,
+    )
+    # ONNX numbers elements across the whole tensor, torch within each (N, C) plane.
+    plane = op.ReduceProd(op.Shape(self, start=-2), keepdims=1)
+    return out, op.Mod(flat, plane)
+
+
+@aten("aten::max_pool2d")
+def max_pool2d(
+    self: TFloat,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0, 0),
+    dilation: Sequence[int] = (1, 1),
+    ceil_mode: bool = False,
+) -> TFloat:
+    kernel = _expand(kernel_size, 2)
+    pooled = op.MaxPool(
+        self,
+        kernel_shape=kernel,
+        strides=_expand(stride, 2) if stride else kernel,
+        pads=_pads(padding, 2),
+        dilations=_expand(dilation, 2),
+        ceil_mode=int(ceil_mode),
+    )
+    return _first(pooled)  # a recorder may also give the optional Indices
+
+
+@aten("aten::avg_pool2d")
+def avg_pool2d(
+    self: TFloat,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0, 0),
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> TFloat:
+    if divisor_override is not None:
+        raise NotImplementedError("avg_pool2d with divisor_override is not supported")
+    kernel = _expand(kernel_size, 2)
+    return op.AveragePool(
+        self,
+        kernel_shape=kernel,
+        strides=_expand(stride, 2) if stride else kernel,
+        pads=_pads(padding, 2),
+        ceil_mode=int(ceil_mode),
+        count_include_pad=int(count_include_pad),
+    )
+
+
+@aten("aten::_adaptive_avg_pool2d", "aten::adaptive_avg_pool2d")
+def adaptive_avg_pool2d(self: TFloat, output_size: Sequence[int]) -> TFloat:
+    if list(output_size) == [1, 1]:
+        return op.GlobalAveragePool(self)
+    height, width = static_dim(self, -2), static_dim(self, -1)
+    if height is None or width is None:
+        raise NotImplementedError("adaptive_avg_pool2d to a size other than 1x1 needs static H, W")
+    out_h, out_w = output_size
+    if height % out_h or width % out_w:
+        raise NotImplementedError("adaptive_avg_pool2d needs sizes that divide the input's")
+    kernel = [height // out_h, width // out_w]
+    return op.AveragePool(self, kernel_shape=kernel, strides=kernel)
+
+
+@aten("aten::embedding")
+def embedding(
+    weight: TTensor,
+    indices: INT64,
+    padding_idx: int = -1,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> TTensor:
+    return op.Gather(weight, indices, axis=0)

@@ -1,0 +1,137 @@
+"""Reductions: sum, mean, amax/amin, max/min along a dim, argmax/argmin, prod, any/all,
+var."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.facts import is_bool, rank
+from onnxscript.function_libs.torch_lib.registration import aten
+from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TReal, TTensor
+
+
+def _dims(dim: Sequence[int] | int | None) -> list[int] | None:
+    """The reduced dims as a list; None (or empty) means all."""
+    if dim is None:
+        return None
+    dims = [dim] if isinstance(dim, int) else list(dim)
+    return dims or None
+
+
+def _reduce(onnx_op: str, self: TTensor, dim: Sequence[int] | int | None, keepdim: bool) -> TTensor:
+    dims = _dims(dim)
+    reducer = getattr(op, onnx_op)
+    if rank(self) == 0:
+        return op.Identity(self)
+    if dims is None:
+        return reducer(self, keepdims=int(keepdim))
+    return reducer(self, dims, keepdims=int(keepdim))
+
+
+def _with_dtype(self: TTensor, dtype: int) -> TTensor:
+    return self if dtype in (-1, None) else op.Cast(self, to=dtype)
+
+
+@aten("aten::sum.dim_IntList")
+def sum_dim(
+    self: TReal, dim: Sequence[int] | None, keepdim: bool = False, *, dtype: int = -1
+) -> TReal:
+    self = _with_dtype(self, dtype)
+    if is_bool(self):
+        self = op.Cast(self, to=INT64.dtype)
+    return _reduce("ReduceSum", self, dim, keepdim)
+
+
+@aten("aten::sum")
+def sum_all(self: TReal, *, dtype: int = -1) -> TReal:
+    return sum_dim(self, None, False, dtype=dtype)
+
+
+@aten("aten::mean.dim")
+def mean_dim(
+    self: TReal, dim: Sequence[int] | None, keepdim: bool = False, *, dtype: int = -1
+) -> TReal:
+    return _reduce("ReduceMean", _with_dtype(self, dtype), dim, keepdim)
+
+
+@aten("aten::mean")
+def mean_all(self: TReal, *, dtype: int = -1) -> TReal:
+    return mean_dim(self, None, False, dtype=dtype)
+
+
+@aten("aten::amax")
+def amax(self: TReal, dim: Sequence[int] = (), keepdim: bool = False) -> TReal:
+    return _reduce("ReduceMax", self, dim, keepdim)
+
+
+@aten("aten::amin")
+def amin(self: TReal, dim: Sequence[int] = (), keepdim: bool = False) -> TReal:
+    return _reduce("ReduceMin", self, dim, keepdim)
+
+
+@aten("aten::prod.dim_int")
+def prod_dim(self: TReal, dim: int, keepdim: bool = False, *, dtype: int = -1) -> TReal:
+    return _reduce("ReduceProd", _with_dtype(self, dtype), dim, keepdim)
+
+
+@aten("aten::max.dim")
+def max_dim(self: TReal, dim: int, keepdim: bool = False) -> tuple[TReal, INT64]:
+    if rank(self) == 0:
+        return op.Identity(self), op.CastLike(0, op.Shape(self))
+    values = op.ReduceMax(self, [dim], keepdims=int(keepdim))
+    return values, op.ArgMax(self, axis=dim, keepdims=int(keepdim), select_last_index=0)
+
+
+@aten("aten::min.dim")
+def min_dim(self: TReal, dim: int, keepdim: bool = False) -> tuple[TReal, INT64]:
+    if rank(self) == 0:
+        return op.Identity(self), op.CastLike(0, op.Shape(self))
+    values = op.ReduceMin(self, [dim], keepdims=int(keepdim))
+    return values, op.ArgMin(self, axis=dim, keepdims=int(keepdim), select_last_index=0)
+
+
+@aten("aten::argmax")
+def argmax(self: TReal, dim: int | None = None, keepdim: bool = False) -> INT64:
+    if dim is None:
+        return op.ArgMax(op.Reshape(self, [-1]), axis=0, keepdims=0)
+    return op.ArgMax(self, axis=dim, keepdims=int(keepdim))
+
+
+@aten("aten::argmin")
+def argmin(self: TReal, dim: int | None = None, keepdim: bool = False) -> INT64:
+    if dim is None:
+        return op.ArgMin(op.Reshape(self, [-1]), axis=0, keepdims=0)
+    return op.ArgMin(self, axis=dim, keepdims=int(keepdim))
+
+
+@aten("aten::any.dim", "aten::any.dims")
+def any_dim(self: TTensor, dim: Sequence[int] | int | None = None, keepdim: bool = False) -> BOOL:
+    as_int = op.Cast(op.Cast(self, to=BOOL.dtype), to=INT64.dtype)
+    return op.Cast(_reduce("ReduceMax", as_int, dim, keepdim), to=BOOL.dtype)
+
+
+@aten("aten::all.dim", "aten::all.dims")
+def all_dim(self: TTensor, dim: Sequence[int] | int | None = None, keepdim: bool = False) -> BOOL:
+    as_int = op.Cast(op.Cast(self, to=BOOL.dtype), to=INT64.dtype)
+    return op.Cast(_reduce("ReduceMin", as_int, dim, keepdim), to=BOOL.dtype)
+
+
+@aten("aten::var.correction")
+def var_correction(
+    self: TReal,
+    dim: Sequence[int] | None = None,
+    *,
+    correction: float | None = None,
+    keepdim: bool = False,
+) -> TReal:
+    dims = _dims(dim)
+    mean = op.ReduceMean(self, dims, keepdims=1) if dims else op.ReduceMean(self, keepdims=1)
+    squared = op.Mul(op.Sub(self, mean), op.Sub(self, mean))
+    total = _reduce("ReduceSum", squared, dims, keepdim)
+    shape = op.Shape(self)
+    count = op.ReduceProd(op.Gather(shape, dims) if dims else shape, keepdims=0)
+    denominator = op.Sub(
+        op.CastLike(count, self), op.CastLike(1.0 if correction is None else correction, self)
+    )
+    return op.Div(total, denominator)
