@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import onnx
@@ -26,13 +28,85 @@ def optimize(model: ir.Model) -> ir.Model:
 
 
 def convert_version(model: ir.Model, target_version: int) -> ir.Model:
-    """The model converted to ai.onnx ``target_version`` with onnx's version converter
-    (the model itself when it already imports that version)."""
-    if model.opset_imports.get("") == target_version:
+    """The model at ai.onnx ``target_version``.
+
+    When no op of the model changes between its version and the target (the usual case:
+    the exporter already wrote the newer ops it needed, e.g. a Gelu-20 node in an opset-18
+    model), only the opset import changes; otherwise onnx's version converter converts it.
+    """
+    source = model.opset_imports.get("")
+    if source == target_version:
+        return model
+    if source is not None and _unchanged_between(model, source, target_version):
+        model.opset_imports[""] = target_version
+        for function in model.functions.values():
+            if "" in function.opset_imports:
+                function.opset_imports[""] = target_version
         return model
     proto = ir.serde.serialize_model(model)
+    held = _hold_newer_ops(proto, source or target_version)
     converted = onnx.version_converter.convert_version(proto, target_version)
+    _release(converted, held)
     return ir.serde.deserialize_model(converted)
+
+
+_HELD = "pkg.onnxscript.held"
+"""A domain that hides nodes from onnx's version converter while it runs."""
+
+
+def _all_nodes(graph: onnx.GraphProto) -> Iterator[onnx.NodeProto]:
+    for node in graph.node:
+        yield node
+        for attr in node.attribute:
+            if attr.HasField("g"):
+                yield from _all_nodes(attr.g)
+            for sub in attr.graphs:
+                yield from _all_nodes(sub)
+
+
+def _hold_newer_ops(proto: onnx.ModelProto, source: int) -> bool:
+    """Hide ai.onnx nodes of ops that do not exist yet at ``source`` (an exporter wrote
+    them at their own, newer version; the converter has no adapter for them)."""
+    held = False
+    for node in _all_nodes(proto.graph):
+        if node.domain in ("", "ai.onnx") and _since(node.op_type, source) is None:
+            node.domain = _HELD
+            held = True
+    if held:
+        proto.opset_import.append(onnx.helper.make_opsetid(_HELD, 1))
+    return held
+
+
+def _release(proto: onnx.ModelProto, held: bool) -> None:
+    if not held:
+        return
+    for node in _all_nodes(proto.graph):
+        if node.domain == _HELD:
+            node.domain = ""
+    kept = [o for o in proto.opset_import if o.domain != _HELD]
+    del proto.opset_import[:]
+    proto.opset_import.extend(kept)
+
+
+@functools.lru_cache(maxsize=4096)
+def _since(op_type: str, version: int) -> int | None:
+    try:
+        return int(onnx.defs.get_schema(op_type, version, "").since_version)
+    except onnx.defs.SchemaError:
+        return None
+
+
+def _unchanged_between(model: ir.Model, source: int, target: int) -> bool:
+    """Whether every ai.onnx node means the same at ``target`` as where it stands now
+    (at ``source``, or at the version the node itself names)."""
+    for node in ir.traversal.RecursiveGraphIterator(model.graph):
+        if node.domain not in ("", "ai.onnx"):
+            continue
+        at_target = _since(node.op_type, target)
+        here = node.version if node.version is not None else source
+        if at_target is None or at_target != _since(node.op_type, here):
+            return False
+    return True
 
 
 def check_model(model: ir.Model) -> None:

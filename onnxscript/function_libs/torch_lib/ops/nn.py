@@ -66,7 +66,14 @@ def batch_norm_no_training(
         bias = op.Expand(op.CastLike(0.0, input), channels)
     out = _first(
         op.BatchNormalization(
-            input, weight, bias, running_mean, running_var, epsilon=eps, momentum=1 - momentum
+            input,
+            weight,
+            bias,
+            running_mean,
+            running_var,
+            epsilon=eps,
+            momentum=1 - momentum,
+            training_mode=0,  # said explicitly: torch's recorder then makes one output
         )
     )
     empty = op.CastLike(op.ConstantOfShape([0]), input)

@@ -105,16 +105,44 @@ def argmin(self: TReal, dim: int | None = None, keepdim: bool = False) -> INT64:
     return op.ArgMin(self, axis=dim, keepdims=int(keepdim))
 
 
-@aten("aten::any.dim", "aten::any.dims")
-def any_dim(self: TTensor, dim: Sequence[int] | int | None = None, keepdim: bool = False) -> BOOL:
+def _any(self: TTensor, dims: Sequence[int] | None, keepdim: bool) -> BOOL:
     as_int = op.Cast(op.Cast(self, to=BOOL.dtype), to=INT64.dtype)
-    return op.Cast(_reduce("ReduceMax", as_int, dim, keepdim), to=BOOL.dtype)
+    return op.Cast(_reduce("ReduceMax", as_int, dims, keepdim), to=BOOL.dtype)
 
 
-@aten("aten::all.dim", "aten::all.dims")
-def all_dim(self: TTensor, dim: Sequence[int] | int | None = None, keepdim: bool = False) -> BOOL:
+def _all(self: TTensor, dims: Sequence[int] | None, keepdim: bool) -> BOOL:
     as_int = op.Cast(op.Cast(self, to=BOOL.dtype), to=INT64.dtype)
-    return op.Cast(_reduce("ReduceMin", as_int, dim, keepdim), to=BOOL.dtype)
+    return op.Cast(_reduce("ReduceMin", as_int, dims, keepdim), to=BOOL.dtype)
+
+
+@aten("aten::any.dim")
+def any_dim(self: TTensor, dim: int, keepdim: bool = False) -> BOOL:
+    return _any(self, [dim], keepdim)
+
+
+@aten("aten::any.dims")
+def any_dims(self: TTensor, dim: Sequence[int] | None = None, keepdim: bool = False) -> BOOL:
+    return _any(self, dim, keepdim)
+
+
+@aten("aten::any")
+def any_all(self: TTensor) -> BOOL:
+    return _any(self, None, False)
+
+
+@aten("aten::all.dim")
+def all_dim(self: TTensor, dim: int, keepdim: bool = False) -> BOOL:
+    return _all(self, [dim], keepdim)
+
+
+@aten("aten::all.dims")
+def all_dims(self: TTensor, dim: Sequence[int] | None = None, keepdim: bool = False) -> BOOL:
+    return _all(self, dim, keepdim)
+
+
+@aten("aten::all")
+def all_all(self: TTensor) -> BOOL:
+    return _all(self, None, False)
 
 
 @aten("aten::var.correction")

@@ -49,17 +49,27 @@ def unsqueeze(self: TTensor, dim: int) -> TTensor:
     return op.Unsqueeze(self, [dim])
 
 
-@aten("aten::squeeze.dim", "aten::squeeze.dims", "aten::squeeze", "aten::squeeze_copy.dims")
-def squeeze(self: TTensor, dim: Sequence[int] | int | None = None) -> TTensor:
+def _squeeze(self: TTensor, dims: Sequence[int]) -> TTensor:
+    """Remove the listed dims that are 1 (torch ignores the others)."""
     if rank(self) == 0:
         return op.Identity(self)
-    dims = (
-        list(range(rank(self))) if dim is None else ([dim] if isinstance(dim, int) else list(dim))
-    )
     keep = [d for d in dims if static_dim(self, d) == 1]
-    if not keep:
-        return op.Identity(self)
-    return op.Squeeze(self, keep)
+    return op.Squeeze(self, keep) if keep else op.Identity(self)
+
+
+@aten("aten::squeeze.dim", "aten::squeeze_copy.dim")
+def squeeze_dim(self: TTensor, dim: int) -> TTensor:
+    return _squeeze(self, [dim])
+
+
+@aten("aten::squeeze.dims", "aten::squeeze_copy.dims")
+def squeeze_dims(self: TTensor, dim: Sequence[int]) -> TTensor:
+    return _squeeze(self, list(dim))
+
+
+@aten("aten::squeeze", "aten::squeeze_copy")
+def squeeze(self: TTensor) -> TTensor:
+    return _squeeze(self, list(range(rank(self))))
 
 
 @aten("aten::cat", "aten::concat")
