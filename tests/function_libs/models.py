@@ -62,7 +62,7 @@ class Attention(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         batch, seq, dim = x.shape
         q, k, v = self.qkv(self.norm1(x)).chunk(3, dim=-1)
-        split = lambda t: t.reshape(batch, seq, self.heads, dim // self.heads).transpose(1, 2)  # noqa: E731
+        split = lambda t: t.reshape(batch, seq, self.heads, dim // self.heads).transpose(1, 2)
         q, k, v = split(q), split(k), split(v)
         weights = torch.softmax(q @ k.transpose(-2, -1) / (dim // self.heads) ** 0.5, dim=-1)
         context = (weights @ v).transpose(1, 2).reshape(batch, seq, dim)
