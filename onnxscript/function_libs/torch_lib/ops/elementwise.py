@@ -43,9 +43,11 @@ def div(self: TFloat, other: TFloat) -> TFloat:
 
 
 @aten("aten::div.Tensor_mode", "aten::div.Scalar_mode")
-def div_mode(self: TReal, other: TReal, *, rounding_mode: str | None = None) -> TReal:
+def div_mode(self: TReal, other: TReal, *, rounding_mode: str = "") -> TReal:
+    # Optional attributes are written with a default of their own type (not Optional):
+    # torch.onnx reads an Optional annotation as an input, and drops a None attribute.
     quotient = op.Div(self, other)
-    if rounding_mode is None or is_integer(self):
+    if not rounding_mode or is_integer(self):
         if rounding_mode == "floor" and is_integer(self):
             return _floor_divide_int(self, other)
         return quotient

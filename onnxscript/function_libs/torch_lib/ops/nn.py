@@ -178,19 +178,38 @@ def avg_pool2d(
     padding: Sequence[int] = (0, 0),
     ceil_mode: bool = False,
     count_include_pad: bool = True,
-    divisor_override: int | None = None,
+    divisor_override: int = 0,
 ) -> TFloat:
-    if divisor_override is not None:
-        raise NotImplementedError("avg_pool2d with divisor_override is not supported")
     kernel = _expand(kernel_size, 2)
-    return op.AveragePool(
+    if divisor_override and ceil_mode and _overhangs(self, kernel, stride or kernel, padding):
+        raise NotImplementedError(
+            "avg_pool2d with divisor_override and windows that ceil_mode lets overhang the "
+            "input is not supported: ONNX AveragePool does not give those windows' sums"
+        )
+    pooled = op.AveragePool(
         self,
         kernel_shape=kernel,
         strides=_expand(stride, 2) if stride else kernel,
         pads=_pads(padding, 2),
         ceil_mode=int(ceil_mode),
-        count_include_pad=int(count_include_pad),
+        count_include_pad=int(count_include_pad or bool(divisor_override)),
     )
+    if not divisor_override:
+        return pooled
+    # The window's sum (zeros for padding) over the given divisor instead of its size.
+    return op.Mul(pooled, op.CastLike(kernel[0] * kernel[1] / divisor_override, self))
+
+
+def _overhangs(
+    self: Any, kernel: Sequence[int], stride: Sequence[int] | int, padding: Sequence[int] | int
+) -> bool:
+    """Whether ceil_mode makes a last window reach past the padded input (or unknown)."""
+    strides, pads = _expand(stride, 2), _expand(padding, 2)
+    for axis in range(2):
+        size = static_dim(self, axis - 2)
+        if size is None or (size + 2 * pads[axis] - kernel[axis]) % strides[axis]:
+            return True
+    return False
 
 
 @aten("aten::_adaptive_avg_pool2d", "aten::adaptive_avg_pool2d")

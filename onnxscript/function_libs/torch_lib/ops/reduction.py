@@ -35,7 +35,7 @@ def _with_dtype(self: TTensor, dtype: int) -> TTensor:
 
 @aten("aten::sum.dim_IntList")
 def sum_dim(
-    self: TReal, dim: Sequence[int] | None, keepdim: bool = False, *, dtype: int = -1
+    self: TReal, dim: Sequence[int] = (), keepdim: bool = False, *, dtype: int = -1
 ) -> TReal:
     self = _with_dtype(self, dtype)
     if is_bool(self):
@@ -50,7 +50,7 @@ def sum_all(self: TReal, *, dtype: int = -1) -> TReal:
 
 @aten("aten::mean.dim")
 def mean_dim(
-    self: TReal, dim: Sequence[int] | None, keepdim: bool = False, *, dtype: int = -1
+    self: TReal, dim: Sequence[int] = (), keepdim: bool = False, *, dtype: int = -1
 ) -> TReal:
     return _reduce("ReduceMean", _with_dtype(self, dtype), dim, keepdim)
 
@@ -68,6 +68,11 @@ def amax(self: TReal, dim: Sequence[int] = (), keepdim: bool = False) -> TReal:
 @aten("aten::amin")
 def amin(self: TReal, dim: Sequence[int] = (), keepdim: bool = False) -> TReal:
     return _reduce("ReduceMin", self, dim, keepdim)
+
+
+@aten("aten::prod")
+def prod_all(self: TReal, *, dtype: int = -1) -> TReal:
+    return _reduce("ReduceProd", _with_dtype(self, dtype), None, False)
 
 
 @aten("aten::prod.dim_int")
@@ -91,17 +96,25 @@ def min_dim(self: TReal, dim: int, keepdim: bool = False) -> tuple[TReal, INT64]
     return values, op.ArgMin(self, axis=dim, keepdims=int(keepdim), select_last_index=0)
 
 
+_ALL = -(2**62)
+"""``dim`` not given (torch.onnx drops a None attribute, so the default stands for it)."""
+
+
 @aten("aten::argmax")
-def argmax(self: TReal, dim: int | None = None, keepdim: bool = False) -> INT64:
-    if dim is None:
+def argmax(self: TReal, dim: int = _ALL, keepdim: bool = False) -> INT64:
+    if dim == _ALL:
         return op.ArgMax(op.Reshape(self, [-1]), axis=0, keepdims=0)
+    if rank(self) == 0:
+        return op.Constant(value_int=0)
     return op.ArgMax(self, axis=dim, keepdims=int(keepdim))
 
 
 @aten("aten::argmin")
-def argmin(self: TReal, dim: int | None = None, keepdim: bool = False) -> INT64:
-    if dim is None:
+def argmin(self: TReal, dim: int = _ALL, keepdim: bool = False) -> INT64:
+    if dim == _ALL:
         return op.ArgMin(op.Reshape(self, [-1]), axis=0, keepdims=0)
+    if rank(self) == 0:
+        return op.Constant(value_int=0)
     return op.ArgMin(self, axis=dim, keepdims=int(keepdim))
 
 
@@ -121,7 +134,7 @@ def any_dim(self: TTensor, dim: int, keepdim: bool = False) -> BOOL:
 
 
 @aten("aten::any.dims")
-def any_dims(self: TTensor, dim: Sequence[int] | None = None, keepdim: bool = False) -> BOOL:
+def any_dims(self: TTensor, dim: Sequence[int] = (), keepdim: bool = False) -> BOOL:
     return _any(self, dim, keepdim)
 
 
@@ -136,7 +149,7 @@ def all_dim(self: TTensor, dim: int, keepdim: bool = False) -> BOOL:
 
 
 @aten("aten::all.dims")
-def all_dims(self: TTensor, dim: Sequence[int] | None = None, keepdim: bool = False) -> BOOL:
+def all_dims(self: TTensor, dim: Sequence[int] = (), keepdim: bool = False) -> BOOL:
     return _all(self, dim, keepdim)
 
 
@@ -147,19 +160,12 @@ def all_all(self: TTensor) -> BOOL:
 
 @aten("aten::var.correction")
 def var_correction(
-    self: TReal,
-    dim: Sequence[int] | None = None,
-    *,
-    correction: float | None = None,
-    keepdim: bool = False,
+    self: TReal, dim: Sequence[int] = (), *, correction: float = 1.0, keepdim: bool = False
 ) -> TReal:
-    dims = _dims(dim)
-    mean = op.ReduceMean(self, dims, keepdims=1) if dims else op.ReduceMean(self, keepdims=1)
-    squared = op.Mul(op.Sub(self, mean), op.Sub(self, mean))
-    total = _reduce("ReduceSum", squared, dims, keepdim)
-    shape = op.Shape(self)
-    count = op.ReduceProd(op.Gather(shape, dims) if dims else shape, keepdims=0)
-    denominator = op.Sub(
-        op.CastLike(count, self), op.CastLike(1.0 if correction is None else correction, self)
-    )
+    dims = _dims(dim) or list(range(rank(self)))
+    mean = op.ReduceMean(self, dims, keepdims=1)
+    centered = op.Sub(self, mean)
+    total = op.ReduceSum(op.Mul(centered, centered), dims, keepdims=int(keepdim))
+    count = op.ReduceProd(op.Gather(op.Shape(self), dims), keepdims=0)
+    denominator = op.Sub(op.CastLike(count, self), op.CastLike(correction, self))
     return op.Div(total, denominator)

@@ -1,0 +1,87 @@
+"""onnxscript._framework_apis.torch_2_X: what torch.onnx imports (COMPATIBILITY §11)."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import onnx
+import onnx_ir as ir
+import pytest
+from onnx import TensorProto, helper
+
+from onnxscript._framework_apis import torch_2_11
+from onnxscript.values import OnnxFunction, TracedOnnxFunction
+
+VERSIONS = [f"torch_2_{minor}" for minor in range(5, 16)]
+
+
+@pytest.mark.parametrize("module", VERSIONS)
+def test_every_version_offers_the_entry_points(module: str):
+    api = importlib.import_module(f"onnxscript._framework_apis.{module}")
+    for name in ("get_torchlib_ops", "optimize", "convert_version", "check_model"):
+        assert callable(getattr(api, name))
+    assert callable(api.save_model_with_external_data)
+    if module == "torch_2_6":
+        assert api.torchlib_opset().version == 18
+
+
+def test_torchlib_ops_are_records_torch_reads():
+    records = torch_2_11.get_torchlib_ops()
+    names = [r.qualified_name for r in records]
+    assert len(names) == len(set(names)) and len(names) > 100
+    assert "aten::add.Tensor" in names and "aten::convolution" in names
+    for record in records:
+        assert record.qualified_name.startswith("aten::")
+        assert isinstance(record.function, (OnnxFunction, TracedOnnxFunction))
+        assert record.is_complex is False
+
+
+def _model(opset: int, nodes: list[onnx.NodeProto], out: list[int] = [2, 3]) -> ir.Model:  # noqa: B006
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, out)],
+        [
+            helper.make_tensor("w", TensorProto.FLOAT, [3], np.ones(3, np.float32)),
+            helper.make_tensor("shape", TensorProto.INT64, [2], [3, 2]),
+        ],
+    )
+    proto = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    proto.ir_version = 10
+    return ir.serde.deserialize_model(proto)
+
+
+def test_convert_version_bumps_or_converts():
+    same = _model(18, [helper.make_node("Add", ["x", "w"], ["y"])])
+    assert torch_2_11.convert_version(same, 20).opset_imports[""] == 20
+    # An exporter's newer op (Gelu-20) in an opset-18 model, and a Reshape that changed.
+    gelu = helper.make_node("Gelu", ["x"], ["g"])
+    mixed = _model(18, [gelu, helper.make_node("Reshape", ["g", "shape"], ["y"])], out=[3, 2])
+    for node in mixed.graph:
+        if node.op_type == "Gelu":
+            node.version = 20
+    converted = torch_2_11.convert_version(mixed, 20)
+    assert converted.opset_imports[""] == 20
+    assert {n.op_type for n in converted.graph} == {"Gelu", "Reshape"}
+    torch_2_11.check_model(converted)
+
+
+def test_check_model_rejects_a_broken_model():
+    broken = _model(18, [helper.make_node("Add", ["x", "missing"], ["y"])])
+    with pytest.raises(Exception, match="missing"):
+        torch_2_11.check_model(broken)
+
+
+def test_save_with_external_data_and_optimize(tmp_path):
+    model = _model(
+        18, [helper.make_node("Identity", ["x"], ["i"]), helper.make_node("Add", ["i", "w"], ["y"])]
+    )
+    assert torch_2_11.optimize(model) is model
+    assert [n.op_type for n in model.graph] == ["Add"]
+    path = tmp_path / "model.onnx"
+    torch_2_11.save_model_with_external_data(model, path)
+    assert (tmp_path / "model.onnx.data").exists()
+    loaded = onnx.load(str(path))
+    assert [n.op_type for n in loaded.graph.node] == ["Add"]
