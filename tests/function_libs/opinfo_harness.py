@@ -119,6 +119,46 @@ OPS = [
     "ones_like",
     "arange",
     "nn.functional.batch_norm",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
+    "tan",
+    "sinh",
+    "cosh",
+    "atan2",
+    "expm1",
+    "log1p",
+    "log2",
+    "log10",
+    "logical_xor",
+    "bitwise_and",
+    "bitwise_or",
+    "bitwise_xor",
+    "flip",
+    "repeat",
+    "nonzero",
+    "scatter",
+    "scatter_add",
+    "scatter_reduce.sum",
+    "topk",
+    "sort",
+    "cumsum",
+    "var.unbiased",
+    "nn.functional.group_norm",
+    "nn.functional.interpolate.nearest",
+    "nn.functional.interpolate.bilinear",
+    "nn.functional.pad.reflect",
+    "nn.functional.pad.replicate",
+    "select_scatter",
+    "fill",
+    "nn.functional.dropout",
+    "scatter_reduce.prod",
+    "scatter_reduce.amax",
+    "scatter_reduce.amin",
+    "index_put",
 ]
 """OpInfo entries (name[.variant]) whose ATen operators the library implements."""
 
@@ -283,7 +323,10 @@ def _eager_node(node: Any, values: dict[str, Any], table: dict[str, Any]) -> str
     if node.target is operator.getitem:
         values[node.name] = args[0][args[1]]
         return None
-    name = node.target.name() if hasattr(node.target, "name") else str(node.target)
+    if getattr(node.target, "__module__", None) == "_operator":
+        name = f"_operator::{node.target.__name__}"
+    else:
+        name = node.target.name() if hasattr(node.target, "name") else str(node.target)
     function = table.get(name)
     if function is None:
         return f"skip: eager: {name} is torch's own or not in the library"

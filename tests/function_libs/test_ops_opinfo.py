@@ -29,6 +29,9 @@ KNOWN_GAPS: dict[tuple[str, str], str] = {
     ("nn.functional.batch_norm", "prims.var"): (
         "training-mode batch norm (batch statistics) is not implemented"
     ),
+    ("nn.functional.dropout", "training mode"): (
+        "dropout in training mode (random masks) is not exported; eval-mode dropout is"
+    ),
 }
 
 

@@ -26,6 +26,7 @@ OP_MODULES = (
     "onnxscript.function_libs.torch_lib.ops.reduction",
     "onnxscript.function_libs.torch_lib.ops.shape",
     "onnxscript.function_libs.torch_lib.ops.creation",
+    "onnxscript.function_libs.torch_lib.ops.symbolic",
 )
 
 _MARK = "_torchlib_overloads"

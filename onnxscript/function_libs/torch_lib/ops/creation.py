@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.registration import aten
@@ -82,13 +83,80 @@ def scalar_tensor(
 def arange(
     start: float,
     end: float,
-    step: float = 1,
+    step: float = 1.0,
     *,
     dtype: int = -1,
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
-    integral = all(isinstance(v, int) for v in (start, end, step))
+    # torch.onnx hands Scalar bounds over as floats, so whole numbers are taken for
+    # integers (torch's arange(-1, 7) is INT64); arange(0.0, 5.0) without a dtype is the
+    # one case this gets wrong (INT64 instead of FLOAT).
+    integral = all(float(v).is_integer() for v in (start, end, step))
     target = _dtype(dtype, INT64.dtype if integral else FLOAT.dtype)
-    return op.Range(op.Cast(start, to=target), op.Cast(end, to=target), op.Cast(step, to=target))
+    bounds = [int(v) if integral else float(v) for v in (start, end, step)]
+    return op.Range(*(_number(v, target) for v in bounds))
+
+
+def _number(value: float, target: int) -> Any:
+    """A Python number as a scalar of element type ``target``."""
+    if isinstance(value, int):
+        return op.Cast(op.Constant(value_int=value), to=target)
+    return op.Cast(op.Constant(value_float=value), to=target)
+
+
+@aten("aten::empty.memory_format")
+def empty(
+    size: Sequence[int],
+    *,
+    dtype: int = -1,
+    layout: str = "",
+    device: str = "",
+    pin_memory: bool = False,
+    memory_format: str = "",
+) -> TensorType:
+    """Zeros: an empty tensor's content is undefined, and zeros are one valid content."""
+    return full(size, 0, dtype=dtype)
+
+
+@aten("aten::empty_strided")
+def empty_strided(
+    size: Sequence[int],
+    stride: Sequence[int],
+    *,
+    dtype: int = -1,
+    layout: str = "",
+    device: str = "",
+    pin_memory: bool = False,
+) -> TensorType:
+    return full(size, 0, dtype=dtype)
+
+
+@aten("aten::_local_scalar_dense")
+def local_scalar_dense(self: TTensor) -> TTensor:
+    return op.Reshape(self, [])
+
+
+@aten("aten::rand")
+def rand(
+    size: Sequence[int],
+    *,
+    dtype: int = -1,
+    layout: str = "",
+    device: str = "",
+    pin_memory: bool = False,
+) -> TensorType:
+    return op.RandomUniform(shape=list(size), dtype=_dtype(dtype, FLOAT.dtype))
+
+
+@aten("aten::randn")
+def randn(
+    size: Sequence[int],
+    *,
+    dtype: int = -1,
+    layout: str = "",
+    device: str = "",
+    pin_memory: bool = False,
+) -> TensorType:
+    return op.RandomNormal(shape=list(size), dtype=_dtype(dtype, FLOAT.dtype))

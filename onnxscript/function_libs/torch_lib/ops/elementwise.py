@@ -333,3 +333,123 @@ def to_copy(
 @aten("aten::clone", "aten::alias", "aten::detach", "aten::lift_fresh_copy")
 def clone(self: TTensor, memory_format: str = "") -> TTensor:
     return op.Identity(self)
+
+
+@aten("aten::acos")
+def acos(self: TFloat) -> TFloat:
+    return op.Acos(self)
+
+
+@aten("aten::acosh")
+def acosh(self: TFloat) -> TFloat:
+    return op.Acosh(self)
+
+
+@aten("aten::asin")
+def asin(self: TFloat) -> TFloat:
+    return op.Asin(self)
+
+
+@aten("aten::asinh")
+def asinh(self: TFloat) -> TFloat:
+    return op.Asinh(self)
+
+
+@aten("aten::atan")
+def atan(self: TFloat) -> TFloat:
+    return op.Atan(self)
+
+
+@aten("aten::atanh")
+def atanh(self: TFloat) -> TFloat:
+    return op.Atanh(self)
+
+
+@aten("aten::tan")
+def tan(self: TFloat) -> TFloat:
+    return op.Tan(self)
+
+
+@aten("aten::sinh")
+def sinh(self: TFloat) -> TFloat:
+    return op.Sinh(self)
+
+
+@aten("aten::cosh")
+def cosh(self: TFloat) -> TFloat:
+    return op.Cosh(self)
+
+
+@aten("aten::atan2")
+def atan2(self: TFloat, other: TFloat) -> TFloat:
+    """The angle of (other, self): atan(self/other), moved by pi where other < 0."""
+    base = op.Atan(op.Div(self, other))
+    pi = op.CastLike(math.pi, self)
+    zero = op.CastLike(0.0, self)
+    shift = op.Where(op.Less(self, zero), op.Neg(pi), pi)
+    shifted = op.Where(op.Less(other, zero), op.Add(base, shift), base)
+    at_zero = op.Where(
+        op.Equal(self, zero),
+        op.Where(op.Less(other, zero), pi, zero),
+        op.Mul(op.Sign(self), op.CastLike(math.pi / 2, self)),
+    )
+    return op.Where(op.Equal(other, zero), at_zero, shifted)
+
+
+@aten("aten::expm1")
+def expm1(self: TFloat) -> TFloat:
+    return op.Sub(op.Exp(self), op.CastLike(1.0, self))
+
+
+@aten("aten::log1p")
+def log1p(self: TFloat) -> TFloat:
+    return op.Log(op.Add(self, op.CastLike(1.0, self)))
+
+
+@aten("aten::log2")
+def log2(self: TFloat) -> TFloat:
+    return op.Div(op.Log(self), op.CastLike(math.log(2.0), self))
+
+
+@aten("aten::log10")
+def log10(self: TFloat) -> TFloat:
+    return op.Div(op.Log(self), op.CastLike(math.log(10.0), self))
+
+
+@aten("aten::logical_xor")
+def logical_xor(self: BOOL, other: BOOL) -> BOOL:
+    return op.Xor(_as_bool(self), _as_bool(other))
+
+
+@aten("aten::bitwise_and.Tensor", "aten::bitwise_and.Scalar")
+def bitwise_and(self: TTensor, other: TTensor) -> TTensor:
+    return op.And(self, other) if is_bool(self) else op.BitwiseAnd(self, other)
+
+
+@aten("aten::bitwise_or.Tensor", "aten::bitwise_or.Scalar")
+def bitwise_or(self: TTensor, other: TTensor) -> TTensor:
+    return op.Or(self, other) if is_bool(self) else op.BitwiseOr(self, other)
+
+
+@aten("aten::bitwise_xor.Tensor", "aten::bitwise_xor.Scalar")
+def bitwise_xor(self: TTensor, other: TTensor) -> TTensor:
+    return op.Xor(self, other) if is_bool(self) else op.BitwiseXor(self, other)
+
+
+@aten("aten::copy")
+def copy(self: TTensor, src: TTensor, non_blocking: bool = False) -> TTensor:
+    """``self`` overwritten by ``src`` (broadcast to self's shape, in self's type)."""
+    return op.Expand(op.CastLike(src, self), op.Shape(self))
+
+
+@aten("aten::fill.Scalar")
+def fill(self: TTensor, value: float) -> TTensor:
+    return op.Expand(op.CastLike(value, self), op.Shape(self))
+
+
+@aten("aten::native_dropout")
+def native_dropout(input: TFloat, p: float, train: bool = False) -> tuple[TFloat, BOOL]:
+    if train and p > 0:
+        raise NotImplementedError("dropout in training mode is not exported")
+    keep = op.Expand(op.Cast(op.Constant(value_int=1), to=BOOL.dtype), op.Shape(input))
+    return op.Identity(input), keep

@@ -29,8 +29,14 @@ def is_empty_vector(value: Any) -> bool:
 
 
 def _element_type(value: Any) -> ir.DataType | None:
-    """The element type of a symbolic value (``ir.DataType``) or an array (numpy dtype,
-    when the function runs eagerly)."""
+    """The element type of a symbolic value (``ir.DataType``), an array (numpy dtype,
+    when the function runs eagerly) or a Python number (its default ONNX type)."""
+    if isinstance(value, bool):
+        return ir.DataType.BOOL
+    if isinstance(value, int):
+        return ir.DataType.INT64
+    if isinstance(value, float):
+        return ir.DataType.FLOAT
     dtype = getattr(value, "dtype", None)
     if dtype is None or isinstance(dtype, ir.DataType):
         return dtype

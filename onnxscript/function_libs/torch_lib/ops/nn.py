@@ -235,3 +235,63 @@ def embedding(
     sparse: bool = False,
 ) -> TTensor:
     return op.Gather(weight, indices, axis=0)
+
+
+@aten("aten::native_group_norm")
+def native_group_norm(
+    input: TFloat,
+    weight: TFloat | None,
+    bias: TFloat | None,
+    N: int,
+    C: int,
+    HxW: int,
+    group: int,
+    eps: float,
+) -> tuple[TFloat, TFloat, TFloat]:
+    """Normalize each group of C/group channels over its channels and positions."""
+    grouped = op.Reshape(input, [N, group, -1])
+    mean = op.ReduceMean(grouped, [2], keepdims=1)
+    centered = op.Sub(grouped, mean)
+    variance = op.ReduceMean(op.Mul(centered, centered), [2], keepdims=1)
+    inv_std = op.Reciprocal(op.Sqrt(op.Add(variance, op.CastLike(eps, input))))
+    out = op.Reshape(op.Mul(centered, inv_std), op.Shape(input))
+    channel_shape = [1, C] + [1] * (rank(input) - 2)
+    if weight is not None:
+        out = op.Mul(out, op.Reshape(weight, channel_shape))
+    if bias is not None:
+        out = op.Add(out, op.Reshape(bias, channel_shape))
+    return out, op.Reshape(mean, [N, group]), op.Reshape(inv_std, [N, group])
+
+
+@aten("aten::upsample_nearest2d.vec")
+def upsample_nearest2d(
+    input: TFloat, output_size: Sequence[int] = (), scale_factors: Sequence[float] = ()
+) -> TFloat:
+    return _resize(input, output_size, scale_factors, "nearest", "asymmetric")
+
+
+@aten("aten::upsample_bilinear2d.vec")
+def upsample_bilinear2d(
+    input: TFloat,
+    output_size: Sequence[int] = (),
+    align_corners: bool = False,
+    scale_factors: Sequence[float] = (),
+) -> TFloat:
+    mode = "align_corners" if align_corners else "pytorch_half_pixel"
+    return _resize(input, output_size, scale_factors, "linear", mode)
+
+
+def _resize(
+    input: Any, output_size: Sequence[int], scales: Sequence[float], mode: str, transform: str
+) -> Any:
+    leading = op.Shape(input, end=2)
+    nearest = {"nearest_mode": "floor"} if mode == "nearest" else {}
+    if output_size:
+        sizes = op.Concat(leading, op.Constant(value_ints=list(output_size)), axis=0)
+        return op.Resize(
+            input, None, None, sizes, mode=mode, coordinate_transformation_mode=transform, **nearest
+        )
+    full = [1.0, 1.0, *scales]
+    return op.Resize(
+        input, None, full, mode=mode, coordinate_transformation_mode=transform, **nearest
+    )

@@ -169,3 +169,49 @@ def var_correction(
     count = op.ReduceProd(op.Gather(op.Shape(self), dims), keepdims=0)
     denominator = op.Sub(op.CastLike(count, self), op.CastLike(correction, self))
     return op.Div(total, denominator)
+
+
+@aten("aten::var.dim")
+def var_dim(
+    self: TReal, dim: Sequence[int] = (), unbiased: bool = True, keepdim: bool = False
+) -> TReal:
+    return var_correction(self, dim, correction=1.0 if unbiased else 0.0, keepdim=keepdim)
+
+
+@aten("aten::cumsum")
+def cumsum(self: TReal, dim: int, *, dtype: int = -1) -> TReal:
+    self = _with_dtype(self, dtype)
+    if rank(self) == 0:
+        return op.Identity(self)
+    return op.CumSum(self, op.Constant(value_int=dim))
+
+
+@aten("aten::topk")
+def topk(
+    self: TReal, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
+) -> tuple[TReal, INT64]:
+    if rank(self) == 0:
+        return op.Identity(self), op.Constant(value_int=0)
+    values, indices = op.TopK(self, [k], axis=dim, largest=int(largest), sorted=int(sorted))
+    return values, indices
+
+
+@aten("aten::sort")
+def sort(self: TReal, dim: int = -1, descending: bool = False) -> tuple[TReal, INT64]:
+    if rank(self) == 0:
+        return op.Identity(self), op.Constant(value_int=0)
+    length = (
+        op.Shape(self, start=dim, end=dim + 1)
+        if dim not in (-1, rank(self) - 1)
+        else op.Shape(self, start=-1)
+    )
+    values, indices = op.TopK(self, length, axis=dim, largest=int(descending), sorted=1)
+    return values, indices
+
+
+@aten("aten::sort.stable")
+def sort_stable(
+    self: TReal, *, stable: bool = False, dim: int = -1, descending: bool = False
+) -> tuple[TReal, INT64]:
+    # TopK keeps equal elements in index order, so every sort here is stable.
+    return sort(self, dim, descending)

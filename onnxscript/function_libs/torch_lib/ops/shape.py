@@ -4,10 +4,11 @@ select, split, gather, index_select, pad."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
-from onnxscript.function_libs.torch_lib.ops.facts import is_empty_vector, rank
+from onnxscript.function_libs.torch_lib.ops.facts import is_bool, is_empty_vector, rank
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TTensor
 
@@ -137,3 +138,183 @@ def constant_pad_nd(self: TTensor, pad: Sequence[int], value: float = 0.0) -> TT
         begins[count - 1 - i] = pad[2 * i]
         ends[count - 1 - i] = pad[2 * i + 1]
     return op.Pad(self, begins + ends, op.CastLike(value, self))
+
+
+@aten("aten::flip")
+def flip(self: TTensor, dims: Sequence[int]) -> TTensor:
+    if not dims:
+        return op.Identity(self)
+    count = len(dims)
+    return op.Slice(self, [-1] * count, [-(2**63)] * count, list(dims), [-1] * count)
+
+
+@aten("aten::repeat")
+def repeat(self: TTensor, repeats: Sequence[int]) -> TTensor:
+    extra = len(repeats) - rank(self)
+    base = op.Reshape(self, [1] * extra + [0] * rank(self)) if extra > 0 else self
+    return op.Tile(base, list(repeats))
+
+
+@aten("aten::sym_size.int")
+def sym_size(self: TTensor, dim: int) -> INT64:
+    return op.Gather(op.Shape(self), dim, axis=0)
+
+
+@aten("aten::sym_numel")
+def sym_numel(self: TTensor) -> INT64:
+    return op.Size(self)
+
+
+@aten("aten::nonzero")
+def nonzero(self: TTensor) -> INT64:
+    if rank(self) == 0:  # torch: one row per true scalar, with no columns
+        found = op.Transpose(op.NonZero(op.Reshape(self, [1])), perm=[1, 0])
+        return op.Slice(found, [0], [0], [1])
+    return op.Transpose(op.NonZero(self), perm=[1, 0])
+
+
+@aten("aten::scatter.src", "aten::scatter.value")
+def scatter(self: TTensor, dim: int, index: INT64, src: TTensor) -> TTensor:
+    updates = op.Expand(op.CastLike(src, self), op.Shape(index)) if rank(src) == 0 else src
+    return op.ScatterElements(self, index, updates, axis=dim)
+
+
+@aten("aten::scatter_add")
+def scatter_add(self: TTensor, dim: int, index: INT64, src: TTensor) -> TTensor:
+    return op.ScatterElements(self, index, src, axis=dim, reduction="add")
+
+
+_REDUCTIONS = {"sum": "add", "prod": "mul", "amax": "max", "amin": "min"}
+_NEUTRAL = {"sum": 0.0, "prod": 1.0, "amax": float("-inf"), "amin": float("inf")}
+"""What each reduction leaves a value alone with (scattered first when self is excluded)."""
+
+
+@aten("aten::scatter_reduce.two")
+def scatter_reduce(
+    self: TTensor, dim: int, index: INT64, src: TTensor, reduce: str, include_self: bool = True
+) -> TTensor:
+    if reduce not in _REDUCTIONS:
+        raise NotImplementedError(f"scatter_reduce with reduce={reduce!r} is not supported")
+    base = self
+    if not include_self:
+        neutral = op.Expand(op.CastLike(_NEUTRAL[reduce], self), op.Shape(index))
+        base = op.ScatterElements(self, index, neutral, axis=dim)
+    return op.ScatterElements(base, index, src, axis=dim, reduction=_REDUCTIONS[reduce])
+
+
+@aten("aten::scatter.reduce", "aten::scatter.value_reduce")
+def scatter_with_reduce(
+    self: TTensor, dim: int, index: INT64, src: TTensor, *, reduce: str
+) -> TTensor:
+    reduction = {"add": "add", "multiply": "mul"}.get(reduce)
+    if reduction is None:
+        raise NotImplementedError(f"scatter with reduce={reduce!r} is not supported")
+    updates = op.Expand(op.CastLike(src, self), op.Shape(index)) if rank(src) == 0 else src
+    return op.ScatterElements(self, index, updates, axis=dim, reduction=reduction)
+
+
+@aten("aten::select_scatter")
+def select_scatter(self: TTensor, src: TTensor, dim: int, index: int) -> TTensor:
+    """``self`` with ``self.select(dim, index)`` replaced by ``src``."""
+    dim = dim % rank(self)
+    length = op.Gather(op.Shape(self), dim, axis=0)
+    position = op.Mod(op.CastLike(index, length), length)
+    positions = op.Range(op.CastLike(0, length), length, op.CastLike(1, length))
+    axis_shape = [1] * rank(self)
+    axis_shape[dim] = -1
+    chosen = op.Equal(op.Reshape(positions, axis_shape), position)
+    return op.Where(chosen, op.Unsqueeze(op.CastLike(src, self), [dim]), self)
+
+
+@aten("aten::reflection_pad1d", "aten::reflection_pad2d", "aten::reflection_pad3d")
+def reflection_pad(self: TTensor, padding: Sequence[int]) -> TTensor:
+    return _pad_mode(self, padding, "reflect")
+
+
+@aten("aten::replication_pad2d", "aten::replication_pad3d")
+def replication_pad(self: TTensor, padding: Sequence[int]) -> TTensor:
+    return _pad_mode(self, padding, "edge")
+
+
+def _pad_mode(self: TTensor, padding: Sequence[int], mode: str) -> TTensor:
+    count = rank(self)
+    begins = [0] * count
+    ends = [0] * count
+    for i in range(len(padding) // 2):
+        begins[count - 1 - i] = padding[2 * i]
+        ends[count - 1 - i] = padding[2 * i + 1]
+    return op.Pad(self, begins + ends, mode=mode)
+
+
+@aten("aten::index.Tensor")
+def index(self: TTensor, indices: Sequence[INT64 | None]) -> TTensor:
+    """Advanced indexing with integer index tensors (None: the whole dim), numpy's rule:
+    the broadcast index shape replaces the indexed dims where they stand when they are
+    adjacent, and goes first when they are not."""
+    given = [i for i, t in enumerate(indices) if t is not None]
+    if not given:
+        return op.Identity(self)
+    if given == [0] and is_bool(indices[0]):
+        return op.GatherND(self, op.Transpose(op.NonZero(indices[0]), perm=[1, 0]))
+    if any(is_bool(indices[i]) for i in given):
+        raise NotImplementedError("index with a boolean mask after other indices")
+    count = rank(self)
+    order = given + [d for d in range(count) if d not in given]
+    moved = op.Transpose(self, perm=order) if order != list(range(count)) else self
+    index_rank = max(rank(indices[i]) for i in given)
+    stacked = _stacked_indices(indices, given)
+    gathered = op.GatherND(moved, stacked)
+    adjacent = given == list(range(given[0], given[-1] + 1))
+    start = given[0]
+    if not adjacent or start == 0:
+        return gathered
+    # Put the index dims back where the indexed dims were.
+    before = list(range(index_rank, index_rank + start))
+    perm = (
+        before
+        + list(range(index_rank))
+        + list(range(index_rank + start, count - len(given) + index_rank))
+    )
+    return op.Transpose(gathered, perm=perm)
+
+
+def _stacked_indices(indices: Sequence[Any], given: list[int]) -> Any:
+    """The given index tensors broadcast together and stacked on a last axis."""
+    columns = [op.Unsqueeze(indices[i], [-1]) for i in given]
+    shape = op.Shape(columns[0])
+    for column in columns[1:]:
+        shape = op.Max(shape, op.Shape(column))
+    return op.Concat(*(op.Expand(c, shape) for c in columns), axis=-1)
+
+
+@aten("aten::index_put")
+def index_put(
+    self: TTensor, indices: Sequence[INT64 | None], values: TTensor, accumulate: bool = False
+) -> TTensor:
+    """``self[indices] = values`` (``+=`` with ``accumulate``), integer index tensors."""
+    given = [i for i, t in enumerate(indices) if t is not None]
+    if given == [0] and is_bool(indices[0]):
+        return _masked_put(self, indices[0], values, accumulate)
+    if any(is_bool(indices[i]) for i in given):
+        raise NotImplementedError("index_put with a boolean mask after other indices")
+    count = rank(self)
+    order = given + [d for d in range(count) if d not in given]
+    moved = op.Transpose(self, perm=order) if order != list(range(count)) else self
+    stacked = _stacked_indices(indices, given)
+    target_shape = op.Concat(op.Shape(stacked, end=-1), op.Shape(moved, start=len(given)), axis=0)
+    updates = op.Expand(op.CastLike(values, self), target_shape)
+    reduction = "add" if accumulate else "none"
+    scattered = op.ScatterND(moved, stacked, updates, reduction=reduction)
+    if order == list(range(count)):
+        return scattered
+    inverse = [order.index(d) for d in range(count)]
+    return op.Transpose(scattered, perm=inverse)
+
+
+def _masked_put(self: Any, mask: Any, values: Any, accumulate: bool) -> Any:
+    """``self[mask] = values`` for a mask over the leading dims: the True positions in
+    order, each taking the next row of values (or the one broadcast value)."""
+    positions = op.Transpose(op.NonZero(mask), perm=[1, 0])
+    target_shape = op.Concat(op.Shape(positions, end=1), op.Shape(self, start=rank(mask)), axis=0)
+    updates = op.Expand(op.CastLike(values, self), target_shape)
+    return op.ScatterND(self, positions, updates, reduction="add" if accumulate else "none")
