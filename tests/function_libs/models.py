@@ -71,9 +71,12 @@ class Attention(nn.Module):
 
 
 class Recurrent(nn.Module):
-    def __init__(self, cell: str) -> None:
+    def __init__(self, cell: str, layers: int = 1, bidirectional: bool = False) -> None:
         super().__init__()
-        self.rnn = (nn.LSTM if cell == "lstm" else nn.GRU)(8, 12, batch_first=True)
+        kind = nn.LSTM if cell == "lstm" else nn.GRU
+        self.rnn = kind(
+            8, 12, num_layers=layers, bidirectional=bidirectional, batch_first=layers == 1
+        )
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.rnn(x)[0]
@@ -89,6 +92,8 @@ def suite() -> dict[str, tuple[nn.Module, tuple[torch.Tensor, ...]]]:
         "attention": (Attention(), (torch.randn(2, 5, 16),)),
         "lstm": (Recurrent("lstm"), (torch.randn(2, 5, 8),)),
         "gru": (Recurrent("gru"), (torch.randn(2, 5, 8),)),
+        "lstm_deep": (Recurrent("lstm", 2, True), (torch.randn(5, 2, 8),)),
+        "gru_deep": (Recurrent("gru", 2, True), (torch.randn(5, 2, 8),)),
     }
     for module, _ in models.values():
         module.eval()

@@ -27,6 +27,7 @@ OP_MODULES = (
     "onnxscript.function_libs.torch_lib.ops.shape",
     "onnxscript.function_libs.torch_lib.ops.creation",
     "onnxscript.function_libs.torch_lib.ops.symbolic",
+    "onnxscript.function_libs.torch_lib.ops.rnn",
 )
 
 _MARK = "_torchlib_overloads"

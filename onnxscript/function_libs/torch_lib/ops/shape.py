@@ -108,7 +108,12 @@ def split(self: TTensor, split_size: int, dim: int = 0) -> Sequence[TTensor]:
 
 @aten("aten::split_with_sizes", "aten::split_with_sizes_copy")
 def split_with_sizes(self: TTensor, split_sizes: Sequence[int], dim: int = 0) -> Sequence[TTensor]:
-    # One Slice per part: recorders disagree on how many outputs a Split with sizes has.
+    sizes = list(split_sizes)
+    if len(sizes) > 1 and len(set(sizes)) == 1:
+        # Equal parts: one Split node (num_outputs tells every recorder the count).
+        return list(op.Split(self, axis=dim, num_outputs=len(sizes)))
+    # Otherwise one Slice per part: recorders disagree on how many outputs a Split with
+    # sizes has.
     parts = []
     begin = 0
     for size in split_sizes:
