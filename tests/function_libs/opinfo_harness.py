@@ -159,6 +159,10 @@ OPS = [
     "scatter_reduce.amax",
     "scatter_reduce.amin",
     "index_put",
+    "nn.functional.avg_pool3d",
+    "nn.functional.max_pool3d",
+    "nn.functional.grid_sample",
+    "slice_scatter",
 ]
 """OpInfo entries (name[.variant]) whose ATen operators the library implements."""
 

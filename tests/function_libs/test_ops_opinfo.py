@@ -17,6 +17,9 @@ KNOWN_GAPS: dict[tuple[str, str], str] = {
         "divisor_override with ceil_mode windows that overhang the input: ONNX AveragePool "
         "does not give those windows' sums"
     ),
+    ("nn.functional.avg_pool3d", "divisor_override"): (
+        "avg_pool3d with divisor_override is not implemented"
+    ),
     ("nn.functional.adaptive_avg_pool2d", "divide"): (
         "output sizes that do not divide the input's (uneven windows) are not implemented"
     ),

@@ -295,3 +295,64 @@ def _resize(
     return op.Resize(
         input, None, full, mode=mode, coordinate_transformation_mode=transform, **nearest
     )
+
+
+@aten("aten::avg_pool3d")
+def avg_pool3d(
+    self: TFloat,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0, 0, 0),
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int = 0,
+) -> TFloat:
+    if divisor_override:
+        raise NotImplementedError("avg_pool3d with divisor_override is not supported")
+    kernel = _expand(kernel_size, 3)
+    return op.AveragePool(
+        self,
+        kernel_shape=kernel,
+        strides=_expand(stride, 3) if stride else kernel,
+        pads=_pads(padding, 3),
+        ceil_mode=int(ceil_mode),
+        count_include_pad=int(count_include_pad),
+    )
+
+
+@aten("aten::max_pool3d_with_indices")
+def max_pool3d_with_indices(
+    self: TFloat,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0, 0, 0),
+    dilation: Sequence[int] = (1, 1, 1),
+    ceil_mode: bool = False,
+) -> tuple[TFloat, INT64]:
+    kernel = _expand(kernel_size, 3)
+    out, flat = op.MaxPool(
+        self,
+        kernel_shape=kernel,
+        strides=_expand(stride, 3) if stride else kernel,
+        pads=_pads(padding, 3),
+        dilations=_expand(dilation, 3),
+        ceil_mode=int(ceil_mode),
+        _outputs=2,
+    )
+    volume = op.ReduceProd(op.Shape(self, start=-3), keepdims=1)
+    return out, op.Mod(flat, volume)
+
+
+@aten("aten::grid_sampler_2d")
+def grid_sampler_2d(
+    input: TFloat, grid: TFloat, interpolation_mode: int, padding_mode: int, align_corners: bool
+) -> TFloat:
+    modes = ("bilinear", "nearest", "bicubic")
+    paddings = ("zeros", "border", "reflection")
+    return op.GridSample(
+        input,
+        grid,
+        mode=modes[interpolation_mode],
+        padding_mode=paddings[padding_mode],
+        align_corners=int(align_corners),
+    )

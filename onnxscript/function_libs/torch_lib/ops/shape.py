@@ -323,3 +323,19 @@ def _masked_put(self: Any, mask: Any, values: Any, accumulate: bool) -> Any:
     target_shape = op.Concat(op.Shape(positions, end=1), op.Shape(self, start=rank(mask)), axis=0)
     updates = op.Expand(op.CastLike(values, self), target_shape)
     return op.ScatterND(self, positions, updates, reduction="add" if accumulate else "none")
+
+
+@aten("aten::slice_scatter")
+def slice_scatter(
+    self: TTensor, src: TTensor, dim: int = 0, start: int = 0, end: int = _BIG, step: int = 1
+) -> TTensor:
+    """``self`` with ``self[start:end:step]`` along ``dim`` replaced by ``src``: the
+    positions are computed and written with ScatterElements."""
+    dim = dim % rank(self)
+    length = op.Gather(op.Shape(self), dim, axis=0)
+    positions = op.Range(op.CastLike(0, length), length, op.CastLike(1, length))
+    chosen = op.Slice(positions, [start], [end], [0], [step])
+    axis_shape = [1] * rank(self)
+    axis_shape[dim] = -1
+    index = op.Expand(op.Reshape(chosen, axis_shape), op.Shape(src))
+    return op.ScatterElements(self, index, op.CastLike(src, self), axis=dim)
