@@ -163,6 +163,9 @@ OPS = [
     "nn.functional.max_pool3d",
     "nn.functional.grid_sample",
     "slice_scatter",
+    "diagonal",
+    "masked_scatter",
+    "cdist",
 ]
 """OpInfo entries (name[.variant]) whose ATen operators the library implements."""
 
@@ -301,10 +304,11 @@ def run_eager(module: _OneOp, tensors: tuple[torch.Tensor, ...], table: dict[str
                 return outcome
         elif node.op == "output":
             got = [values[a.name] if hasattr(a, "name") else a for a in node.args[0]]
-            return _compare(
-                [r for item in got for r in (item if isinstance(item, (list, tuple)) else [item])],
-                expected,
-            )
+            flat = [
+                r for item in got for r in (item if isinstance(item, (list, tuple)) else [item])
+            ]
+            # Updated buffers and mutated inputs come first; the user's outputs last.
+            return _compare(flat[len(flat) - len(expected) :], expected)
     return "fail: no output"
 
 

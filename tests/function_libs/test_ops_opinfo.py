@@ -29,9 +29,6 @@ KNOWN_GAPS: dict[tuple[str, str], str] = {
     ("all", "prims.convert_element_type"): (
         "torch.onnx decomposes aten::all.default into prims ops that have no ONNX function"
     ),
-    ("nn.functional.batch_norm", "prims.var"): (
-        "training-mode batch norm (batch statistics) is not implemented"
-    ),
     ("nn.functional.dropout", "training mode"): (
         "dropout in training mode (random masks) is not exported; eval-mode dropout is"
     ),

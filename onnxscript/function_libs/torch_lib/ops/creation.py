@@ -160,3 +160,18 @@ def randn(
     pin_memory: bool = False,
 ) -> TensorType:
     return op.RandomNormal(shape=list(size), dtype=_dtype(dtype, FLOAT.dtype))
+
+
+@aten("aten::randperm")
+def randperm(
+    n: int,
+    *,
+    dtype: int = -1,
+    layout: str = "",
+    device: str = "",
+    pin_memory: bool = False,
+) -> TensorType:
+    """A random permutation of 0..n-1: the order that sorts n uniform random numbers."""
+    keys = op.RandomUniform(shape=[n], dtype=FLOAT.dtype)
+    _, order = op.TopK(keys, op.Constant(value_ints=[n]), axis=0, _outputs=2)
+    return op.Cast(order, to=_dtype(dtype, INT64.dtype))

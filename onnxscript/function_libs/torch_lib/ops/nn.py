@@ -10,7 +10,8 @@ from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import rank
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat, TTensor
+from onnxscript.onnx_types import FLOAT
 
 
 def _pads(padding: Sequence[int], rank: int) -> list[int]:
@@ -356,3 +357,115 @@ def grid_sampler_2d(
         padding_mode=paddings[padding_mode],
         align_corners=int(align_corners),
     )
+
+
+def _batch_statistics(input: Any, eps: float) -> tuple[Any, Any, Any]:
+    """Per-channel mean and 1/sqrt(var + eps) over every dim but 1 (biased variance), and
+    the axes reduced."""
+    axes = [0, *range(2, rank(input))]
+    mean = op.ReduceMean(input, axes, keepdims=1)
+    centered = op.Sub(input, mean)
+    variance = op.ReduceMean(op.Mul(centered, centered), axes, keepdims=1)
+    inv_std = op.Reciprocal(op.Sqrt(op.Add(variance, op.CastLike(eps, input))))
+    return mean, inv_std, axes
+
+
+def _normalized(input: Any, mean: Any, inv_std: Any, weight: Any, bias: Any) -> Any:
+    out = op.Mul(op.Sub(input, mean), inv_std)
+    channel_shape = [1, -1] + [1] * (rank(input) - 2)
+    if weight is not None:
+        out = op.Mul(out, op.Reshape(weight, channel_shape))
+    if bias is not None:
+        out = op.Add(out, op.Reshape(bias, channel_shape))
+    return out
+
+
+@aten("aten::_native_batch_norm_legit.no_stats")
+def batch_norm_training_no_stats(
+    input: TFloat,
+    weight: TFloat | None,
+    bias: TFloat | None,
+    training: bool,
+    momentum: float,
+    eps: float,
+) -> tuple[TFloat, TFloat, TFloat]:
+    """Batch norm with the batch's own statistics (there are no running ones)."""
+    mean, inv_std, axes = _batch_statistics(input, eps)
+    out = _normalized(input, mean, inv_std, weight, bias)
+    return out, op.Squeeze(mean, axes), op.Squeeze(inv_std, axes)
+
+
+@aten("aten::_native_batch_norm_legit")
+def batch_norm_training(
+    input: TFloat,
+    weight: TFloat | None,
+    bias: TFloat | None,
+    running_mean: TFloat,
+    running_var: TFloat,
+    training: bool,
+    momentum: float,
+    eps: float,
+) -> tuple[TFloat, TFloat, TFloat]:
+    """Batch norm in training mode normalizes with the batch's statistics (the running
+    statistics' update is a side effect an inference graph does not keep)."""
+    if not training:
+        out, _, _ = batch_norm_no_training(
+            input, weight, bias, running_mean, running_var, momentum, eps
+        )
+        empty = op.CastLike(op.ConstantOfShape([0]), input)
+        return out, empty, empty
+    return batch_norm_training_no_stats(input, weight, bias, training, momentum, eps)
+
+
+@aten("aten::_cdist_forward")
+def cdist(x1: TFloat, x2: TFloat, p: float, compute_mode: int = 0) -> TFloat:
+    """Pairwise p-norm distances between the rows of x1 [..., P, M] and x2 [..., R, M]."""
+    difference = op.Sub(op.Unsqueeze(x1, [-2]), op.Unsqueeze(x2, [-3]))
+    magnitude = op.Abs(difference)
+    if p == 0:
+        return op.ReduceSum(
+            op.Cast(op.Cast(magnitude, to=BOOL.dtype), to=FLOAT.dtype), [-1], keepdims=0
+        )
+    if p == float("inf"):
+        return op.ReduceMax(magnitude, [-1], keepdims=0)
+    if p == 1:
+        return op.ReduceSum(magnitude, [-1], keepdims=0)
+    if p == 2:
+        return op.Sqrt(op.ReduceSum(op.Mul(magnitude, magnitude), [-1], keepdims=0))
+    power = op.CastLike(p, x1)
+    total = op.ReduceSum(op.Pow(magnitude, power), [-1], keepdims=0)
+    return op.Pow(total, op.Reciprocal(power))
+
+
+@aten("aten::_native_batch_norm_legit_functional")
+def batch_norm_functional(
+    input: TFloat,
+    weight: TFloat | None,
+    bias: TFloat | None,
+    running_mean: TFloat,
+    running_var: TFloat,
+    training: bool,
+    momentum: float,
+    eps: float,
+) -> tuple[TFloat, TFloat, TFloat, TFloat, TFloat]:
+    """Training-mode batch norm that also returns the updated running statistics
+    (``(1 - momentum) * running + momentum * batch``, with the unbiased batch variance)."""
+    if not training:
+        out, mean, inv_std = batch_norm_training(
+            input, weight, bias, running_mean, running_var, training, momentum, eps
+        )
+        return out, mean, inv_std, op.Identity(running_mean), op.Identity(running_var)
+    mean, inv_std, axes = _batch_statistics(input, eps)
+    out = _normalized(input, mean, inv_std, weight, bias)
+    batch_mean = op.Squeeze(mean, axes)
+    centered = op.Sub(input, mean)
+    count = op.CastLike(op.ReduceProd(op.Gather(op.Shape(input), axes), keepdims=0), input)
+    unbiased = op.Div(
+        op.ReduceSum(op.Mul(centered, centered), axes, keepdims=0),
+        op.Sub(count, op.CastLike(1.0, input)),
+    )
+    keep = op.CastLike(1.0 - momentum, input)
+    new = op.CastLike(momentum, input)
+    new_mean = op.Add(op.Mul(running_mean, keep), op.Mul(batch_mean, new))
+    new_var = op.Add(op.Mul(running_var, keep), op.Mul(unbiased, new))
+    return out, batch_mean, op.Squeeze(inv_std, axes), new_mean, new_var

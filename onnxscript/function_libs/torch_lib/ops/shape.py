@@ -10,7 +10,7 @@ from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import is_bool, is_empty_vector, rank
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TTensor
 
 _BIG = 2**63 - 1
 
@@ -339,3 +339,38 @@ def slice_scatter(
     axis_shape[dim] = -1
     index = op.Expand(op.Reshape(chosen, axis_shape), op.Shape(src))
     return op.ScatterElements(self, index, op.CastLike(src, self), axis=dim)
+
+
+@aten("aten::diagonal", "aten::diagonal_copy")
+def diagonal(self: TTensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> TTensor:
+    """The diagonal of dims (dim1, dim2) moved to the last axis: each k takes
+    ``self[..., k, k + offset]`` (rows shifted instead for a negative offset)."""
+    count = rank(self)
+    dim1, dim2 = dim1 % count, dim2 % count
+    rest = [d for d in range(count) if d not in (dim1, dim2)]
+    moved = op.Transpose(self, perm=[*rest, dim1, dim2])
+    rows, cols = static_dim(self, dim1), static_dim(self, dim2)
+    if rows is None or cols is None:
+        raise NotImplementedError("diagonal needs static sizes of the two dims")
+    length = max(0, min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols))
+    row_start, col_start = (0, offset) if offset >= 0 else (-offset, 0)
+    row_index = op.Constant(value_ints=[row_start + k for k in range(length)])
+    col_index = op.Constant(value_ints=[col_start + k for k in range(length)])
+    picked_rows = op.Gather(moved, row_index, axis=-2)  # [..., L, cols]
+    index = op.Unsqueeze(col_index, [-1])  # [L, 1]
+    lead = op.Shape(picked_rows, end=-1)
+    gathered = op.GatherElements(
+        picked_rows, op.Expand(index, op.Concat(lead, op.Constant(value_ints=[1]), axis=0)), axis=-1
+    )
+    return op.Squeeze(gathered, [-1])
+
+
+@aten("aten::masked_scatter")
+def masked_scatter(self: TTensor, mask: BOOL, source: TTensor) -> TTensor:
+    """``self`` with the positions where ``mask`` is true filled, in order, by the
+    leading elements of ``source``."""
+    full_mask = op.Expand(mask, op.Shape(self))
+    positions = op.Transpose(op.NonZero(full_mask), perm=[1, 0])
+    count = op.Shape(positions, end=1)
+    taken = op.Slice(op.Reshape(source, [-1]), [0], count, [0])
+    return op.ScatterND(self, positions, op.CastLike(taken, self))
