@@ -37,6 +37,9 @@ def convert_version(model: ir.Model, target_version: int) -> ir.Model:
     source = model.opset_imports.get("")
     if source == target_version:
         return model
+    if source is None:  # no ai.onnx op in the model (an identity export): nothing to convert
+        model.opset_imports[""] = target_version
+        return model
     if source is not None and _unchanged_between(model, source, target_version):
         model.opset_imports[""] = target_version
         for function in model.functions.values():

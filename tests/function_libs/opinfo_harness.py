@@ -166,6 +166,8 @@ OPS = [
     "diagonal",
     "masked_scatter",
     "cdist",
+    "nn.functional.adaptive_avg_pool1d",
+    "nn.functional.adaptive_avg_pool3d",
 ]
 """OpInfo entries (name[.variant]) whose ATen operators the library implements."""
 

@@ -20,9 +20,6 @@ KNOWN_GAPS: dict[tuple[str, str], str] = {
     ("nn.functional.avg_pool3d", "divisor_override"): (
         "avg_pool3d with divisor_override is not implemented"
     ),
-    ("nn.functional.adaptive_avg_pool2d", "divide"): (
-        "output sizes that do not divide the input's (uneven windows) are not implemented"
-    ),
     ("any", "prims.convert_element_type"): (
         "torch.onnx decomposes aten::any.default into prims ops that have no ONNX function"
     ),

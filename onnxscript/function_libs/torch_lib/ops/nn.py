@@ -215,16 +215,53 @@ def _overhangs(
 
 @aten("aten::_adaptive_avg_pool2d", "aten::adaptive_avg_pool2d")
 def adaptive_avg_pool2d(self: TFloat, output_size: Sequence[int]) -> TFloat:
-    if list(output_size) == [1, 1]:
-        return op.GlobalAveragePool(self)
-    height, width = static_dim(self, -2), static_dim(self, -1)
-    if height is None or width is None:
-        raise NotImplementedError("adaptive_avg_pool2d to a size other than 1x1 needs static H, W")
-    out_h, out_w = output_size
-    if height % out_h or width % out_w:
-        raise NotImplementedError("adaptive_avg_pool2d needs sizes that divide the input's")
-    kernel = [height // out_h, width // out_w]
-    return op.AveragePool(self, kernel_shape=kernel, strides=kernel)
+    return _adaptive_avg_pool(self, output_size)
+
+
+@aten("aten::_adaptive_avg_pool3d", "aten::adaptive_avg_pool3d")
+def adaptive_avg_pool3d(self: TFloat, output_size: Sequence[int]) -> TFloat:
+    return _adaptive_avg_pool(self, output_size)
+
+
+def _adaptive_avg_pool(self: Any, output_size: Sequence[int]) -> Any:
+    """torch's adaptive average pooling: output cell i of a dim of length L averages
+    [floor(i*L/n), ceil((i+1)*L/n)). Done one spatial dim at a time (averaging a box is
+    averaging its rows, then those averages)."""
+    spatial = len(output_size)
+    lengths = [static_dim(self, axis - spatial) for axis in range(spatial)]
+    if any(length is None for length in lengths):
+        raise NotImplementedError("adaptive average pooling needs static spatial sizes")
+    unbatched = rank(self) == spatial + 1
+    result = op.Unsqueeze(self, [0]) if unbatched else self
+    if all(size == 1 for size in output_size):
+        result = op.GlobalAveragePool(result)
+    else:
+        result = _pool_cells(result, output_size, [int(n) for n in lengths if n is not None])
+    return op.Squeeze(result, [0]) if unbatched else result
+
+
+def _pool_cells(x: Any, output_size: Sequence[int], lengths: Sequence[int]) -> Any:
+    """Uneven dims by slices averaged one cell at a time; even dims by one AveragePool."""
+    spatial = len(output_size)
+    for offset, (size, length) in enumerate(zip(output_size, lengths)):
+        if length % size == 0:
+            continue
+        axis = 2 + offset
+        cells = [
+            op.ReduceMean(
+                op.Slice(x, [i * length // size], [-(-(i + 1) * length // size)], [axis]),
+                [axis],
+                keepdims=1,
+            )
+            for i in range(size)
+        ]
+        x = op.Concat(*cells, axis=axis)
+    kernel = [
+        length // size if length % size == 0 else 1 for size, length in zip(output_size, lengths)
+    ]
+    if all(k == 1 for k in kernel) or spatial == 0:
+        return x
+    return op.AveragePool(x, kernel_shape=kernel, strides=kernel)
 
 
 @aten("aten::embedding")
