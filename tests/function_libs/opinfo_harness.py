@@ -168,6 +168,8 @@ OPS = [
     "cdist",
     "nn.functional.adaptive_avg_pool1d",
     "nn.functional.adaptive_avg_pool3d",
+    "nn.functional.pdist",
+    "as_strided",
 ]
 """OpInfo entries (name[.variant]) whose ATen operators the library implements."""
 

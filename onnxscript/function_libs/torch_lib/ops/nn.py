@@ -506,3 +506,16 @@ def batch_norm_functional(
     new_mean = op.Add(op.Mul(running_mean, keep), op.Mul(batch_mean, new))
     new_var = op.Add(op.Mul(running_var, keep), op.Mul(unbiased, new))
     return out, batch_mean, op.Squeeze(inv_std, axes), new_mean, new_var
+
+
+@aten("aten::_pdist_forward")
+def pdist(input: TFloat, p: float = 2.0) -> TFloat:
+    """Distances between every pair of rows i < j, in row-major order of (i, j)."""
+    rows = static_dim(input, 0)
+    if rows is None:
+        raise NotImplementedError("pdist needs a static number of rows")
+    pairs = [i * rows + j for i in range(rows) for j in range(i + 1, rows)]
+    if not pairs:
+        return op.Slice(op.Reshape(input, [-1]), [0], [0], [0])  # no pairs: empty
+    distances = cdist(input, input, p)
+    return op.Gather(op.Reshape(distances, [-1]), op.Constant(value_ints=pairs), axis=0)

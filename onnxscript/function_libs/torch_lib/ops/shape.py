@@ -386,3 +386,17 @@ def sym_stride(self: TTensor, dim: int) -> INT64:
     """The contiguous stride of ``dim``: the product of the sizes after it."""
     after = op.Shape(self, start=dim % rank(self) + 1)
     return op.ReduceProd(after, keepdims=0)
+
+
+@aten("aten::as_strided", "aten::as_strided_copy")
+def as_strided(
+    self: TTensor, size: Sequence[int], stride: Sequence[int], storage_offset: int = 0
+) -> TTensor:
+    """A view of the flat (contiguous) data: element ``idx`` of the result is element
+    ``storage_offset + sum(idx[k] * stride[k])``. The positions are computed while
+    tracing, so sizes and strides must be Python ints."""
+    positions = [storage_offset]
+    for length, step in zip(size, stride):
+        positions = [p + i * step for p in positions for i in range(length)]
+    flat = op.Gather(op.Reshape(self, [-1]), op.Constant(value_ints=positions), axis=0)
+    return op.Reshape(flat, op.Constant(value_ints=list(size)))
