@@ -32,7 +32,7 @@ def test_torchlib_ops_are_records_torch_reads():
     assert len(names) == len(set(names)) and len(names) > 100
     assert "aten::add.Tensor" in names and "aten::convolution" in names
     for record in records:
-        assert record.qualified_name.startswith(("aten::", "_operator::"))
+        assert record.qualified_name.startswith(("aten::", "_operator::", "prims::"))
         assert isinstance(record.function, (OnnxFunction, TracedOnnxFunction))
         assert record.is_complex is False
 

@@ -20,12 +20,6 @@ KNOWN_GAPS: dict[tuple[str, str], str] = {
     ("nn.functional.avg_pool3d", "divisor_override"): (
         "avg_pool3d with divisor_override is not implemented"
     ),
-    ("any", "prims.convert_element_type"): (
-        "torch.onnx decomposes aten::any.default into prims ops that have no ONNX function"
-    ),
-    ("all", "prims.convert_element_type"): (
-        "torch.onnx decomposes aten::all.default into prims ops that have no ONNX function"
-    ),
     ("nn.functional.dropout", "training mode"): (
         "dropout in training mode (random masks) is not exported; eval-mode dropout is"
     ),

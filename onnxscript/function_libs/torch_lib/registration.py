@@ -28,6 +28,7 @@ OP_MODULES = (
     "onnxscript.function_libs.torch_lib.ops.creation",
     "onnxscript.function_libs.torch_lib.ops.symbolic",
     "onnxscript.function_libs.torch_lib.ops.rnn",
+    "onnxscript.function_libs.torch_lib.ops.prims",
 )
 
 _MARK = "_torchlib_overloads"

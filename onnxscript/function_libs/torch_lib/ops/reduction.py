@@ -19,10 +19,20 @@ def _dims(dim: Sequence[int] | int | None) -> list[int] | None:
     return dims or None
 
 
-def _reduce(onnx_op: str, self: TTensor, dim: Sequence[int] | int | None, keepdim: bool) -> TTensor:
+def _reduce(
+    onnx_op: str,
+    self: TTensor,
+    dim: Sequence[int] | int | None,
+    keepdim: bool,
+    *,
+    scalar: bool | None = None,
+) -> TTensor:
+    """``onnx_op`` over ``dim`` (all dims when None or empty). ``scalar`` says whether
+    the original input is 0-d when ``self`` is an intermediate value (recorders may not
+    give those a shape)."""
     dims = _dims(dim)
     reducer = getattr(op, onnx_op)
-    if rank(self) == 0:
+    if (rank(self) == 0) if scalar is None else scalar:
         return op.Identity(self)
     if dims is None:
         return reducer(self, keepdims=int(keepdim))
@@ -37,10 +47,11 @@ def _with_dtype(self: TTensor, dtype: int) -> TTensor:
 def sum_dim(
     self: TReal, dim: Sequence[int] = (), keepdim: bool = False, *, dtype: int = -1
 ) -> TReal:
-    self = _with_dtype(self, dtype)
-    if is_bool(self):
-        self = op.Cast(self, to=INT64.dtype)
-    return _reduce("ReduceSum", self, dim, keepdim)
+    scalar = rank(self) == 0
+    value = _with_dtype(self, dtype)
+    if dtype in (-1, None) and is_bool(self):
+        value = op.Cast(self, to=INT64.dtype)  # torch sums booleans as integers
+    return _reduce("ReduceSum", value, dim, keepdim, scalar=scalar)
 
 
 @aten("aten::sum")
@@ -52,7 +63,7 @@ def sum_all(self: TReal, *, dtype: int = -1) -> TReal:
 def mean_dim(
     self: TReal, dim: Sequence[int] = (), keepdim: bool = False, *, dtype: int = -1
 ) -> TReal:
-    return _reduce("ReduceMean", _with_dtype(self, dtype), dim, keepdim)
+    return _reduce("ReduceMean", _with_dtype(self, dtype), dim, keepdim, scalar=rank(self) == 0)
 
 
 @aten("aten::mean")
@@ -72,12 +83,12 @@ def amin(self: TReal, dim: Sequence[int] = (), keepdim: bool = False) -> TReal:
 
 @aten("aten::prod")
 def prod_all(self: TReal, *, dtype: int = -1) -> TReal:
-    return _reduce("ReduceProd", _with_dtype(self, dtype), None, False)
+    return _reduce("ReduceProd", _with_dtype(self, dtype), None, False, scalar=rank(self) == 0)
 
 
 @aten("aten::prod.dim_int")
 def prod_dim(self: TReal, dim: int, keepdim: bool = False, *, dtype: int = -1) -> TReal:
-    return _reduce("ReduceProd", _with_dtype(self, dtype), dim, keepdim)
+    return _reduce("ReduceProd", _with_dtype(self, dtype), dim, keepdim, scalar=rank(self) == 0)
 
 
 @aten("aten::max.dim")
@@ -119,13 +130,24 @@ def argmin(self: TReal, dim: int = _ALL, keepdim: bool = False) -> INT64:
 
 
 def _any(self: TTensor, dims: Sequence[int] | None, keepdim: bool) -> BOOL:
-    as_int = op.Cast(op.Cast(self, to=BOOL.dtype), to=INT64.dtype)
-    return op.Cast(_reduce("ReduceMax", as_int, dims, keepdim), to=BOOL.dtype)
+    return op.Cast(_bool_reduce("ReduceMax", self, dims, keepdim), to=BOOL.dtype)
 
 
 def _all(self: TTensor, dims: Sequence[int] | None, keepdim: bool) -> BOOL:
+    return op.Cast(_bool_reduce("ReduceMin", self, dims, keepdim), to=BOOL.dtype)
+
+
+def _bool_reduce(onnx_op: str, self: TTensor, dims: Sequence[int] | None, keepdim: bool) -> TTensor:
+    """Reduce the truth values of ``self`` (as 0/1 integers); the rank is read from
+    ``self`` because recorders may not give the intermediate values a shape."""
     as_int = op.Cast(op.Cast(self, to=BOOL.dtype), to=INT64.dtype)
-    return op.Cast(_reduce("ReduceMin", as_int, dims, keepdim), to=BOOL.dtype)
+    if rank(self) == 0:
+        return as_int
+    reducer = getattr(op, onnx_op)
+    chosen = _dims(dims)
+    if chosen is None:
+        return reducer(as_int, keepdims=int(keepdim))
+    return reducer(as_int, chosen, keepdims=int(keepdim))
 
 
 @aten("aten::any.dim")
@@ -180,10 +202,11 @@ def var_dim(
 
 @aten("aten::cumsum")
 def cumsum(self: TReal, dim: int, *, dtype: int = -1) -> TReal:
-    self = _with_dtype(self, dtype)
-    if rank(self) == 0:
-        return op.Identity(self)
-    return op.CumSum(self, op.Constant(value_int=dim))
+    scalar = rank(self) == 0
+    value = _with_dtype(self, dtype)
+    if scalar:
+        return op.Identity(value)
+    return op.CumSum(value, op.Constant(value_int=dim))
 
 
 @aten("aten::topk")
