@@ -13,13 +13,6 @@ pytest.importorskip("expecttest")  # torch's OpInfo database needs it
 from tests.function_libs.opinfo_harness import OPS, run_all  # noqa: E402
 
 KNOWN_GAPS: dict[tuple[str, str], str] = {
-    ("nn.functional.avg_pool2d", "divisor_override"): (
-        "divisor_override with ceil_mode windows that overhang the input: ONNX AveragePool "
-        "does not give those windows' sums"
-    ),
-    ("nn.functional.avg_pool3d", "divisor_override"): (
-        "avg_pool3d with divisor_override is not implemented"
-    ),
     ("nn.functional.dropout", "training mode"): (
         "dropout in training mode (random masks) is not exported; eval-mode dropout is"
     ),

@@ -182,35 +182,55 @@ def avg_pool2d(
     divisor_override: int = 0,
 ) -> TFloat:
     kernel = _expand(kernel_size, 2)
-    if divisor_override and ceil_mode and _overhangs(self, kernel, stride or kernel, padding):
-        raise NotImplementedError(
-            "avg_pool2d with divisor_override and windows that ceil_mode lets overhang the "
-            "input is not supported: ONNX AveragePool does not give those windows' sums"
-        )
-    pooled = op.AveragePool(
+    if divisor_override:
+        return _window_sums(self, kernel, stride or kernel, padding, ceil_mode, divisor_override)
+    return op.AveragePool(
         self,
         kernel_shape=kernel,
         strides=_expand(stride, 2) if stride else kernel,
         pads=_pads(padding, 2),
         ceil_mode=int(ceil_mode),
-        count_include_pad=int(count_include_pad or bool(divisor_override)),
+        count_include_pad=int(count_include_pad),
     )
-    if not divisor_override:
-        return pooled
-    # The window's sum (zeros for padding) over the given divisor instead of its size.
-    return op.Mul(pooled, op.CastLike(kernel[0] * kernel[1] / divisor_override, self))
 
 
-def _overhangs(
-    self: Any, kernel: Sequence[int], stride: Sequence[int] | int, padding: Sequence[int] | int
-) -> bool:
-    """Whether ceil_mode makes a last window reach past the padded input (or unknown)."""
-    strides, pads = _expand(stride, 2), _expand(padding, 2)
-    for axis in range(2):
-        size = static_dim(self, axis - 2)
-        if size is None or (size + 2 * pads[axis] - kernel[axis]) % strides[axis]:
-            return True
-    return False
+def _window_sums(
+    self: Any,
+    kernel: Sequence[int],
+    stride: Sequence[int] | int,
+    padding: Sequence[int] | int,
+    ceil_mode: bool,
+    divisor: int,
+) -> Any:
+    """Each window's sum over ``divisor`` (avg_pool's divisor_override). Windows that
+    ceil_mode lets overhang the input are made whole by zeros padded at the end, so an
+    average that counts padding, times the window size, is the sum torch divides."""
+    spatial = len(kernel)
+    strides, pads = _expand(stride, spatial), _expand(padding, spatial)
+    begins, ends = list(pads), []
+    for axis in range(spatial):
+        length = static_dim(self, axis - spatial)
+        if length is None:
+            raise NotImplementedError("avg_pool with divisor_override needs static sizes")
+        span = length + 2 * pads[axis] - kernel[axis]
+        count = (-(-span // strides[axis]) if ceil_mode else span // strides[axis]) + 1
+        if ceil_mode and (count - 1) * strides[axis] >= length + pads[axis]:
+            count -= 1  # torch drops a last window that starts in the right padding
+        ends.append(
+            pads[axis]
+            + max(0, (count - 1) * strides[axis] + kernel[axis] - (length + 2 * pads[axis]))
+        )
+    pooled = op.AveragePool(
+        self,
+        kernel_shape=list(kernel),
+        strides=strides,
+        pads=begins + ends,
+        count_include_pad=1,
+    )
+    volume = 1
+    for size in kernel:
+        volume *= size
+    return op.Mul(pooled, op.CastLike(volume / divisor, self))
 
 
 @aten("aten::_adaptive_avg_pool2d", "aten::adaptive_avg_pool2d")
@@ -345,9 +365,9 @@ def avg_pool3d(
     count_include_pad: bool = True,
     divisor_override: int = 0,
 ) -> TFloat:
-    if divisor_override:
-        raise NotImplementedError("avg_pool3d with divisor_override is not supported")
     kernel = _expand(kernel_size, 3)
+    if divisor_override:
+        return _window_sums(self, kernel, stride or kernel, padding, ceil_mode, divisor_override)
     return op.AveragePool(
         self,
         kernel_shape=kernel,
