@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.function_libs.opinfo_harness import OPS, run_all, torchlib_table  # noqa: E402
+from tests.function_libs.opinfo_harness import ALL_ENTRIES, run_all, torchlib_table  # noqa: E402
 from tests.function_libs.test_ops_opinfo import _known  # noqa: E402
 
 
@@ -39,7 +39,7 @@ def main() -> None:
         "| OpInfo entry | exported pass | exported fail | eager pass | eager fail/skip | reasons |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
-    for op in OPS:
+    for op in ALL_ENTRIES:
         c = rows[op]
         why = "; ".join(sorted(reasons[op])) or ""
         lines.append(

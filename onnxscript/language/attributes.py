@@ -106,6 +106,12 @@ def tensor_from_value(value: Any, name: str = "") -> onnx.TensorProto:
     return tensor
 
 
+def _is_tensor_object(value: Any) -> bool:
+    """A tensor of another library that converts itself to numpy (``onnx_ir.Tensor``,
+    ``torch.Tensor``): accepted wherever a tensor attribute is."""
+    return callable(getattr(value, "numpy", None)) and hasattr(value, "shape")
+
+
 def coerce(value: Any, kind: int) -> Any:
     """``value`` converted to the Python form of an attribute of ``kind``.
 
@@ -125,6 +131,8 @@ def coerce(value: Any, kind: int) -> Any:
     elif kind == AT.TENSOR:
         if isinstance(value, onnx.TensorProto):
             return value
+        if _is_tensor_object(value):
+            return tensor_from_value(np.asarray(value.numpy()), getattr(value, "name", "") or "")
         if isinstance(value, (int, float, bool, str, list, tuple, np.ndarray, np.generic)):
             try:
                 return tensor_from_value(value)

@@ -95,6 +95,16 @@ def test_constant_sugar():
     assert op.Constant(value=tensor).dtype == np.float64
 
 
+def test_tensor_attributes_from_onnx_ir_tensors():
+    """What the builder and torch.onnx's recorder take as a tensor attribute works eagerly."""
+    import onnx_ir as ir
+
+    matrix = np.arange(6, dtype=np.float16).reshape(2, 3)
+    got = op.Constant(value=ir.tensor(matrix))
+    assert got.dtype == np.float16
+    np.testing.assert_array_equal(got, matrix)
+
+
 def test_multi_output_ops_give_every_required_output():
     values, indices = op.TopK(np.array([3.0, 1.0, 5.0], np.float32), np.array([2]))
     np.testing.assert_array_equal(values, [5.0, 3.0])

@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from tests.function_libs import backward_samples
+
 OPS = [
     "add",
     "sub",
@@ -173,6 +175,9 @@ OPS = [
 ]
 """OpInfo entries (name[.variant]) whose ATen operators the library implements."""
 
+ALL_ENTRIES = OPS + backward_samples.ENTRIES
+"""Every sample set the harness runs: the OpInfo entries, then the gradient operators."""
+
 SAMPLES_PER_OP = 3
 RTOL, ATOL = 1e-4, 1e-5
 
@@ -188,12 +193,22 @@ class Outcome:
 def opinfos() -> dict[str, Any]:
     from torch.testing._internal.common_methods_invocations import op_db
 
+    wanted = set(OPS) | backward_samples.forward_entries()
     found = {}
     for info in op_db:
         key = info.name + (f".{info.variant_test_name}" if info.variant_test_name else "")
-        if key in OPS:
+        if key in wanted:
             found[key] = info
     return found
+
+
+def entry_samples(
+    name: str, infos: dict[str, Any]
+) -> Iterator[tuple[int, torch.nn.Module, tuple[torch.Tensor, ...]]]:
+    """The samples of an OpInfo entry, or of a gradient operator (``grad:<name>``)."""
+    if name.startswith(backward_samples.PREFIX):
+        return backward_samples.gradient_samples(name, infos, SAMPLES_PER_OP)
+    return samples(infos[name])
 
 
 class _OneOp(torch.nn.Module):
@@ -269,7 +284,32 @@ def _compare(got: list[Any], expected: list[np.ndarray]) -> str:
     return "pass"
 
 
-def run_exported(module: _OneOp, tensors: tuple[torch.Tensor, ...]) -> str:
+def _judge(
+    got: list[Any],
+    expected: list[np.ndarray],
+    module: torch.nn.Module,
+    tensors: tuple[torch.Tensor, ...],
+) -> str:
+    """The comparison with torch; where values differ, the sample still passes when ours
+    are no farther from torch's float64 result than torch's own float32 ones (ops that
+    cancel, like a normalization's gradient, differ from torch by rounding alone)."""
+    verdict = _compare(got, expected)
+    if not verdict.startswith("fail: max difference"):
+        return verdict
+    wider = tuple(t.double() if t.is_floating_point() else t for t in tensors)
+    try:
+        reference = _flat(module(*wider))
+    except Exception:
+        return verdict
+    for g, e, r in zip(got, expected, reference):
+        ours = np.nanmax(np.abs(np.asarray(g, dtype=np.float64) - r), initial=0.0)
+        torchs = np.nanmax(np.abs(e.astype(np.float64) - r), initial=0.0)
+        if ours > torchs + ATOL + RTOL * np.nanmax(np.abs(r), initial=0.0):
+            return verdict
+    return "pass"
+
+
+def run_exported(module: torch.nn.Module, tensors: tuple[torch.Tensor, ...]) -> str:
     import onnxruntime
 
     expected = _flat(module(*tensors))
@@ -288,10 +328,12 @@ def run_exported(module: _OneOp, tensors: tuple[torch.Tensor, ...]) -> str:
         got = session.run(None, feeds)
     except Exception as error:
         return f"fail: onnxruntime: {_short(error)}"
-    return _compare(got, expected)
+    return _judge(got, expected, module, tensors)
 
 
-def run_eager(module: _OneOp, tensors: tuple[torch.Tensor, ...], table: dict[str, Any]) -> str:
+def run_eager(
+    module: torch.nn.Module, tensors: tuple[torch.Tensor, ...], table: dict[str, Any]
+) -> str:
     """Evaluate the decomposed ATen graph with our functions on numpy arrays."""
 
     expected = _flat(module(*tensors))
@@ -312,7 +354,7 @@ def run_eager(module: _OneOp, tensors: tuple[torch.Tensor, ...], table: dict[str
                 r for item in got for r in (item if isinstance(item, (list, tuple)) else [item])
             ]
             # Updated buffers and mutated inputs come first; the user's outputs last.
-            return _compare(flat[len(flat) - len(expected) :], expected)
+            return _judge(flat[len(flat) - len(expected) :], expected, module, tensors)
     return "fail: no output"
 
 
@@ -370,8 +412,8 @@ def run_all(ops: list[str] | None = None) -> list[Outcome]:
     infos = opinfos()
     table = torchlib_table()
     outcomes = []
-    for name in ops or OPS:
-        for index, module, tensors in samples(infos[name]):
+    for name in ops or ALL_ENTRIES:
+        for index, module, tensors in entry_samples(name, infos):
             outcomes.append(Outcome(name, index, "exported", run_exported(module, tensors)))
             try:
                 eager = run_eager(module, tensors, table)

@@ -29,6 +29,7 @@ OP_MODULES = (
     "onnxscript.function_libs.torch_lib.ops.symbolic",
     "onnxscript.function_libs.torch_lib.ops.rnn",
     "onnxscript.function_libs.torch_lib.ops.prims",
+    "onnxscript.function_libs.torch_lib.ops.backward",
 )
 
 _MARK = "_torchlib_overloads"
