@@ -99,9 +99,5 @@ def gradient_samples(
             index += 1
 
 
-def forward_entries() -> set[str]:
-    return {entry for entries in GRADIENT_OPS.values() for entry in entries}
-
-
 ENTRIES = [PREFIX + name for name in GRADIENT_OPS]
 """The harness's names for the gradient operators' sample sets."""

@@ -3,12 +3,14 @@
 - **exported**: a module calling the op on the sample is exported with
   ``torch.onnx.export(dynamo=True)`` (our functions, through torch's dispatcher) and run
   with onnxruntime;
-- **eager**: the same module is captured with ``torch.export`` and decomposed as torch.onnx
-  does, and its ATen graph is evaluated node by node by calling our functions on numpy
+- **eager**: the same module is captured with ``torch.export``, decomposed to the Core
+  ATen IR, and its ATen graph is evaluated node by node by calling our functions on numpy
   arrays (onnxscript's eager mode).
 
-Each sample ends as "pass", "fail: <why>" or "skip: <why>" (nothing comparable: e.g. a
-sample torch itself rejects, non-float outputs of random ops).
+Each sample ends as "pass", "fail: <why>" or "skip: <why>" (nothing to run: torch.export
+cannot capture the sample, or the graph calls an operator the library leaves to torch).
+Outputs of random ops and of `empty` (uninitialized) are compared by shape and element
+type only.
 """
 
 from __future__ import annotations
@@ -23,157 +25,7 @@ import numpy as np
 import torch
 
 from tests.function_libs import backward_samples
-
-OPS = [
-    "add",
-    "sub",
-    "rsub",
-    "mul",
-    "div.no_rounding_mode",
-    "div.trunc_rounding",
-    "div.floor_rounding",
-    "floor_divide",
-    "remainder",
-    "fmod",
-    "pow",
-    "neg",
-    "abs",
-    "exp",
-    "log",
-    "sqrt",
-    "rsqrt",
-    "reciprocal",
-    "sin",
-    "cos",
-    "tanh",
-    "sigmoid",
-    "erf",
-    "floor",
-    "ceil",
-    "trunc",
-    "round",
-    "sign",
-    "nn.functional.relu",
-    "nn.functional.gelu",
-    "nn.functional.silu",
-    "nn.functional.leaky_relu",
-    "nn.functional.elu",
-    "nn.functional.hardtanh",
-    "clamp",
-    "maximum",
-    "minimum",
-    "eq",
-    "ne",
-    "lt",
-    "le",
-    "gt",
-    "ge",
-    "logical_and",
-    "logical_or",
-    "logical_not",
-    "bitwise_not",
-    "isnan",
-    "isinf",
-    "where",
-    "clone",
-    "mm",
-    "bmm",
-    "matmul",
-    "addmm",
-    "nn.functional.linear",
-    "t",
-    "nn.functional.conv2d",
-    "nn.functional.layer_norm",
-    "softmax",
-    "log_softmax",
-    "nn.functional.max_pool2d",
-    "nn.functional.avg_pool2d",
-    "nn.functional.adaptive_avg_pool2d",
-    "nn.functional.embedding",
-    "sum",
-    "mean",
-    "amax",
-    "amin",
-    "prod",
-    "max.reduction_with_dim",
-    "min.reduction_with_dim",
-    "argmax",
-    "argmin",
-    "any",
-    "all",
-    "var",
-    "view",
-    "reshape",
-    "permute",
-    "transpose",
-    "expand",
-    "unsqueeze",
-    "squeeze",
-    "cat",
-    "select",
-    "split",
-    "split_with_sizes",
-    "index_select",
-    "gather",
-    "nn.functional.pad.constant",
-    "full_like",
-    "zeros_like",
-    "ones_like",
-    "arange",
-    "nn.functional.batch_norm",
-    "acos",
-    "acosh",
-    "asin",
-    "asinh",
-    "atan",
-    "atanh",
-    "tan",
-    "sinh",
-    "cosh",
-    "atan2",
-    "expm1",
-    "log1p",
-    "log2",
-    "log10",
-    "logical_xor",
-    "bitwise_and",
-    "bitwise_or",
-    "bitwise_xor",
-    "flip",
-    "repeat",
-    "nonzero",
-    "scatter",
-    "scatter_add",
-    "scatter_reduce.sum",
-    "topk",
-    "sort",
-    "cumsum",
-    "var.unbiased",
-    "nn.functional.group_norm",
-    "nn.functional.interpolate.nearest",
-    "nn.functional.interpolate.bilinear",
-    "nn.functional.pad.reflect",
-    "nn.functional.pad.replicate",
-    "select_scatter",
-    "fill",
-    "nn.functional.dropout",
-    "scatter_reduce.prod",
-    "scatter_reduce.amax",
-    "scatter_reduce.amin",
-    "index_put",
-    "nn.functional.avg_pool3d",
-    "nn.functional.max_pool3d",
-    "nn.functional.grid_sample",
-    "slice_scatter",
-    "diagonal",
-    "masked_scatter",
-    "cdist",
-    "nn.functional.adaptive_avg_pool1d",
-    "nn.functional.adaptive_avg_pool3d",
-    "nn.functional.pdist",
-    "as_strided",
-]
-"""OpInfo entries (name[.variant]) whose ATen operators the library implements."""
+from tests.function_libs.opinfo_entries import OPS
 
 ALL_ENTRIES = OPS + backward_samples.ENTRIES
 """Every sample set the harness runs: the OpInfo entries, then the gradient operators."""
@@ -188,27 +40,33 @@ class Outcome:
     sample: int
     mode: str
     result: str  # "pass", "fail: ...", "skip: ..."
+    overloads: tuple[str, ...] = ()  # what the sample's graph called
+
+
+@dataclass
+class Verdict:
+    result: str
+    overloads: tuple[str, ...] = ()
 
 
 def opinfos() -> dict[str, Any]:
     from torch.testing._internal.common_methods_invocations import op_db
 
-    wanted = set(OPS) | backward_samples.forward_entries()
-    found = {}
-    for info in op_db:
-        key = info.name + (f".{info.variant_test_name}" if info.variant_test_name else "")
-        if key in wanted:
-            found[key] = info
-    return found
+    return {
+        info.name + (f".{info.variant_test_name}" if info.variant_test_name else ""): info
+        for info in op_db
+    }
 
 
 def entry_samples(
     name: str, infos: dict[str, Any]
 ) -> Iterator[tuple[int, torch.nn.Module, tuple[torch.Tensor, ...]]]:
-    """The samples of an OpInfo entry, or of a gradient operator (``grad:<name>``)."""
+    """The samples of an OpInfo entry (``name``, or ``name@complex64`` for its complex
+    samples), or of a gradient operator (``grad:<name>``)."""
     if name.startswith(backward_samples.PREFIX):
         return backward_samples.gradient_samples(name, infos, SAMPLES_PER_OP)
-    return samples(infos[name])
+    entry, _, dtype_name = name.partition("@")
+    return samples(infos[entry], getattr(torch, dtype_name) if dtype_name else None)
 
 
 class _OneOp(torch.nn.Module):
@@ -224,8 +82,12 @@ class _OneOp(torch.nn.Module):
         return self.op(*args, **self.kwargs)
 
 
-def samples(info: Any) -> Iterator[tuple[int, _OneOp, tuple[torch.Tensor, ...]]]:
-    dtype = torch.float32 if torch.float32 in info.dtypes else sorted(info.dtypes, key=str)[0]
+def samples(
+    info: Any, dtype: torch.dtype | None = None
+) -> Iterator[tuple[int, _OneOp, tuple[torch.Tensor, ...]]]:
+    """The first samples of ``dtype`` (float32 if the entry has it, else its first)."""
+    if dtype is None:
+        dtype = torch.float32 if torch.float32 in info.dtypes else sorted(info.dtypes, key=str)[0]
     for index, sample in enumerate(info.sample_inputs("cpu", dtype, requires_grad=False)):
         if index >= SAMPLES_PER_OP:
             return
@@ -261,21 +123,31 @@ class _ListOp(_OneOp):
         return self.op(*args, **self.kwargs)
 
 
+def _numpy(tensor: torch.Tensor) -> np.ndarray:
+    """A tensor as torch.onnx represents it: complex ones as real with a trailing axis of 2."""
+    tensor = tensor.detach().resolve_conj().resolve_neg()
+    return (torch.view_as_real(tensor) if tensor.is_complex() else tensor).numpy()
+
+
 def _flat(result: Any) -> list[np.ndarray]:
     if isinstance(result, torch.Tensor):
-        return [result.detach().numpy()]
+        return [_numpy(result)]
     if isinstance(result, (list, tuple)):
         return [r for item in result for r in _flat(item)]
     return [np.asarray(result)]
 
 
-def _compare(got: list[Any], expected: list[np.ndarray]) -> str:
+def _compare(got: list[Any], expected: list[np.ndarray], random: bool = False) -> str:
     if len(got) != len(expected):
         return f"fail: {len(got)} outputs, torch gives {len(expected)}"
     for g, e in zip(got, expected):
         g = np.asarray(g)
         if g.shape != e.shape:
             return f"fail: shape {g.shape}, torch {e.shape}"
+        if random:
+            if g.dtype != e.dtype:
+                return f"fail: element type {g.dtype}, torch {e.dtype}"
+            continue
         if e.dtype == np.bool_ or np.issubdtype(e.dtype, np.integer):
             if not np.array_equal(g.astype(e.dtype), e):
                 return "fail: values differ"
@@ -289,14 +161,18 @@ def _judge(
     expected: list[np.ndarray],
     module: torch.nn.Module,
     tensors: tuple[torch.Tensor, ...],
+    random: bool = False,
 ) -> str:
     """The comparison with torch; where values differ, the sample still passes when ours
     are no farther from torch's float64 result than torch's own float32 ones (ops that
     cancel, like a normalization's gradient, differ from torch by rounding alone)."""
-    verdict = _compare(got, expected)
+    verdict = _compare(got, expected, random)
     if not verdict.startswith("fail: max difference"):
         return verdict
-    wider = tuple(t.double() if t.is_floating_point() else t for t in tensors)
+    wider = tuple(
+        t.to(torch.complex128) if t.is_complex() else t.double() if t.is_floating_point() else t
+        for t in tensors
+    )
     try:
         reference = _flat(module(*wider))
     except Exception:
@@ -309,7 +185,29 @@ def _judge(
     return "pass"
 
 
-def run_exported(module: torch.nn.Module, tensors: tuple[torch.Tensor, ...]) -> str:
+def _overloads(graph: Any) -> tuple[str, ...]:
+    """The ATen (and prims, _operator) overloads a graph calls, by qualified name."""
+    return tuple(sorted({_target_name(n.target) for n in graph.nodes if n.op == "call_function"}))
+
+
+def _target_name(target: Any) -> str:
+    if getattr(target, "__module__", None) == "_operator":
+        return f"_operator::{target.__name__}"
+    return target.name() if hasattr(target, "name") else str(target)
+
+
+ASSERTIONS = {
+    "aten::_assert_tensor_metadata",
+    "aten::_assert_scalar",
+    "aten::_assert_async",
+    "aten::_assert_async.msg",
+    "aten::sym_constrain_range_for_size",
+    "aten::sym_constrain_range",
+}
+"""Checks that torch.onnx removes from the graph before translating it; eager skips them."""
+
+
+def run_exported(module: torch.nn.Module, tensors: tuple[torch.Tensor, ...]) -> Verdict:
     import onnxruntime
 
     expected = _flat(module(*tensors))
@@ -317,45 +215,109 @@ def run_exported(module: torch.nn.Module, tensors: tuple[torch.Tensor, ...]) -> 
     try:
         program = torch.onnx.export(module, tensors, dynamo=True, optimize=False, verbose=False)
     except Exception as error:  # the outcome records why
-        return f"fail: export: {_short(error)}"
+        return Verdict(_capture_skip(module, tensors) or f"fail: export: {_short(error)}")
     finally:
         logging.disable(logging.NOTSET)
+    used = _overloads(program.exported_program.graph) if program.exported_program else ()
+    random = bool(UNCOMPARED_OVERLOADS & set(used))
     options = onnxruntime.SessionOptions()
     options.log_severity_level = 3
     try:
         session = onnxruntime.InferenceSession(program.model_proto.SerializeToString(), options)
-        feeds = {i.name: t.numpy() for i, t in zip(session.get_inputs(), tensors)}
+        feeds = {i.name: _numpy(t) for i, t in zip(session.get_inputs(), tensors)}
         got = session.run(None, feeds)
     except Exception as error:
-        return f"fail: onnxruntime: {_short(error)}"
-    return _judge(got, expected, module, tensors)
+        return Verdict(f"fail: onnxruntime: {_short(error)}", used)
+    return Verdict(_judge(got, expected, module, tensors, random), used)
+
+
+def _capture_skip(module: torch.nn.Module, tensors: tuple[torch.Tensor, ...]) -> str | None:
+    """ "skip: ..." when torch.export itself cannot capture the sample (data-dependent
+    shapes, say): then there is no graph for the library to translate."""
+    try:
+        torch.export.export(module, tensors)
+    except Exception as error:
+        return f"skip: torch.export: {_short(error)}"
+    return None
+
+
+UNCOMPARED_OVERLOADS = {
+    "aten::native_dropout",
+    "aten::bernoulli",
+    "aten::bernoulli.p",
+    "aten::rand",
+    "aten::randn",
+    "aten::randint",
+    "aten::randint.low",
+    "aten::randperm",
+    "aten::normal.Tensor_Tensor",
+    "aten::uniform",
+    "aten::rand_like",
+    "aten::randn_like",
+    "aten::randint_like",
+    "aten::empty.memory_format",
+    "aten::empty_strided",
+    "aten::empty_like",
+    "aten::new_empty",
+    "aten::new_empty_strided",
+}
+"""Overloads whose values are random or uninitialized (``empty``): a sample calling one
+compares shapes and element types only."""
 
 
 def run_eager(
-    module: torch.nn.Module, tensors: tuple[torch.Tensor, ...], table: dict[str, Any]
-) -> str:
-    """Evaluate the decomposed ATen graph with our functions on numpy arrays."""
+    module: torch.nn.Module,
+    tensors: tuple[torch.Tensor, ...],
+    table: dict[str, Any],
+) -> Verdict:
+    """Evaluate the ATen graph with our functions on numpy arrays. The graph is decomposed
+    to the Core ATen IR (torch.export's default), not as torch.onnx does (which keeps the
+    operators the library registers): eager mode so tests the core functions that the
+    exported path may not reach. Type promotion is made explicit as torch.onnx does."""
+    from torch.onnx._internal.exporter import _fx_passes
 
     expected = _flat(module(*tensors))
-    exported = torch.export.export(module, tensors).run_decompositions()
-    values: dict[str, Any] = {}
-    inputs = iter(tensors)
+    try:
+        exported = torch.export.export(module, tensors).run_decompositions()
+    except Exception as error:
+        return Verdict(f"skip: torch.export: {_short(error)}")
+    _fx_passes.insert_type_promotion_nodes(exported.graph_module)
     graph = exported.graph_module.graph
+    used = _overloads(graph)
+    random = bool(UNCOMPARED_OVERLOADS & set(used))
+    values = _placeholder_values(exported, tensors)
     for node in graph.nodes:
-        if node.op == "placeholder":
-            values[node.name] = next(inputs).numpy()
-        elif node.op == "call_function":
+        if node.op == "call_function":
             outcome = _eager_node(node, values, table)
             if isinstance(outcome, str):
-                return outcome
+                return Verdict(outcome, used)
         elif node.op == "output":
             got = [values[a.name] if hasattr(a, "name") else a for a in node.args[0]]
             flat = [
                 r for item in got for r in (item if isinstance(item, (list, tuple)) else [item])
             ]
             # Updated buffers and mutated inputs come first; the user's outputs last.
-            return _judge(flat[len(flat) - len(expected) :], expected, module, tensors)
-    return "fail: no output"
+            judged = _judge(flat[len(flat) - len(expected) :], expected, module, tensors, random)
+            return Verdict(judged, used)
+    return Verdict("fail: no output", used)
+
+
+def _placeholder_values(exported: Any, tensors: tuple[torch.Tensor, ...]) -> dict[str, Any]:
+    """The graph's inputs: the sample's tensors, and the parameters, buffers and tensor
+    constants torch.export lifted."""
+    from torch.export.graph_signature import InputKind
+
+    given = iter(tensors)
+    values: dict[str, Any] = {}
+    for spec in exported.graph_signature.input_specs:
+        if spec.kind == InputKind.USER_INPUT:
+            value = next(given)
+        elif spec.kind == InputKind.CONSTANT_TENSOR:
+            value = exported.constants[spec.target]
+        else:
+            value = exported.state_dict[spec.target]
+        values[spec.arg.name] = _numpy(value) if isinstance(value, torch.Tensor) else value
+    return values
 
 
 def _eager_node(node: Any, values: dict[str, Any], table: dict[str, Any]) -> str | None:
@@ -377,10 +339,11 @@ def _eager_node(node: Any, values: dict[str, Any], table: dict[str, Any]) -> str
     if node.target is operator.getitem:
         values[node.name] = args[0][args[1]]
         return None
-    if getattr(node.target, "__module__", None) == "_operator":
-        name = f"_operator::{node.target.__name__}"
-    else:
-        name = node.target.name() if hasattr(node.target, "name") else str(node.target)
+    name = _target_name(node.target)
+    if name in ASSERTIONS:
+        return None
+    if any(_is_complex(a) for a in [*node.args, *node.kwargs.values()]):
+        name += COMPLEX  # torch.onnx's dispatcher picks the complex variant the same way
     function = table.get(name)
     if function is None:
         return f"skip: eager: {name} is torch's own or not in the library"
@@ -402,10 +365,27 @@ def _short(error: BaseException) -> str:
     return " ".join(text.split())[:160]
 
 
+COMPLEX = " (complex)"
+"""Suffix of a complex variant's key in :func:`torchlib_table`."""
+
+
+def _is_complex(arg: Any) -> bool:
+    if isinstance(arg, torch.fx.Node):
+        value = arg.meta.get("val")
+        return isinstance(value, torch.Tensor) and value.is_complex()
+    if isinstance(arg, (list, tuple)):
+        return any(_is_complex(a) for a in arg)
+    return False
+
+
 def torchlib_table() -> dict[str, Any]:
+    """Qualified name -> function; complex variants under ``name + COMPLEX``."""
     from onnxscript._framework_apis.torch_2_11 import get_torchlib_ops
 
-    return {record.qualified_name: record.function for record in get_torchlib_ops()}
+    return {
+        record.qualified_name + (COMPLEX if record.is_complex else ""): record.function
+        for record in get_torchlib_ops()
+    }
 
 
 def run_all(ops: list[str] | None = None) -> list[Outcome]:
@@ -414,10 +394,8 @@ def run_all(ops: list[str] | None = None) -> list[Outcome]:
     outcomes = []
     for name in ops or ALL_ENTRIES:
         for index, module, tensors in entry_samples(name, infos):
-            outcomes.append(Outcome(name, index, "exported", run_exported(module, tensors)))
-            try:
-                eager = run_eager(module, tensors, table)
-            except Exception as error:
-                eager = f"skip: torch.export: {_short(error)}"
-            outcomes.append(Outcome(name, index, "eager", eager))
+            exported = run_exported(module, tensors)
+            outcomes.append(Outcome(name, index, "exported", exported.result, exported.overloads))
+            eager = run_eager(module, tensors, table)
+            outcomes.append(Outcome(name, index, "eager", eager.result, eager.overloads))
     return outcomes

@@ -23,6 +23,7 @@ OP_MODULES = (
     "onnxscript.function_libs.torch_lib.ops.elementwise",
     "onnxscript.function_libs.torch_lib.ops.linalg",
     "onnxscript.function_libs.torch_lib.ops.nn",
+    "onnxscript.function_libs.torch_lib.ops.embedding",
     "onnxscript.function_libs.torch_lib.ops.reduction",
     "onnxscript.function_libs.torch_lib.ops.shape",
     "onnxscript.function_libs.torch_lib.ops.creation",
@@ -30,6 +31,8 @@ OP_MODULES = (
     "onnxscript.function_libs.torch_lib.ops.rnn",
     "onnxscript.function_libs.torch_lib.ops.prims",
     "onnxscript.function_libs.torch_lib.ops.backward",
+    "onnxscript.function_libs.torch_lib.ops.fft",
+    "onnxscript.function_libs.torch_lib.ops.complex",
 )
 
 _MARK = "_torchlib_overloads"
@@ -53,14 +56,15 @@ def aten(*names: str, complex: bool = False) -> Callable[[Callable[..., Any]], T
 
     def mark(fn: Callable[..., Any]) -> TracedOnnxFunction:
         traced = TracedOnnxFunction(TORCHLIB_DOMAIN, fn)
-        setattr(traced, _MARK, (names, complex))
+        setattr(traced, _MARK, (fn.__module__, names, complex))
         return traced
 
     return mark
 
 
 def collect_ops() -> list[OpRecord]:
-    """Every marked function of the op modules, one record per overload name."""
+    """Every marked function of the op modules, one record per overload name (a function
+    one op module imports from another is listed once, by the module defining it)."""
     records: list[OpRecord] = []
     for module_name in OP_MODULES:
         module = importlib.import_module(module_name)
@@ -68,7 +72,9 @@ def collect_ops() -> list[OpRecord]:
             mark = getattr(value, _MARK, None)
             if mark is None:
                 continue
-            names, is_complex = mark
+            defined_in, names, is_complex = mark
+            if defined_in != module_name:
+                continue
             records.extend(OpRecord(name, value, is_complex) for name in names)
     return records
 

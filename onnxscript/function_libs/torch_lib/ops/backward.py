@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import onnx_ir as ir
 
 from onnxscript import dtypes
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.constants import array_constant
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import rank
 from onnxscript.function_libs.torch_lib.registration import aten
@@ -36,7 +36,7 @@ def _spread(windows: Sequence[tuple[int, int, float]], length: int, dtype: Any) 
     matrix = np.zeros((len(windows), length), dtype=dtype)
     for row, (begin, end, weight) in enumerate(windows):
         matrix[row, begin:end] = weight
-    return op.Constant(value=ir.tensor(matrix))
+    return array_constant(matrix)
 
 
 def _separable_adjoint(grad_output: Any, rows: Any, columns: Any) -> Any:
@@ -234,6 +234,10 @@ def _expand(values: Sequence[int] | int, count: int) -> list[int]:
     return values * count if len(values) == 1 else values
 
 
+def _batch_and_spatial(spatial: int) -> list[int]:
+    return [0, *range(2, 2 + spatial)]
+
+
 @dataclass(frozen=True)
 class _Geometry:
     """A convolution's strides, pads (one per spatial axis), dilations and groups."""
@@ -286,7 +290,7 @@ def convolution_backward(
     else:
         grad_input = _input_gradient(grad_output, input, weight, geometry)
         grad_weight = _weight_gradient(input, grad_output, kernel, geometry)
-    grad_bias = op.ReduceSum(grad_output, [0] + list(range(2, 2 + spatial)), keepdims=0)
+    grad_bias = op.ReduceSum(grad_output, _batch_and_spatial(spatial), keepdims=0)
     return grad_input, grad_weight, grad_bias
 
 

@@ -6,6 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.complex_layout import (
+    complex_constant,
+    is_complex_dtype,
+)
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TTensor
 from onnxscript.onnx_types import FLOAT, TensorType
@@ -25,10 +29,14 @@ def full(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
-    value = op.Cast(fill_value, to=_dtype(dtype, FLOAT.dtype))
-    return op.Expand(
-        value, op.Cast(size, to=INT64.dtype) if not isinstance(size, (list, tuple)) else list(size)
-    )
+    shape = op.Cast(size, to=INT64.dtype) if not isinstance(size, (list, tuple)) else list(size)
+    if is_complex_dtype(dtype):
+        if isinstance(size, (list, tuple)):
+            target = [*size, 2]
+        else:
+            target = op.Concat(shape, op.Constant(value_ints=[2]), axis=0)
+        return op.Expand(complex_constant(fill_value, dtype), target)
+    return op.Expand(op.Cast(fill_value, to=_dtype(dtype, FLOAT.dtype)), shape)
 
 
 @aten("aten::full_like")
@@ -42,6 +50,8 @@ def full_like(
     pin_memory: bool = False,
     memory_format: str = "",
 ) -> TTensor:
+    if is_complex_dtype(dtype):
+        return full(op.Shape(self), fill_value, dtype=dtype)
     value = op.CastLike(fill_value, self) if dtype in (-1, None) else op.Cast(fill_value, to=dtype)
     return op.Expand(value, op.Shape(self))
 
@@ -76,6 +86,8 @@ def ones_like(
 def scalar_tensor(
     s: float, *, dtype: int = -1, layout: str = "", device: str = "", pin_memory: bool = False
 ) -> TensorType:
+    if is_complex_dtype(dtype):
+        return complex_constant(s, dtype)
     return op.Cast(s, to=_dtype(dtype, FLOAT.dtype))
 
 
@@ -96,7 +108,15 @@ def arange(
     integral = all(float(v).is_integer() for v in (start, end, step))
     target = _dtype(dtype, INT64.dtype if integral else FLOAT.dtype)
     bounds = [int(v) if integral else float(v) for v in (start, end, step)]
-    return op.Range(*(_number(v, target) for v in bounds))
+    if target in _RANGE_TYPES:
+        return op.Range(*(_number(v, target) for v in bounds))
+    # Range has no other element types: count in int64 (or float) and cast.
+    counted = INT64.dtype if integral else FLOAT.dtype
+    return op.Cast(op.Range(*(_number(v, counted) for v in bounds)), to=target)
+
+
+_RANGE_TYPES = {1, 11, 5, 6, 7}
+"""The element types ONNX Range takes: FLOAT, DOUBLE, INT16, INT32, INT64."""
 
 
 def _number(value: float, target: int) -> Any:

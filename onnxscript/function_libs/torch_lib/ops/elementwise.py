@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.complex_layout import is_complex_dtype, real_to_complex
 from onnxscript.function_libs.torch_lib.ops.facts import is_bool, is_integer
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TFloat, TReal, TTensor
@@ -49,7 +50,7 @@ def div_mode(self: TReal, other: TReal, *, rounding_mode: str = "") -> TReal:
     quotient = op.Div(self, other)
     if not rounding_mode or is_integer(self):
         if rounding_mode == "floor" and is_integer(self):
-            return _floor_divide_int(self, other)
+            return floor_divide_int(self, other)
         return quotient
     return op.Floor(quotient) if rounding_mode == "floor" else _trunc(quotient)
 
@@ -58,7 +59,7 @@ def _trunc(x: TFloat) -> TFloat:
     return op.Where(op.Less(x, op.CastLike(0, x)), op.Ceil(x), op.Floor(x))
 
 
-def _floor_divide_int(a: TReal, b: TReal) -> TReal:
+def floor_divide_int(a: TReal, b: TReal) -> TReal:
     """Integer division rounding toward minus infinity (ONNX Div truncates)."""
     quotient = op.Div(a, b)
     inexact = op.Not(op.Equal(op.Mul(quotient, b), a))
@@ -70,7 +71,7 @@ def _floor_divide_int(a: TReal, b: TReal) -> TReal:
 @aten("aten::floor_divide")
 def floor_divide(self: TReal, other: TReal) -> TReal:
     if is_integer(self):
-        return _floor_divide_int(self, other)
+        return floor_divide_int(self, other)
     return op.Floor(op.Div(self, other))
 
 
@@ -176,7 +177,7 @@ def round_(self: TFloat) -> TFloat:
     return op.Round(self)  # half to even, like torch
 
 
-@aten("aten::sign")
+@aten("aten::sign", "aten::sgn")
 def sign(self: TReal) -> TReal:
     return op.Sign(self)
 
@@ -327,6 +328,8 @@ def to_copy(
 ) -> TTensor:
     if dtype == -1 or dtype is None:
         return op.Identity(self)
+    if is_complex_dtype(dtype):
+        return real_to_complex(self, dtype)
     return op.Cast(self, to=dtype)
 
 
@@ -449,7 +452,13 @@ def fill(self: TTensor, value: float) -> TTensor:
 
 @aten("aten::native_dropout")
 def native_dropout(input: TFloat, p: float, train: bool = False) -> tuple[TFloat, BOOL]:
-    if train and p > 0:
-        raise NotImplementedError("dropout in training mode is not exported")
-    keep = op.Expand(op.Cast(op.Constant(value_int=1), to=BOOL.dtype), op.Shape(input))
-    return op.Identity(input), keep
+    """In training, ONNX Dropout (random, as torch's: the values cannot match torch's)."""
+    if not train or p == 0:
+        keep = op.Expand(op.Cast(op.Constant(value_int=1), to=BOOL.dtype), op.Shape(input))
+        return op.Identity(input), keep
+    if p >= 1:  # everything dropped (ONNX would scale by 1 / 0)
+        drop = op.Expand(op.Cast(op.Constant(value_int=0), to=BOOL.dtype), op.Shape(input))
+        return op.Mul(input, op.CastLike(0.0, input)), drop
+    training = op.Cast(op.Constant(value_int=1), to=BOOL.dtype)
+    output, mask = op.Dropout(input, op.Constant(value_float=p), training)
+    return output, mask

@@ -18,7 +18,10 @@ def rank(value: Any) -> int:
 
 
 def dim(value: Any, axis: int) -> int | None:
-    """Dim ``axis`` when it is static, else None."""
+    """Dim ``axis`` when it is static, else None (also when the shape is unknown: torch's
+    recorder gives the values that ops return no shape)."""
+    if value.shape is None:
+        return None
     found = value.shape[axis]
     return found if isinstance(found, int) else None
 

@@ -10,7 +10,7 @@ from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import rank
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat
 from onnxscript.onnx_types import FLOAT
 
 
@@ -46,8 +46,25 @@ def convolution(
         "group": groups,
     }
     if transposed:
-        return op.ConvTranspose(*inputs, output_padding=_expand(output_padding, spatial), **common)
+        return _conv_transpose(inputs, _expand(output_padding, spatial), common)
     return op.Conv(*inputs, **common)
+
+
+def _conv_transpose(inputs: list[Any], extra: list[int], common: dict[str, Any]) -> Any:
+    """torch's output_padding (extra rows at the end) as less padding removed at the end
+    where it can be: onnxruntime refuses an output_padding of stride or more (dilated
+    kernels allow it in torch)."""
+    spatial = len(extra)
+    pads = list(common["pads"])
+    remaining = []
+    for axis in range(spatial):
+        taken = min(extra[axis], pads[spatial + axis])
+        pads[spatial + axis] -= taken
+        remaining.append(extra[axis] - taken)
+    settings = {**common, "pads": pads}
+    if any(remaining):
+        settings["output_padding"] = remaining
+    return op.ConvTranspose(*inputs, **settings)
 
 
 @aten("aten::_native_batch_norm_legit_no_training")
@@ -116,14 +133,29 @@ def layer_norm(
     return out
 
 
-@aten("aten::_softmax", "aten::softmax.int")
+@aten("aten::_softmax")
 def softmax(self: TFloat, dim: int, half_to_float: bool = False) -> TFloat:
-    return op.Softmax(self, axis=dim)
+    return op.Softmax(_float_if(self, half_to_float), axis=dim)
 
 
-@aten("aten::_log_softmax", "aten::log_softmax.int")
+@aten("aten::softmax.int")
+def softmax_int(self: TFloat, dim: int, dtype: int = -1) -> TFloat:
+    return op.Softmax(self if dtype == -1 else op.Cast(self, to=dtype), axis=dim)
+
+
+@aten("aten::_log_softmax")
 def log_softmax(self: TFloat, dim: int, half_to_float: bool = False) -> TFloat:
-    return op.LogSoftmax(self, axis=dim)
+    return op.LogSoftmax(_float_if(self, half_to_float), axis=dim)
+
+
+@aten("aten::log_softmax.int")
+def log_softmax_int(self: TFloat, dim: int, dtype: int = -1) -> TFloat:
+    return op.LogSoftmax(self if dtype == -1 else op.Cast(self, to=dtype), axis=dim)
+
+
+def _float_if(self: Any, half_to_float: bool) -> Any:
+    """half_to_float: a float16 input gives a float32 result."""
+    return op.Cast(self, to=FLOAT.dtype) if half_to_float else self
 
 
 @aten("aten::max_pool2d_with_indices")
@@ -284,17 +316,6 @@ def _pool_cells(x: Any, output_size: Sequence[int], lengths: Sequence[int]) -> A
     return op.AveragePool(x, kernel_shape=kernel, strides=kernel)
 
 
-@aten("aten::embedding")
-def embedding(
-    weight: TTensor,
-    indices: INT64,
-    padding_idx: int = -1,
-    scale_grad_by_freq: bool = False,
-    sparse: bool = False,
-) -> TTensor:
-    return op.Gather(weight, indices, axis=0)
-
-
 @aten("aten::native_group_norm")
 def native_group_norm(
     input: TFloat,
@@ -353,6 +374,29 @@ def _resize(
     return op.Resize(
         input, None, full, mode=mode, coordinate_transformation_mode=transform, **nearest
     )
+
+
+@aten("aten::col2im")
+def col2im(
+    self: TFloat,
+    output_size: Sequence[int],
+    kernel_size: Sequence[int],
+    dilation: Sequence[int],
+    padding: Sequence[int],
+    stride: Sequence[int],
+) -> TFloat:
+    """Sums sliding blocks [N, C*kh*kw, L] back into an image [N, C, H, W] (F.fold)."""
+    unbatched = rank(self) == 2
+    blocks = op.Unsqueeze(self, [0]) if unbatched else self
+    image = op.Col2Im(
+        blocks,
+        op.Constant(value_ints=list(output_size)),
+        op.Constant(value_ints=_expand(kernel_size, 2)),
+        dilations=_expand(dilation, 2),
+        pads=_pads(padding, 2),
+        strides=_expand(stride, 2),
+    )
+    return op.Squeeze(image, [0]) if unbatched else image
 
 
 @aten("aten::avg_pool3d")

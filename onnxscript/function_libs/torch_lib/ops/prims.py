@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.complex_layout import is_complex_dtype, real_to_complex
 from onnxscript.function_libs.torch_lib.ops.facts import rank
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TReal, TTensor
@@ -13,6 +14,8 @@ from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TReal, TTenso
 
 @aten("prims::convert_element_type")
 def convert_element_type(a: TTensor, dtype: int) -> TTensor:
+    if is_complex_dtype(dtype):
+        return real_to_complex(a, dtype)
     return op.Cast(a, to=dtype)
 
 

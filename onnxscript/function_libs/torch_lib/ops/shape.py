@@ -3,12 +3,22 @@ select, split, gather, index_select, pad."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
+from onnxscript.function_libs.torch_lib.ops.elementwise import floor_divide_int
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
-from onnxscript.function_libs.torch_lib.ops.facts import is_bool, is_empty_vector, rank
+from onnxscript.function_libs.torch_lib.ops.facts import (
+    is_bool,
+    is_empty_vector,
+    is_integer,
+    rank,
+)
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TTensor
 
@@ -28,7 +38,7 @@ def permute(self: TTensor, dims: Sequence[int]) -> TTensor:
     return op.Transpose(self, perm=[d % count if count else d for d in dims])
 
 
-@aten("aten::transpose.int")
+@aten("aten::transpose.int", "aten::transpose_copy.int")
 def transpose(self: TTensor, dim0: int, dim1: int) -> TTensor:
     count = rank(self)
     if count < 2:
@@ -156,8 +166,35 @@ def flip(self: TTensor, dims: Sequence[int]) -> TTensor:
 @aten("aten::repeat")
 def repeat(self: TTensor, repeats: Sequence[int]) -> TTensor:
     extra = len(repeats) - rank(self)
-    base = op.Reshape(self, [1] * extra + [0] * rank(self)) if extra > 0 else self
+    base = op.Unsqueeze(self, list(range(extra))) if extra > 0 else self
     return op.Tile(base, list(repeats))
+
+
+@aten("aten::unfold")
+def unfold(self: TTensor, dimension: int, size: int, step: int) -> TTensor:
+    """Windows of ``size`` every ``step`` along ``dimension``: that dim becomes the number
+    of windows and a last dim of ``size`` is added."""
+    if rank(self) == 0:
+        return op.Unsqueeze(self, [0])
+    axis = dimension % rank(self)
+    length = static_dim(self, axis)
+    if length is None:
+        raise NotImplementedError("unfold of a dynamic dim is not supported")
+    starts = range(0, length - size + 1, step)
+    positions = [[start + offset for offset in range(size)] for start in starts]
+    if not positions:
+        positions_value = int64_constant(np.zeros((0, size), dtype=np.int64))
+    else:
+        positions_value = int64_constant(positions)
+    windows = op.Gather(self, positions_value, axis=axis)
+    perm = [*range(axis + 1), *range(axis + 2, rank(self) + 1), axis + 1]
+    return op.Transpose(windows, perm=perm)
+
+
+@aten("aten::take")
+def take(self: TTensor, index: INT64) -> TTensor:
+    """Elements of the flattened tensor (negative indices count from the end)."""
+    return op.Gather(op.Reshape(self, [-1]), index, axis=0)
 
 
 @aten("aten::sym_size.int")
@@ -198,6 +235,8 @@ _NEUTRAL = {"sum": 0.0, "prod": 1.0, "amax": float("-inf"), "amin": float("inf")
 def scatter_reduce(
     self: TTensor, dim: int, index: INT64, src: TTensor, reduce: str, include_self: bool = True
 ) -> TTensor:
+    if reduce == "mean":
+        return _scatter_mean(self, dim, index, src, include_self)
     if reduce not in _REDUCTIONS:
         raise NotImplementedError(f"scatter_reduce with reduce={reduce!r} is not supported")
     base = self
@@ -205,6 +244,21 @@ def scatter_reduce(
         neutral = op.Expand(op.CastLike(_NEUTRAL[reduce], self), op.Shape(index))
         base = op.ScatterElements(self, index, neutral, axis=dim)
     return op.ScatterElements(base, index, src, axis=dim, reduction=_REDUCTIONS[reduce])
+
+
+def _scatter_mean(self: Any, dim: int, index: Any, src: Any, include_self: bool) -> Any:
+    """The mean of what lands on each position (self counted once with include_self);
+    positions nothing lands on keep self. Integers divide rounding down, as torch does."""
+    total = scatter_reduce(self, dim, index, src, "sum", include_self)
+    ones = op.Expand(op.CastLike(1, self), op.Shape(index))
+    start = op.CastLike(1 if include_self else 0, self)
+    counts = op.ScatterElements(
+        op.Expand(start, op.Shape(self)), index, ones, axis=dim, reduction="add"
+    )
+    landed = op.Greater(counts, op.CastLike(0, self))
+    divisor = op.Where(landed, counts, op.CastLike(1, self))
+    mean = floor_divide_int(total, divisor) if is_integer(self) else op.Div(total, divisor)
+    return op.Where(landed, mean, self)
 
 
 @aten("aten::scatter.reduce", "aten::scatter.value_reduce")
@@ -236,19 +290,47 @@ def reflection_pad(self: TTensor, padding: Sequence[int]) -> TTensor:
     return _pad_mode(self, padding, "reflect")
 
 
-@aten("aten::replication_pad2d", "aten::replication_pad3d")
+@aten("aten::replication_pad1d", "aten::replication_pad2d", "aten::replication_pad3d")
 def replication_pad(self: TTensor, padding: Sequence[int]) -> TTensor:
     return _pad_mode(self, padding, "edge")
 
 
 def _pad_mode(self: TTensor, padding: Sequence[int], mode: str) -> TTensor:
+    """torch's (begin, end) pairs from the last dim. Negative ones crop, which ONNX's edge
+    and reflect modes do not take: an edge-padded axis with a crop is a gather of
+    clamped positions (torch's own definition), a reflected one is sliced first."""
     count = rank(self)
     begins = [0] * count
     ends = [0] * count
     for i in range(len(padding) // 2):
         begins[count - 1 - i] = padding[2 * i]
         ends[count - 1 - i] = padding[2 * i + 1]
-    return op.Pad(self, begins + ends, mode=mode)
+    lengths = [static_dim(self, axis) for axis in range(count)]  # ops' results have none
+    for axis in range(count):
+        if min(begins[axis], ends[axis]) >= 0:
+            continue
+        if mode == "edge":
+            self = _clamped_gather(self, axis, lengths[axis], begins[axis], ends[axis])
+        else:
+            self = op.Slice(
+                self,
+                [max(0, -begins[axis])],
+                [ends[axis] if ends[axis] < 0 else _BIG],
+                [axis],
+            )
+        begins[axis], ends[axis] = max(0, begins[axis]), max(0, ends[axis])
+        if mode == "edge":
+            begins[axis] = ends[axis] = 0
+    pads = begins + ends
+    return op.Pad(self, pads, mode=mode) if any(pads) else op.Identity(self)
+
+
+def _clamped_gather(self: Any, axis: int, length: int | None, begin: int, end: int) -> Any:
+    """Output position j of ``axis`` takes input position clamp(j - begin, 0, n - 1)."""
+    if length is None:
+        raise NotImplementedError("replication padding that crops needs a static size")
+    positions = [min(max(j - begin, 0), length - 1) for j in range(length + begin + end)]
+    return op.Gather(self, op.Constant(value_ints=positions), axis=axis)
 
 
 @aten("aten::index.Tensor")
@@ -284,12 +366,14 @@ def index(self: TTensor, indices: Sequence[INT64 | None]) -> TTensor:
 
 
 def _stacked_indices(indices: Sequence[Any], given: list[int]) -> Any:
-    """The given index tensors broadcast together and stacked on a last axis."""
-    columns = [op.Unsqueeze(indices[i], [-1]) for i in given]
-    shape = op.Shape(columns[0])
+    """The given index tensors (int64; torch also takes int32) broadcast together and
+    stacked on a last axis."""
+    columns = [op.Cast(indices[i], to=INT64.dtype) for i in given]
+    total = columns[0]
     for column in columns[1:]:
-        shape = op.Max(shape, op.Shape(column))
-    return op.Concat(*(op.Expand(c, shape) for c in columns), axis=-1)
+        total = op.Add(total, column)  # only its shape is used: the broadcast one
+    shape = op.Shape(total)
+    return op.Concat(*(op.Unsqueeze(op.Expand(c, shape), [-1]) for c in columns), axis=-1)
 
 
 @aten("aten::index_put")
@@ -306,14 +390,34 @@ def index_put(
     order = given + [d for d in range(count) if d not in given]
     moved = op.Transpose(self, perm=order) if order != list(range(count)) else self
     stacked = _stacked_indices(indices, given)
-    target_shape = op.Concat(op.Shape(stacked, end=-1), op.Shape(moved, start=len(given)), axis=0)
-    updates = op.Expand(op.CastLike(values, self), target_shape)
+    updates = _updates_in_index_order(self, moved, values, indices, given, stacked)
     reduction = "add" if accumulate else "none"
     scattered = op.ScatterND(moved, stacked, updates, reduction=reduction)
     if order == list(range(count)):
         return scattered
     inverse = [order.index(d) for d in range(count)]
     return op.Transpose(scattered, perm=inverse)
+
+
+def _updates_in_index_order(
+    self: Any, moved: Any, values: Any, indices: Sequence[Any], given: list[int], stacked: Any
+) -> Any:
+    """``values`` broadcast to the shape of ``self[indices]`` and laid out with the index
+    dims first (as ScatterND on the index-first transposed ``self`` wants). Adjacent
+    indices after dim 0 keep their dims in place in ``self[indices]``: moved here."""
+    values = op.CastLike(values, self)
+    start, last = given[0], given[-1]
+    if given != list(range(start, last + 1)) or start == 0:
+        shape = op.Concat(op.Shape(stacked, end=-1), op.Shape(moved, start=len(given)), axis=0)
+        return op.Expand(values, shape)
+    in_place = op.Concat(
+        op.Shape(self, end=start), op.Shape(stacked, end=-1), op.Shape(self, start=last + 1), axis=0
+    )
+    index_rank = max(rank(indices[i]) for i in given)
+    total = start + index_rank + rank(self) - last - 1
+    front = list(range(start, start + index_rank))
+    perm = front + list(range(start)) + list(range(start + index_rank, total))
+    return op.Transpose(op.Expand(values, in_place), perm=perm)
 
 
 def _masked_put(self: Any, mask: Any, values: Any, accumulate: bool) -> Any:
@@ -398,5 +502,20 @@ def as_strided(
     positions = [storage_offset]
     for length, step in zip(size, stride):
         positions = [p + i * step for p in positions for i in range(length)]
+    _check_within(self, positions)
     flat = op.Gather(op.Reshape(self, [-1]), op.Constant(value_ints=positions), axis=0)
     return op.Reshape(flat, op.Constant(value_ints=list(size)))
+
+
+def _check_within(self: Any, positions: Sequence[int]) -> None:
+    """Refuse positions past the tensor's elements: torch reads them from the storage the
+    tensor is a view of, which a graph input does not carry."""
+    lengths = [static_dim(self, axis) for axis in range(rank(self))]
+    if not positions or any(length is None for length in lengths):
+        return
+    count = math.prod(length for length in lengths if length is not None)
+    if max(positions) >= count:
+        raise ValueError(
+            f"as_strided reads element {max(positions)} of a tensor of {count} elements "
+            "(beyond the tensor, in the storage it views, which the graph does not have)"
+        )

@@ -1,0 +1,455 @@
+"""Complex-valued variants of ATen operators (registered with ``complex=True``).
+
+torch.onnx carries a complex tensor of shape S as a real tensor of shape S + [2] (real,
+imaginary) and, when any input of a node is complex, calls the variant registered as
+complex. Views move their dims past the trailing pair; arithmetic works on the parts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops import shape
+from onnxscript.function_libs.torch_lib.ops.complex_layout import (
+    PART_TYPE,
+    complex_axis,
+    imag_part,
+    is_complex_dtype,
+    pack,
+    real_part,
+)
+from onnxscript.function_libs.torch_lib.ops.elementwise import atan2
+from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
+from onnxscript.function_libs.torch_lib.ops.facts import rank
+from onnxscript.function_libs.torch_lib.registration import aten
+from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TFloat
+
+
+def _operand(other: Any, like: Any) -> Any:
+    """The other operand of a binary op as a complex representation: Python numbers
+    become (re, im) constants; tensors are complex already (torch.onnx promotes)."""
+    if isinstance(other, (bool, int, float, complex)):
+        number = complex(other)
+        return op.CastLike(op.Constant(value_floats=[number.real, number.imag]), like)
+    return other
+
+
+@aten("aten::view_as_real", "aten::view_as_real_copy", complex=True)
+def view_asreal_part(self: TFloat) -> TFloat:
+    return op.Identity(self)
+
+
+@aten("aten::view_as_complex", "aten::view_as_complex_copy")
+def view_as_complex(self: TFloat) -> TFloat:
+    return op.Identity(self)
+
+
+@aten("aten::complex")
+def complex_(real: TFloat, imag: TFloat) -> TFloat:
+    """The complex tensor with these parts (broadcast together)."""
+    common = op.Shape(op.Add(real, imag))  # only the broadcast shape is used
+    return pack(op.Expand(real, common), op.Expand(imag, common))
+
+
+@aten("aten::polar")
+def polar(abs: TFloat, angle: TFloat) -> TFloat:
+    return pack(op.Mul(abs, op.Cos(angle)), op.Mul(abs, op.Sin(angle)))
+
+
+@aten("aten::real", complex=True)
+def real(self: TFloat) -> TFloat:
+    return real_part(self)
+
+
+@aten("aten::imag", complex=True)
+def imag(self: TFloat) -> TFloat:
+    return imag_part(self)
+
+
+@aten(
+    "aten::clone",
+    "aten::alias",
+    "aten::detach",
+    "aten::lift_fresh_copy",
+    "aten::resolve_conj",
+    "aten::resolve_neg",
+    complex=True,
+)
+def clone(self: TFloat, memory_format: str = "") -> TFloat:
+    return op.Identity(self)
+
+
+@aten(
+    "aten::_conj", "aten::conj_physical", "aten::_conj_physical", "aten::_conj_copy", complex=True
+)
+def conj(self: TFloat) -> TFloat:
+    return _conjugate(self)
+
+
+def _conjugate(z: Any) -> Any:
+    return op.Mul(z, op.CastLike(op.Constant(value_floats=[1.0, -1.0]), z))
+
+
+@aten("aten::_to_copy", complex=True)
+def to_copy(
+    self: TFloat,
+    dtype: int = -1,
+    layout: str = "",
+    device: str = "",
+    pin_memory: bool = False,
+    non_blocking: bool = False,
+    memory_format: str = "",
+) -> TFloat:
+    """Complex to complex changes the parts' type; complex to real keeps the real part
+    (what torch does, with a warning)."""
+    if dtype is None or dtype == -1:
+        return op.Identity(self)
+    if is_complex_dtype(dtype):
+        return op.Cast(self, to=PART_TYPE[dtype])
+    return op.Cast(real_part(self), to=dtype)
+
+
+@aten("prims::convert_element_type", complex=True)
+def convert_element_type(a: TFloat, dtype: int) -> TFloat:
+    return to_copy(a, dtype)
+
+
+@aten("aten::view", "aten::_unsafe_view", "aten::reshape", "aten::view_copy", complex=True)
+def view(self: TFloat, size: Sequence[int]) -> TFloat:
+    if isinstance(size, (list, tuple)):
+        return op.Reshape(self, [*size, 2])
+    return op.Reshape(self, op.Concat(op.Cast(size, to=7), op.Constant(value_ints=[2]), axis=0))
+
+
+@aten("aten::permute", "aten::permute_copy", complex=True)
+def permute(self: TFloat, dims: Sequence[int]) -> TFloat:
+    return op.Transpose(self, perm=[complex_axis(self, d) for d in dims] + [rank(self) - 1])
+
+
+@aten("aten::transpose.int", "aten::transpose_copy.int", complex=True)
+def transpose(self: TFloat, dim0: int, dim1: int) -> TFloat:
+    perm = list(range(rank(self)))
+    a, b = complex_axis(self, dim0), complex_axis(self, dim1)
+    perm[a], perm[b] = perm[b], perm[a]
+    return op.Transpose(self, perm=perm)
+
+
+@aten("aten::t", complex=True)
+def t(self: TFloat) -> TFloat:
+    return transpose(self, 0, 1) if rank(self) == 3 else op.Identity(self)
+
+
+@aten("aten::expand", "aten::expand_copy", complex=True)
+def expand(self: TFloat, size: Sequence[int], implicit: bool = False) -> TFloat:
+    return shape.expand(self, [*size, 2])
+
+
+@aten("aten::unsqueeze", "aten::unsqueeze_copy", complex=True)
+def unsqueeze(self: TFloat, dim: int) -> TFloat:
+    return op.Unsqueeze(self, [dim % rank(self)])
+
+
+@aten("aten::squeeze.dim", "aten::squeeze_copy.dim", complex=True)
+def squeeze_dim(self: TFloat, dim: int) -> TFloat:
+    return (
+        shape.squeeze_dims(self, [complex_axis(self, dim)]) if rank(self) > 1 else op.Identity(self)
+    )
+
+
+@aten("aten::squeeze", "aten::squeeze_copy", complex=True)
+def squeeze(self: TFloat) -> TFloat:
+    return squeeze_dims(self, list(range(rank(self) - 1)))
+
+
+@aten("aten::squeeze.dims", "aten::squeeze_copy.dims", complex=True)
+def squeeze_dims(self: TFloat, dim: Sequence[int]) -> TFloat:
+    if rank(self) == 1:
+        return op.Identity(self)
+    return shape.squeeze_dims(self, [complex_axis(self, d) for d in dim])
+
+
+@aten("aten::cat", "aten::concat", complex=True)
+def cat(tensors: Sequence[TFloat], dim: int = 0) -> TFloat:
+    # torch's placeholder for nothing is an empty vector: [0, 2] here.
+    present = [t for t in tensors if not (rank(t) == 2 and static_dim(t, 0) == 0)]
+    present = present or list(tensors)
+    return op.Concat(*present, axis=complex_axis(present[0], dim))
+
+
+@aten("aten::slice.Tensor", "aten::slice_copy.Tensor", complex=True)
+def slice_(
+    self: TFloat, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1
+) -> TFloat:
+    return shape.slice_(self, complex_axis(self, dim), start, end, step)
+
+
+@aten("aten::select.int", "aten::select_copy.int", complex=True)
+def select(self: TFloat, dim: int, index: int) -> TFloat:
+    return shape.select(self, complex_axis(self, dim), index)
+
+
+@aten("aten::split.Tensor", "aten::split_copy.Tensor", complex=True)
+def split(self: TFloat, split_size: int, dim: int = 0) -> Sequence[TFloat]:
+    return shape.split(self, split_size, complex_axis(self, dim))
+
+
+@aten("aten::split_with_sizes", "aten::split_with_sizes_copy", complex=True)
+def split_with_sizes(self: TFloat, split_sizes: Sequence[int], dim: int = 0) -> Sequence[TFloat]:
+    return shape.split_with_sizes(self, split_sizes, complex_axis(self, dim))
+
+
+@aten("aten::flip", complex=True)
+def flip(self: TFloat, dims: Sequence[int]) -> TFloat:
+    return shape.flip(self, [complex_axis(self, d) for d in dims])
+
+
+@aten("aten::index_select", complex=True)
+def index_select(self: TFloat, dim: int, index: Any) -> TFloat:
+    if rank(self) == 1:
+        return op.Identity(self)  # a complex scalar: the only valid index is 0
+    return op.Gather(self, index, axis=complex_axis(self, dim))
+
+
+@aten("aten::repeat", complex=True)
+def repeat(self: TFloat, repeats: Sequence[int]) -> TFloat:
+    return shape.repeat(self, [*repeats, 1])
+
+
+@aten("aten::constant_pad_nd", complex=True)
+def constant_pad_nd(self: TFloat, pad: Sequence[int], value: float = 0.0) -> TFloat:
+    """Pads the complex dims (pairs from the last one, which is the parts axis here: one
+    (0, 0) pair more); a non-zero value fills the real part."""
+    padded = shape.constant_pad_nd(self, [0, 0, *pad], 0.0)
+    if complex(value) == 0:
+        return padded
+    inside = shape.constant_pad_nd(
+        op.Expand(op.CastLike(0.0, self), op.Shape(self)), [0, 0, *pad], 1.0
+    )
+    filler = op.Mul(op.Sub(op.CastLike(1.0, self), inside), _operand(value, self))
+    return op.Add(padded, filler)
+
+
+@aten("aten::full_like", complex=True)
+def full_like(
+    self: TFloat,
+    fill_value: float,
+    *,
+    dtype: int = -1,
+    layout: str = "",
+    device: str = "",
+    pin_memory: bool = False,
+    memory_format: str = "",
+) -> TFloat:
+    """The same shape filled with a value: complex unless dtype says otherwise."""
+    if dtype in (-1, None) or is_complex_dtype(dtype):
+        filler = _operand(fill_value, self)
+        if dtype not in (-1, None):
+            filler = op.Cast(filler, to=PART_TYPE[dtype])
+        return op.Expand(filler, op.Shape(self))
+    return op.Expand(op.Cast(fill_value, to=dtype), op.Shape(real_part(self)))
+
+
+@aten("aten::zeros_like", complex=True)
+def zeros_like(
+    self: TFloat,
+    *,
+    dtype: int = -1,
+    layout: str = "",
+    device: str = "",
+    pin_memory: bool = False,
+    memory_format: str = "",
+) -> TFloat:
+    return full_like(self, 0.0, dtype=dtype)
+
+
+@aten("aten::ones_like", complex=True)
+def ones_like(
+    self: TFloat,
+    *,
+    dtype: int = -1,
+    layout: str = "",
+    device: str = "",
+    pin_memory: bool = False,
+    memory_format: str = "",
+) -> TFloat:
+    return full_like(self, 1.0, dtype=dtype)
+
+
+@aten("aten::unfold", complex=True)
+def unfold(self: TFloat, dimension: int, size: int, step: int) -> TFloat:
+    """Windows along a complex dim: the window axis goes before the parts axis."""
+    if rank(self) == 1:
+        return op.Unsqueeze(self, [0])
+    windows = shape.unfold(self, complex_axis(self, dimension), size, step)
+    last = rank(self)
+    perm = list(range(last - 1))
+    perm += [last, last - 1]
+    return op.Transpose(windows, perm=perm)
+
+
+@aten("aten::add.Tensor", "aten::add.Scalar", complex=True)
+def add(self: TFloat, other: TFloat, alpha: float = 1.0) -> TFloat:
+    other = _operand(other, self)
+    if alpha != 1:
+        other = op.Mul(other, op.CastLike(alpha, self))
+    return op.Add(self, other)
+
+
+@aten("aten::sub.Tensor", "aten::sub.Scalar", complex=True)
+def sub(self: TFloat, other: TFloat, alpha: float = 1.0) -> TFloat:
+    other = _operand(other, self)
+    if alpha != 1:
+        other = op.Mul(other, op.CastLike(alpha, self))
+    return op.Sub(self, other)
+
+
+@aten("aten::mul.Tensor", "aten::mul.Scalar", complex=True)
+def mul(self: TFloat, other: TFloat) -> TFloat:
+    if isinstance(other, (bool, int, float)):
+        return op.Mul(self, op.CastLike(other, self))
+    return _product(self, _operand(other, self))
+
+
+def _product(a: Any, b: Any) -> Any:
+    ar, ai, br, bi = real_part(a), imag_part(a), real_part(b), imag_part(b)
+    return pack(op.Sub(op.Mul(ar, br), op.Mul(ai, bi)), op.Add(op.Mul(ar, bi), op.Mul(ai, br)))
+
+
+@aten("aten::div.Tensor", "aten::div.Scalar", complex=True)
+def div(self: TFloat, other: TFloat) -> TFloat:
+    if isinstance(other, (bool, int, float)):
+        return op.Div(self, op.CastLike(other, self))
+    other = _operand(other, self)
+    return _quotient(self, other)
+
+
+def _quotient(a: Any, b: Any) -> Any:
+    """a / b for complex tensors."""
+    return op.Div(_product(a, _conjugate(b)), op.Unsqueeze(_squared_magnitude(b), [-1]))
+
+
+def _squared_magnitude(z: Any) -> Any:
+    return op.ReduceSum(op.Mul(z, z), [-1], keepdims=0)
+
+
+@aten("aten::neg", complex=True)
+def neg(self: TFloat) -> TFloat:
+    return op.Neg(self)
+
+
+@aten("aten::abs", complex=True)
+def abs_(self: TFloat) -> TFloat:
+    return _magnitude(self)
+
+
+def _magnitude(z: Any) -> Any:
+    """|z| scaled by the larger part first, so that squares of large parts cannot
+    overflow (torch's hypot)."""
+    parts = op.Abs(z)
+    larger = op.ReduceMax(parts, [-1], keepdims=1)
+    safe = op.Where(op.Equal(larger, op.CastLike(0.0, z)), op.CastLike(1.0, z), larger)
+    ratios = op.Div(parts, safe)
+    norm = op.Sqrt(op.ReduceSum(op.Mul(ratios, ratios), [-1], keepdims=1))
+    # An infinite part makes |z| infinite, even beside a NaN (inf / inf gives NaN above).
+    magnitude = op.Where(op.IsInf(larger), larger, op.Mul(larger, norm))
+    return op.Squeeze(magnitude, [-1])
+
+
+@aten("aten::angle", complex=True)
+def angle(self: TFloat) -> TFloat:
+    return atan2(imag_part(self), real_part(self))
+
+
+@aten("aten::exp", complex=True)
+def exp(self: TFloat) -> TFloat:
+    return _exponential(self)
+
+
+def _exponential(z: Any) -> Any:
+    magnitude, phase = op.Exp(real_part(z)), imag_part(z)
+    return pack(op.Mul(magnitude, op.Cos(phase)), op.Mul(magnitude, op.Sin(phase)))
+
+
+@aten("aten::sigmoid", complex=True)
+def sigmoid(self: TFloat) -> TFloat:
+    """1 / (1 + exp(-z))."""
+    one = _operand(1.0, self)
+    return _quotient(one, op.Add(_exponential(op.Neg(self)), one))
+
+
+@aten("aten::silu", complex=True)
+def silu(self: TFloat) -> TFloat:
+    """z * sigmoid(z), as z / (1 + exp(-z))."""
+    return _quotient(self, op.Add(_exponential(op.Neg(self)), _operand(1.0, self)))
+
+
+@aten("aten::reciprocal", complex=True)
+def reciprocal(self: TFloat) -> TFloat:
+    return op.Div(_conjugate(self), op.Unsqueeze(_squared_magnitude(self), [-1]))
+
+
+@aten("aten::sgn", complex=True)
+def sgn(self: TFloat) -> TFloat:
+    """z / |z|, and 0 where z is 0."""
+    magnitude = op.Unsqueeze(_magnitude(self), [-1])
+    zero = op.Equal(magnitude, op.CastLike(0.0, self))
+    safe = op.Where(zero, op.CastLike(1.0, self), magnitude)
+    return op.Where(zero, op.CastLike(0.0, self), op.Div(self, safe))
+
+
+@aten("aten::eq.Tensor", "aten::eq.Scalar", complex=True)
+def eq(self: TFloat, other: TFloat) -> BOOL:
+    both = op.Cast(op.Equal(self, _operand(other, self)), to=6)
+    return op.Cast(op.ReduceMin(both, [-1], keepdims=0), to=BOOL.dtype)
+
+
+@aten("aten::ne.Tensor", "aten::ne.Scalar", complex=True)
+def ne(self: TFloat, other: TFloat) -> BOOL:
+    return op.Not(eq(self, other))
+
+
+@aten("aten::where.self", complex=True)
+def where(condition: BOOL, self: TFloat, other: TFloat) -> TFloat:
+    return op.Where(op.Unsqueeze(condition, [-1]), self, other)
+
+
+@aten("aten::sum.dim_IntList", complex=True)
+def sum_dim(
+    self: TFloat, dim: Sequence[int] | None, keepdim: bool = False, *, dtype: int = -1
+) -> TFloat:
+    return _reduce("ReduceSum", self, dim, keepdim)
+
+
+def _reduce(onnx_op: str, self: Any, dim: Sequence[int] | None, keepdim: bool) -> Any:
+    """A reduction over the given dims (all when none), never over the parts."""
+    if rank(self) == 1:
+        return op.Identity(self)  # a complex scalar
+    axes = [complex_axis(self, d) for d in dim] if dim else list(range(rank(self) - 1))
+    return getattr(op, onnx_op)(self, axes, keepdims=int(keepdim))
+
+
+@aten("aten::sum", complex=True)
+def sum_all(self: TFloat, *, dtype: int = -1) -> TFloat:
+    return _reduce("ReduceSum", self, None, False)
+
+
+@aten("aten::mean", complex=True)
+def mean_all(self: TFloat, *, dtype: int = -1) -> TFloat:
+    return _reduce("ReduceMean", self, None, False)
+
+
+@aten("aten::mean.dim", complex=True)
+def mean_dim(
+    self: TFloat, dim: Sequence[int] | None, keepdim: bool = False, *, dtype: int = -1
+) -> TFloat:
+    return _reduce("ReduceMean", self, dim, keepdim)
+
+
+@aten("aten::mm", "aten::bmm", "aten::matmul", complex=True)
+def matmul(self: TFloat, other: TFloat) -> TFloat:
+    ar, ai, br, bi = real_part(self), imag_part(self), real_part(other), imag_part(other)
+    return pack(
+        op.Sub(op.MatMul(ar, br), op.MatMul(ai, bi)), op.Add(op.MatMul(ar, bi), op.MatMul(ai, br))
+    )

@@ -1,0 +1,100 @@
+"""Discrete Fourier transforms (``torch.fft``, ``torch.stft``) as ONNX DFT.
+
+torch.onnx carries a complex tensor as a real one with a trailing axis of 2 (real,
+imaginary), which is also ONNX DFT's layout. DFT needs a batch axis before the signal
+axes, so one is added in front and removed at the end.
+
+ATen's ``normalization`` is the scale applied in the end: 0 none, 1 ``1/sqrt(n)``,
+2 ``1/n`` (n: the product of the transformed sizes); ONNX's inverse DFT already divides
+by each transformed size, which is undone first.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
+from onnxscript.function_libs.torch_lib.ops.facts import rank
+from onnxscript.function_libs.torch_lib.registration import aten
+from onnxscript.function_libs.torch_lib.tensor_typing import TFloat
+
+
+def _signal_axes(dims: Sequence[int], signal_rank: int) -> list[int]:
+    """ATen dims of a tensor of ``signal_rank`` axes, as axes of it with a batch axis in
+    front (and the trailing real/imaginary axis behind)."""
+    return [d % signal_rank + 1 for d in dims]
+
+
+def _sizes(value: Any, axes: Sequence[int]) -> Any:
+    """The product of the sizes of ``axes`` of ``value`` (a Python int when static);
+    ``value`` is a function's input (the values ops return may have no shape)."""
+    sizes = [static_dim(value, axis) for axis in axes]
+    if all(size is not None for size in sizes):
+        return math.prod(int(size) for size in sizes if size is not None)
+    return op.ReduceProd(op.Gather(op.Shape(value), list(axes)), keepdims=0)
+
+
+def _scaled(value: Any, count: Any, normalization: int, undo_inverse: bool) -> Any:
+    """``value`` times ATen's normalization factor for ``count`` points, and times
+    ``count`` again when it comes from ONNX's (already divided) inverse DFT."""
+    if isinstance(count, int):
+        factor = (1.0, 1.0 / math.sqrt(count), 1.0 / count)[normalization]
+        if undo_inverse:
+            factor *= count
+        return value if factor == 1.0 else op.Mul(value, op.CastLike(factor, value))
+    points = op.CastLike(count, value)
+    if normalization == 0:
+        return op.Mul(value, points) if undo_inverse else value
+    if normalization == 2:
+        return value if undo_inverse else op.Div(value, points)
+    root = op.Sqrt(points)
+    return op.Mul(value, root) if undo_inverse else op.Div(value, root)
+
+
+@aten("aten::_fft_r2c")
+def fft_r2c(self: TFloat, dim: Sequence[int], normalization: int, onesided: bool) -> TFloat:
+    """Real to complex; ``onesided`` keeps the first n // 2 + 1 outputs of the last dim."""
+    signal_rank = rank(self)
+    axes = _signal_axes(dim, signal_rank)
+    signal = op.Unsqueeze(self, [0, signal_rank + 1])
+    count = _sizes(self, [axis - 1 for axis in axes])
+    result = op.DFT(signal, axis=axes[-1], onesided=int(onesided))
+    for axis in axes[:-1]:
+        result = op.DFT(result, axis=axis)
+    return op.Squeeze(_scaled(result, count, normalization, False), [0])
+
+
+@aten("aten::_fft_c2c", complex=True)
+def fft_c2c(self: TFloat, dim: Sequence[int], normalization: int, forward: bool) -> TFloat:
+    """Complex to complex, forward or inverse."""
+    signal_rank = rank(self) - 1
+    axes = _signal_axes(dim, signal_rank)
+    result = op.Unsqueeze(self, [0])
+    count = _sizes(self, [axis - 1 for axis in axes])
+    for axis in axes:
+        result = op.DFT(result, axis=axis, inverse=int(not forward))
+    return op.Squeeze(_scaled(result, count, normalization, not forward), [0])
+
+
+@aten("aten::_fft_c2r", complex=True)
+def fft_c2r(self: TFloat, dim: Sequence[int], normalization: int, last_dim_size: int) -> TFloat:
+    """Complex (one-sided along the last dim) to real: the inverse over the other dims,
+    then the last dim's full spectrum rebuilt by Hermitian symmetry and inverted."""
+    signal_rank = rank(self) - 1
+    axes = _signal_axes(dim, signal_rank)
+    result = op.Unsqueeze(self, [0])
+    others = _sizes(self, [axis - 1 for axis in axes[:-1]])
+    for axis in axes[:-1]:
+        result = op.DFT(result, axis=axis, inverse=1)
+    last, n = axes[-1], int(last_dim_size)
+    half = op.Slice(result, [0], [n // 2 + 1], [last])
+    mirrored = op.Slice(half, [n - n // 2 - 1], [0], [last], [-1])
+    conjugated = op.Mul(mirrored, op.CastLike(op.Constant(value_floats=[1.0, -1.0]), self))
+    full = op.Concat(half, conjugated, axis=last)
+    result = op.DFT(full, axis=last, inverse=1)
+    real = op.Squeeze(op.Slice(result, [0], [1], [-1]), [0, -1])
+    count = others * n if isinstance(others, int) else op.Mul(others, n)
+    return _scaled(real, count, normalization, True)
