@@ -104,6 +104,9 @@ def _function_lines(fn: Callable[..., Any]) -> tuple[list[str], int, int]:
     last line). The bound may fall short of a statement that spans several lines."""
     code = getattr(fn, "__code__", None)
     if isinstance(code, types.CodeType):
+        # A file edited since it was cached (importlib.reload, autoreload) is read again;
+        # sources registered without a file (notebooks, register_source) are kept.
+        linecache.checkcache(code.co_filename)
         all_lines = linecache.getlines(code.co_filename, getattr(fn, "__globals__", None))
         first = code.co_firstlineno
         if (

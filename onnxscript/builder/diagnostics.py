@@ -32,6 +32,7 @@ def user_location() -> str:
     while frame is not None:
         path = os.path.abspath(frame.f_code.co_filename)
         if not (path.startswith(_PACKAGE_DIR) or path.startswith(_IR_DIR)):
+            linecache.checkcache(frame.f_code.co_filename)  # the line as the file now reads
             text = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
             where = f"{frame.f_code.co_filename}:{frame.f_lineno}"
             return f"{where}: {text}" if text else where

@@ -38,6 +38,7 @@ def user_location(skip: int = 1) -> UserLocation | None:
         if not os.path.abspath(filename).startswith(_PACKAGE_DIR) and not filename.startswith(
             "<frozen"
         ):
+            linecache.checkcache(filename)  # the line as the file now reads
             text = linecache.getline(filename, frame.f_lineno).strip()
             return UserLocation(filename, frame.f_lineno, frame.f_code.co_name, text)
         frame = frame.f_back  # type: ignore[assignment]

@@ -85,3 +85,32 @@ def test_exec_source_needs_registration():
     register_source(source, "<registered>")
     exec(compile(source, "<registered>", "exec"), namespace)
     assert script()(namespace["f"]).to_function_proto().node[0].op_type == "Identity"
+
+
+def test_reloaded_module_compiles_its_new_body(tmp_path, monkeypatch):
+    """After the file is edited and the module reloaded, the new body is compiled (not the
+    one linecache read before)."""
+    import importlib
+    import sys
+
+    path = tmp_path / "edited_module.py"
+    template = (
+        "from onnxscript import FLOAT, script\n"
+        "from onnxscript import opset18 as op\n\n\n"
+        "@script()\n"
+        "def f(x: FLOAT[2]) -> FLOAT[2]:\n"
+        "    return op.{}(x, x)\n"
+    )
+    path.write_text(template.format("Add"))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("edited_module")
+    try:
+        x = np.array([2.0, 3.0], np.float32)
+        assert_close(run_compiled(module.f, x), [x + x])
+        path.write_text(template.format("Mul") + "# the file is now longer\n")
+        module = importlib.reload(module)
+        assert [n.op_type for n in module.f.to_function_proto().node] == ["Mul"]
+        assert_close(run_compiled(module.f, x), [x * x])
+        assert_close(module.f(x), x * x)
+    finally:
+        sys.modules.pop("edited_module", None)
