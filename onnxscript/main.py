@@ -88,6 +88,10 @@ def script(
         finally:
             if collecting:
                 gc.enable()
+        if kwargs:
+            from onnxscript.model_export import check_options
+
+            check_options(compiled.function, kwargs, "@script()")
         return OnnxFunction(
             fn,
             own,

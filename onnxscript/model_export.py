@@ -70,21 +70,28 @@ def _complete(t: TypeSpec | None) -> bool:
     return t is not None
 
 
-def to_model_proto(fn: Function, options: Mapping[str, Any]) -> onnx.ModelProto:
-    """Lower ``fn`` to a model; see ``OnnxFunction.to_model_proto`` for the options."""
+def check_options(fn: Function, options: Mapping[str, Any], caller: str) -> None:
+    """A TypeError naming the first keyword that is no option of ``to_model_proto``."""
     attr_names = {p.name for p in fn.attr_params}
-    attr_values = {k: v for k, v in options.items() if k in attr_names}
-    fields = {}
-    for key, value in options.items():
-        if key in _OPTIONS or key in attr_names:
-            continue
-        if key not in _MODEL_FIELDS:
+    for key in options:
+        if key not in _OPTIONS and key not in attr_names and key not in _MODEL_FIELDS:
             raise TypeError(
-                f"to_model_proto() got an unexpected keyword {key!r}; it takes "
+                f"{caller} got an unexpected keyword {key!r}; it takes "
                 f"{', '.join(sorted(_OPTIONS))}, values for attribute parameters "
                 f"({', '.join(sorted(attr_names)) or 'none'}) and ModelProto fields"
             )
-        fields[key] = value
+
+
+def to_model_proto(fn: Function, options: Mapping[str, Any]) -> onnx.ModelProto:
+    """Lower ``fn`` to a model; see ``OnnxFunction.to_model_proto`` for the options."""
+    check_options(fn, options, "to_model_proto()")
+    attr_names = {p.name for p in fn.attr_params}
+    attr_values = {k: v for k, v in options.items() if k in attr_names}
+    fields = {
+        key: value
+        for key, value in options.items()
+        if key not in _OPTIONS and key not in attr_names
+    }
     bindings = bind_attributes(fn, attr_values)
 
     graph = fn.graph

@@ -101,6 +101,11 @@ def _normalize_shape(shape: Any) -> ShapeSpec:
                 f"invalid dimension {dim!r}: use an int (static size), a str (symbolic size) "
                 "or None (unknown size)"
             )
+        if isinstance(dim, int) and not 0 <= dim < 2**63:
+            raise ValueError(
+                f"invalid dimension {dim}: a static size is from 0 to 2**63 - 1; use None or "
+                "a name such as 'N' for a size not known in advance"
+            )
     return tuple(dims)
 
 

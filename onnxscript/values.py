@@ -109,6 +109,8 @@ class Opset:
         return op
 
     def __getitem__(self, name: str) -> Op:
+        if not isinstance(name, str):
+            raise TypeError(f"an opset is indexed by an op name, such as op['Add'], not {name!r}")
         return self.__getattr__(name)
 
     def __dir__(self) -> list[str]:

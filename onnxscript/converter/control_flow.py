@@ -302,6 +302,10 @@ def _range_args(t: Translator, stmt: ast.For) -> list[int | Value]:
         if isinstance(sym, Const):
             value = sym.value
             if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+                if not -(2**63) <= int(value) < 2**63:
+                    raise t.error(
+                        arg, f"range() bound {int(value)} does not fit in INT64 (the loop count)"
+                    )
                 args.append(int(value))
                 continue
             raise t.error(arg, f"range() needs integers, got {type(value).__name__}", hint)
@@ -310,12 +314,20 @@ def _range_args(t: Translator, stmt: ast.For) -> list[int | Value]:
             value_t = t.builder.emit1("Cast", value_t, hint="bound", to=dtypes.INT64)
         args.append(value_t)
     if len(args) == 1:
-        return [0, args[0], 1]
-    if len(args) == 2:
-        return [args[0], args[1], 1]
-    if isinstance(args[2], int) and args[2] == 0:
+        args = [0, args[0], 1]
+    elif len(args) == 2:
+        args = [args[0], args[1], 1]
+    elif isinstance(args[2], int) and args[2] == 0:
         raise t.error(it.args[2], "range() step cannot be zero")
+    if all(isinstance(a, int) for a in args) and _steps(*args) >= 2**63:  # type: ignore[arg-type]
+        raise t.error(it, f"{t.text(it)} has more than 2**63 - 1 steps (INT64 loop count)")
     return args
+
+
+def _steps(start: int, stop: int, step: int) -> int:
+    """len(range(start, stop, step)), also past sys.maxsize (where len() overflows)."""
+    toward = 1 if step > 0 else -1
+    return max(0, (stop - start + step - toward) // step)
 
 
 def _as_tensor(t: ExpressionTranslator, value: int | Value) -> Value:
@@ -327,7 +339,7 @@ def _as_tensor(t: ExpressionTranslator, value: int | Value) -> Value:
 def _trip_count(t: Translator, start: int | Value, stop: int | Value, step: int | Value) -> Value:
     b = t.builder
     if all(isinstance(x, int) for x in (start, stop, step)):
-        n = len(range(start, stop, step))  # type: ignore[arg-type]
+        n = _steps(start, stop, step)  # type: ignore[arg-type]
         return b.constant(np.array(n, dtype=np.int64))
     if start == 0 and step == 1:
         assert isinstance(stop, Value)

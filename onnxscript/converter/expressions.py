@@ -17,7 +17,7 @@ from onnxscript.converter.context import FunctionContext
 from onnxscript.converter.emitter import GraphEmitter
 from onnxscript.converter.scope import MISSING
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
-from onnxscript.errors import ScriptError
+from onnxscript.errors import AttributeValueError, ScriptError
 from onnxscript.language.attributes import AT
 from onnxscript.language.literals import literal_misfit
 from onnxscript.language.operators import AST_BINARY, AST_COMPARE, AST_UNARY, PY_BINARY
@@ -318,13 +318,21 @@ class ExpressionTranslator:
         if is_python and dtype is None and like is not None:
             dtype = type_inference.known_dtype(like)
             if dtype is None:
-                raw = self.builder.constant(value)
+                raw = self._constant(value, None, None, node)
                 return self.builder.emit1("CastLike", raw, like, hint=raw.hint)
         if is_python and dtype is not None:
             self.check_literal_fits(value, dtype, node)
-            return self.builder.constant(value, dtype)
+        else:
+            dtype = None
         hint = name if isinstance(value, (np.ndarray, onnx.TensorProto)) else None
-        return self.builder.constant(value, None, hint=hint)
+        return self._constant(value, dtype, hint, node)
+
+    def _constant(self, value: Any, dtype: int | None, hint: str | None, node: ast.AST) -> Value:
+        """A constant node, or a located error for data no tensor can hold exactly."""
+        try:
+            return self.builder.constant(value, dtype, hint=hint)
+        except AttributeValueError as exc:
+            raise self.error(node, str(exc)) from None
 
     def check_literal_fits(self, value: Any, dtype: int, node: ast.AST) -> None:
         """A ScriptError when the literal cannot take element type ``dtype`` (the rule
@@ -523,8 +531,17 @@ class ExpressionTranslator:
     # -- operators ------------------------------------------------------------------------
 
     def expr_BinOp(self, node: ast.BinOp) -> Sym:
-        left = self.expr(node.left)
-        right = self.expr(node.right)
+        """Left-nested chains (``a + b + c + ...``) are walked in a loop, not by recursion,
+        so that long generated sums do not exhaust Python's stack."""
+        chain = [node]
+        while isinstance(chain[-1].left, ast.BinOp):
+            chain.append(chain[-1].left)
+        left = self.expr(chain[-1].left)
+        for binop in reversed(chain):
+            left = self._binary(binop, left, self.expr(binop.right))
+        return left
+
+    def _binary(self, node: ast.BinOp, left: Sym, right: Sym) -> Sym:
         symbol = AST_BINARY[type(node.op)]
         if (
             isinstance(left, Const)

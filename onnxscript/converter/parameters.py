@@ -27,14 +27,20 @@ def _attribute_type(annotation: Any) -> tuple[type, bool] | None:
     if is_tensor_type(annotation):
         return None
     annotation, _ = unwrap_optional(annotation)
-    if annotation in ATTR_KINDS:
+    if _is_attribute_kind(annotation):
         return annotation, False
     origin = typing.get_origin(annotation)
     if origin in LIST_ORIGINS:
         args = [a for a in typing.get_args(annotation) if a is not Ellipsis]
-        if len(args) == 1 and args[0] in ATTR_KINDS:
+        if len(args) == 1 and _is_attribute_kind(args[0]):
             return args[0], True
     return None
+
+
+def _is_attribute_kind(annotation: Any) -> bool:
+    """Whether the annotation is ``int``, ``float``, ``bool`` or ``str`` (an annotation may
+    be any object, such as a list, which cannot be looked up in a dict)."""
+    return isinstance(annotation, type) and annotation in ATTR_KINDS
 
 
 def _input_type(annotation: Any) -> tuple[TypeSpec | None, bool]:

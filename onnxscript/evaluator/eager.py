@@ -222,7 +222,7 @@ def run_op(
         wrapped = False
         for a in args:
             kind = type(a)
-            if kind is np.ndarray:
+            if kind is np.ndarray and a.dtype.isnative and a.dtype.kind != "O":
                 arrays.append(a)
             elif kind is Tensor:
                 arrays.append(a.value)

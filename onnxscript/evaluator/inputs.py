@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from onnxscript.dtypes import onnx_dtype
+from onnxscript.errors import InputTypeError
 from onnxscript.evaluator.arrays import describe
 from onnxscript.evaluator.tensor import AttrTensor, Tensor, TensorSequence
 from onnxscript.language.binding import Signature, literal_input_type
@@ -39,6 +40,20 @@ def _sequence(value: Any, where: str) -> TensorSequence:
     if elem_type is None and items and isinstance(items[0], np.ndarray):
         elem_type = onnx_dtype(items[0].dtype)
     return TensorSequence(items, elem_type)
+
+
+def _as_onnx_holds(array: np.ndarray, where: str) -> np.ndarray:
+    """A user's array as ONNX holds it: native byte order (the same numbers), and strings
+    of an object array as str (bytes decoded as UTF-8, which ONNX strings are)."""
+    if not array.dtype.isnative:
+        return array.astype(array.dtype.newbyteorder("="))
+    if array.dtype == object and any(isinstance(item, bytes) for item in array.flat):
+        try:
+            decoded = [i.decode("utf-8") if isinstance(i, bytes) else i for i in array.flat]
+        except UnicodeDecodeError as exc:
+            raise InputTypeError(f"{where}: bytes that are not UTF-8 text ({exc})") from None
+        return np.array(decoded, dtype=object).reshape(array.shape)
+    return array
 
 
 def _element(value: Any, where: str) -> Any:
@@ -104,7 +119,7 @@ def convert_op_inputs(
         if isinstance(value, Tensor) and not isinstance(value, AttrTensor):
             arrays[slot] = value.value
         elif isinstance(value, np.ndarray):
-            arrays[slot] = value
+            arrays[slot] = _as_onnx_holds(value, f"{name}() input {slot}")
         elif isinstance(value, np.generic):
             arrays[slot] = np.asarray(value)
         elif isinstance(value, (list, tuple)) and (

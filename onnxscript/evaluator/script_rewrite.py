@@ -87,6 +87,17 @@ class _Rewriter(ast.NodeTransformer):
         node.func = self._call("callee", [node.func, self._const(None, node)], node.func)
         return node
 
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        """Operands only (operators run as written); a left-nested chain ``a + b + ...`` in
+        a loop, so that long sums do not exhaust Python's stack."""
+        chain = [node]
+        while isinstance(chain[-1].left, ast.BinOp):
+            chain.append(chain[-1].left)
+        chain[-1].left = self.visit(chain[-1].left)
+        for binop in reversed(chain):
+            binop.right = self.visit(binop.right)
+        return node
+
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
         self.generic_visit(node)
         name = "bool_and" if isinstance(node.op, ast.And) else "bool_or"

@@ -13,7 +13,7 @@ import onnx
 import onnx.numpy_helper
 
 from onnxscript.errors import AttributeValueError
-from onnxscript.language.literals import python_to_array
+from onnxscript.language.literals import INT64_MAX, INT64_MIN, python_to_array
 from onnxscript.onnx_types import is_tensor_type
 
 AT = onnx.AttributeProto
@@ -121,7 +121,12 @@ def coerce(value: Any, kind: int) -> Any:
         if is_tensor_type(value):
             return int(value.dtype)
         if isinstance(value, (bool, np.bool_)) or _is_int(value):
-            return int(value)
+            number = int(value)
+            if not INT64_MIN <= number <= INT64_MAX:
+                raise AttributeValueError(
+                    f"the integer {number} does not fit in an INT attribute (64 bits)"
+                )
+            return number
     elif kind == AT.FLOAT:
         if _is_number(value):
             return float(value)
@@ -136,7 +141,9 @@ def coerce(value: Any, kind: int) -> Any:
         if isinstance(value, (int, float, bool, str, list, tuple, np.ndarray, np.generic)):
             try:
                 return tensor_from_value(value)
-            except (AttributeValueError, ValueError, TypeError):
+            except AttributeValueError:
+                raise  # says why (an int past INT64, a ragged list, ...)
+            except (ValueError, TypeError):
                 pass
     elif kind == AT.SPARSE_TENSOR:
         if isinstance(value, onnx.SparseTensorProto):

@@ -30,14 +30,25 @@ def is_literal(value: Any) -> bool:
     return False
 
 
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
 def python_to_array(value: Any) -> np.ndarray:
     """A numpy array for a Python scalar or (nested) list, with the default element types
-    (int -> INT64, float -> FLOAT, bool -> BOOL, str -> STRING)."""
-    if isinstance(value, np.ndarray):
-        return value
-    if isinstance(value, np.generic):
-        return np.array(value)
-    array = np.array(value)
+    (int -> INT64, float -> FLOAT, bool -> BOOL, str -> STRING).
+
+    Exact or refused (:class:`AttributeValueError`): no int outside INT64's range, no
+    ragged lists, no strings mixed with numbers, nothing but numbers and strings.
+    """
+    if isinstance(value, (np.ndarray, np.generic)):
+        return _checked_array(np.asarray(value))
+    _check_items(_flatten(value), value)
+    try:
+        array = np.array(value)
+    except ValueError:
+        raise AttributeValueError(
+            f"cannot make a tensor from {_short(value)}: its nested lists have different lengths"
+        ) from None
     if array.dtype.kind == "f":
         array = array.astype(np.float32)
     elif array.dtype.kind in "iu":
@@ -47,6 +58,60 @@ def python_to_array(value: Any) -> np.ndarray:
     if array.dtype.kind not in "fiubO":
         raise AttributeValueError(f"cannot make a tensor from {value!r}")
     return array
+
+
+def _checked_array(array: np.ndarray) -> np.ndarray:
+    """A numpy array as ONNX can hold it: native byte order; an object array only of
+    strings (or bytes)."""
+    if not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))
+    if array.dtype == object:
+        for item in array.flat:
+            if not isinstance(item, (str, bytes)):
+                raise AttributeValueError(
+                    f"cannot make a tensor from an object array holding "
+                    f"{type(item).__name__} {_short(item)} (only strings)"
+                )
+    return array
+
+
+_ITEM_TYPES = (bool, int, float, str, np.number, np.bool_, np.ndarray)
+
+
+def _check_items(items: list[Any], value: Any) -> None:
+    for item in items:
+        if not isinstance(item, _ITEM_TYPES):
+            raise AttributeValueError(
+                f"cannot make a tensor from {_short(value)}: it holds "
+                f"{type(item).__name__} {_short(item)} (only numbers, booleans and strings)"
+            )
+    strings = sum(isinstance(item, str) for item in items)
+    if 0 < strings < len(items):
+        raise AttributeValueError(
+            f"cannot make a tensor from {_short(value)}: it mixes strings and numbers"
+        )
+    if not any(isinstance(item, (float, np.floating)) for item in items):
+        for item in items:
+            if type(item) is int and not INT64_MIN <= item <= INT64_MAX:
+                raise AttributeValueError(
+                    f"the integer {item} does not fit in INT64 (-2**63 to 2**63 - 1)"
+                )
+
+
+def _int_limits(dtype: int) -> tuple[int, int] | None:
+    """The range of an integer element type (None for others)."""
+    if dtype not in dtypes.INT_TYPES:
+        return None
+    name = dtypes.dtype_name(dtype)
+    bits = int("".join(c for c in name if c.isdigit()))
+    if name.startswith("U"):
+        return 0, 2**bits - 1
+    return -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _flatten(value: Any) -> list[Any]:
@@ -66,6 +131,16 @@ def literal_misfit(value: Any, dtype: int) -> tuple[str, str] | None:
     strings and numbers do not mix.
     """
     values = _flatten(value)
+    limits = _int_limits(dtype)
+    if limits is not None:
+        low, high = limits
+        for v in values:
+            if type(v) is int and not low <= v <= high:
+                return (
+                    f"the integer {v} is combined with a {dtypes.dtype_name(dtype)} tensor, "
+                    f"whose values range from {low} to {high}",
+                    "cast the tensor to a wider type first, e.g. op.Cast(x, to=DOUBLE)",
+                )
     if dtype in dtypes.INT_TYPES or dtype == dtypes.BOOL:
         for v in values:
             if isinstance(v, float) and not (math.isfinite(v) and v.is_integer()):
