@@ -23,6 +23,7 @@ from onnxscript.converter.emitter import GraphEmitter
 from onnxscript.converter.normalize import FreshNames, has_jump, normalize
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
 from onnxscript.language.attributes import AT
+from onnxscript.language.literals import INT64_MAX, INT64_MIN
 from onnxscript.onnx_types import is_tensor_type
 from onnxscript.program.graph import Attr, Graph, Value
 from onnxscript.program.types import TensorTypeSpec, TypeSpec, element_type
@@ -302,7 +303,7 @@ def _range_args(t: Translator, stmt: ast.For) -> list[int | Value]:
         if isinstance(sym, Const):
             value = sym.value
             if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-                if not -(2**63) <= int(value) < 2**63:
+                if not INT64_MIN <= int(value) <= INT64_MAX:
                     raise t.error(
                         arg, f"range() bound {int(value)} does not fit in INT64 (the loop count)"
                     )
@@ -319,7 +320,7 @@ def _range_args(t: Translator, stmt: ast.For) -> list[int | Value]:
         args = [args[0], args[1], 1]
     elif isinstance(args[2], int) and args[2] == 0:
         raise t.error(it.args[2], "range() step cannot be zero")
-    if all(isinstance(a, int) for a in args) and _steps(*args) >= 2**63:  # type: ignore[arg-type]
+    if all(isinstance(a, int) for a in args) and _steps(*args) > INT64_MAX:  # type: ignore[arg-type]
         raise t.error(it, f"{t.text(it)} has more than 2**63 - 1 steps (INT64 loop count)")
     return args
 

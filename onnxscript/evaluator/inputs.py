@@ -15,7 +15,7 @@ from onnxscript.errors import InputTypeError
 from onnxscript.evaluator.arrays import describe
 from onnxscript.evaluator.tensor import AttrTensor, Tensor, TensorSequence
 from onnxscript.language.binding import Signature, literal_input_type
-from onnxscript.language.literals import cast_array, literal_array
+from onnxscript.language.literals import cast_array, literal_array, native_byte_order
 
 
 def _is_sequence_value(value: Any) -> bool:
@@ -45,8 +45,7 @@ def _sequence(value: Any, where: str) -> TensorSequence:
 def _as_onnx_holds(array: np.ndarray, where: str) -> np.ndarray:
     """A user's array as ONNX holds it: native byte order (the same numbers), and strings
     of an object array as str (bytes decoded as UTF-8, which ONNX strings are)."""
-    if not array.dtype.isnative:
-        return array.astype(array.dtype.newbyteorder("="))
+    array = native_byte_order(array)
     if array.dtype == object and any(isinstance(item, bytes) for item in array.flat):
         try:
             decoded = [i.decode("utf-8") if isinstance(i, bytes) else i for i in array.flat]

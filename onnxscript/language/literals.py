@@ -60,11 +60,18 @@ def python_to_array(value: Any) -> np.ndarray:
     return array
 
 
+def native_byte_order(array: np.ndarray) -> np.ndarray:
+    """``array`` with the same numbers in this machine's byte order (ONNX's tensors and
+    onnxruntime take no other)."""
+    if array.dtype.isnative:
+        return array
+    return array.astype(array.dtype.newbyteorder("="))
+
+
 def _checked_array(array: np.ndarray) -> np.ndarray:
     """A numpy array as ONNX can hold it: native byte order; an object array only of
     strings (or bytes)."""
-    if not array.dtype.isnative:
-        array = array.astype(array.dtype.newbyteorder("="))
+    array = native_byte_order(array)
     if array.dtype == object:
         for item in array.flat:
             if not isinstance(item, (str, bytes)):

@@ -15,9 +15,11 @@ from onnxscript.function_libs.torch_lib.ops import shape
 from onnxscript.function_libs.torch_lib.ops.complex_layout import (
     PART_TYPE,
     complex_axis,
+    conjugate,
     imag_part,
     is_complex_dtype,
     pack,
+    parts_constant,
     real_part,
 )
 from onnxscript.function_libs.torch_lib.ops.elementwise import atan2
@@ -31,13 +33,12 @@ def _operand(other: Any, like: Any) -> Any:
     """The other operand of a binary op as a complex representation: Python numbers
     become (re, im) constants; tensors are complex already (torch.onnx promotes)."""
     if isinstance(other, (bool, int, float, complex)):
-        number = complex(other)
-        return op.CastLike(op.Constant(value_floats=[number.real, number.imag]), like)
+        return op.CastLike(parts_constant(other), like)
     return other
 
 
 @aten("aten::view_as_real", "aten::view_as_real_copy", complex=True)
-def view_asreal_part(self: TFloat) -> TFloat:
+def view_as_real(self: TFloat) -> TFloat:
     return op.Identity(self)
 
 
@@ -85,11 +86,7 @@ def clone(self: TFloat, memory_format: str = "") -> TFloat:
     "aten::_conj", "aten::conj_physical", "aten::_conj_physical", "aten::_conj_copy", complex=True
 )
 def conj(self: TFloat) -> TFloat:
-    return _conjugate(self)
-
-
-def _conjugate(z: Any) -> Any:
-    return op.Mul(z, op.CastLike(op.Constant(value_floats=[1.0, -1.0]), z))
+    return conjugate(self)
 
 
 @aten("aten::_to_copy", complex=True)
@@ -327,7 +324,7 @@ def div(self: TFloat, other: TFloat) -> TFloat:
 
 def _quotient(a: Any, b: Any) -> Any:
     """a / b for complex tensors."""
-    return op.Div(_product(a, _conjugate(b)), op.Unsqueeze(_squared_magnitude(b), [-1]))
+    return op.Div(_product(a, conjugate(b)), op.Unsqueeze(_squared_magnitude(b), [-1]))
 
 
 def _squared_magnitude(z: Any) -> Any:
@@ -387,7 +384,7 @@ def silu(self: TFloat) -> TFloat:
 
 @aten("aten::reciprocal", complex=True)
 def reciprocal(self: TFloat) -> TFloat:
-    return op.Div(_conjugate(self), op.Unsqueeze(_squared_magnitude(self), [-1]))
+    return op.Div(conjugate(self), op.Unsqueeze(_squared_magnitude(self), [-1]))
 
 
 @aten("aten::sgn", complex=True)

@@ -24,11 +24,20 @@ def real_to_complex(self: Any, dtype: int) -> Any:
     return op.Pad(real, [0] * count + [0] * (count - 1) + [1])
 
 
-def complex_constant(value: complex | float, dtype: int) -> Any:
-    """A complex scalar of ``dtype`` in the layout: the vector (re, im)."""
+def parts_constant(value: complex | float) -> Any:
+    """A complex number in the layout: the FLOAT vector (re, im)."""
     number = complex(value)
-    parts = op.Constant(value_floats=[number.real, number.imag])
-    return op.Cast(parts, to=PART_TYPE[dtype])
+    return op.Constant(value_floats=[number.real, number.imag])
+
+
+def complex_constant(value: complex | float, dtype: int) -> Any:
+    """A complex scalar of ``dtype`` in the layout."""
+    return op.Cast(parts_constant(value), to=PART_TYPE[dtype])
+
+
+def conjugate(z: Any) -> Any:
+    """The complex conjugate: (re, -im)."""
+    return op.Mul(z, op.CastLike(op.Constant(value_floats=[1.0, -1.0]), z))
 
 
 def real_part(z: Any) -> Any:
@@ -53,9 +62,11 @@ __all__ = [
     "PART_TYPE",
     "complex_axis",
     "complex_constant",
+    "conjugate",
     "imag_part",
     "is_complex_dtype",
     "pack",
+    "parts_constant",
     "real_part",
     "real_to_complex",
 ]

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.complex_layout import conjugate, real_part
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import rank
 from onnxscript.function_libs.torch_lib.registration import aten
@@ -92,9 +93,8 @@ def fft_c2r(self: TFloat, dim: Sequence[int], normalization: int, last_dim_size:
     last, n = axes[-1], int(last_dim_size)
     half = op.Slice(result, [0], [n // 2 + 1], [last])
     mirrored = op.Slice(half, [n - n // 2 - 1], [0], [last], [-1])
-    conjugated = op.Mul(mirrored, op.CastLike(op.Constant(value_floats=[1.0, -1.0]), self))
-    full = op.Concat(half, conjugated, axis=last)
+    full = op.Concat(half, conjugate(mirrored), axis=last)
     result = op.DFT(full, axis=last, inverse=1)
-    real = op.Squeeze(op.Slice(result, [0], [1], [-1]), [0, -1])
+    real = op.Squeeze(real_part(result), [0])
     count = others * n if isinstance(others, int) else op.Mul(others, n)
     return _scaled(real, count, normalization, True)
