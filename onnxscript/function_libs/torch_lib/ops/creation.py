@@ -12,7 +12,7 @@ from onnxscript.function_libs.torch_lib.ops.complex_layout import (
 )
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TTensor
-from onnxscript.onnx_types import FLOAT, TensorType
+from onnxscript.onnx_types import DOUBLE, FLOAT, INT16, INT32, TensorType
 
 
 def _dtype(dtype: int, default: int) -> int:
@@ -115,8 +115,8 @@ def arange(
     return op.Cast(op.Range(*(_number(v, counted) for v in bounds)), to=target)
 
 
-_RANGE_TYPES = {1, 11, 5, 6, 7}
-"""The element types ONNX Range takes: FLOAT, DOUBLE, INT16, INT32, INT64."""
+_RANGE_TYPES = {t.dtype for t in (FLOAT, DOUBLE, INT16, INT32, INT64)}
+"""The element types ONNX Range takes."""
 
 
 def _number(value: float, target: int) -> Any:

@@ -450,15 +450,16 @@ def fill(self: TTensor, value: float) -> TTensor:
     return op.Expand(op.CastLike(value, self), op.Shape(self))
 
 
+def _bool(value: bool) -> BOOL:
+    return op.Cast(op.Constant(value_int=int(value)), to=BOOL.dtype)
+
+
 @aten("aten::native_dropout")
 def native_dropout(input: TFloat, p: float, train: bool = False) -> tuple[TFloat, BOOL]:
     """In training, ONNX Dropout (random, as torch's: the values cannot match torch's)."""
     if not train or p == 0:
-        keep = op.Expand(op.Cast(op.Constant(value_int=1), to=BOOL.dtype), op.Shape(input))
-        return op.Identity(input), keep
+        return op.Identity(input), op.Expand(_bool(True), op.Shape(input))
     if p >= 1:  # everything dropped (ONNX would scale by 1 / 0)
-        drop = op.Expand(op.Cast(op.Constant(value_int=0), to=BOOL.dtype), op.Shape(input))
-        return op.Mul(input, op.CastLike(0.0, input)), drop
-    training = op.Cast(op.Constant(value_int=1), to=BOOL.dtype)
-    output, mask = op.Dropout(input, op.Constant(value_float=p), training)
+        return op.Mul(input, op.CastLike(0.0, input)), op.Expand(_bool(False), op.Shape(input))
+    output, mask = op.Dropout(input, op.Constant(value_float=p), _bool(True))
     return output, mask

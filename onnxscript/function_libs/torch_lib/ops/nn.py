@@ -3,12 +3,14 @@ embedding."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import rank
+from onnxscript.function_libs.torch_lib.ops.reduction import with_dtype
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat
 from onnxscript.onnx_types import FLOAT
@@ -140,7 +142,7 @@ def softmax(self: TFloat, dim: int, half_to_float: bool = False) -> TFloat:
 
 @aten("aten::softmax.int")
 def softmax_int(self: TFloat, dim: int, dtype: int = -1) -> TFloat:
-    return op.Softmax(self if dtype == -1 else op.Cast(self, to=dtype), axis=dim)
+    return op.Softmax(with_dtype(self, dtype), axis=dim)
 
 
 @aten("aten::_log_softmax")
@@ -150,7 +152,7 @@ def log_softmax(self: TFloat, dim: int, half_to_float: bool = False) -> TFloat:
 
 @aten("aten::log_softmax.int")
 def log_softmax_int(self: TFloat, dim: int, dtype: int = -1) -> TFloat:
-    return op.LogSoftmax(self if dtype == -1 else op.Cast(self, to=dtype), axis=dim)
+    return op.LogSoftmax(with_dtype(self, dtype), axis=dim)
 
 
 def _float_if(self: Any, half_to_float: bool) -> Any:
@@ -259,10 +261,7 @@ def _window_sums(
         pads=begins + ends,
         count_include_pad=1,
     )
-    volume = 1
-    for size in kernel:
-        volume *= size
-    return op.Mul(pooled, op.CastLike(volume / divisor, self))
+    return op.Mul(pooled, op.CastLike(math.prod(kernel) / divisor, self))
 
 
 @aten("aten::_adaptive_avg_pool2d", "aten::adaptive_avg_pool2d")

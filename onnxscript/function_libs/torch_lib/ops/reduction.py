@@ -39,7 +39,8 @@ def _reduce(
     return reducer(self, dims, keepdims=int(keepdim))
 
 
-def _with_dtype(self: TTensor, dtype: int) -> TTensor:
+def with_dtype(self: TTensor, dtype: int) -> TTensor:
+    """``self`` cast to ATen's optional ``dtype`` argument (-1 or None: unchanged)."""
     return self if dtype in (-1, None) else op.Cast(self, to=dtype)
 
 
@@ -48,7 +49,7 @@ def sum_dim(
     self: TReal, dim: Sequence[int] = (), keepdim: bool = False, *, dtype: int = -1
 ) -> TReal:
     scalar = rank(self) == 0
-    value = _with_dtype(self, dtype)
+    value = with_dtype(self, dtype)
     if dtype in (-1, None) and is_bool(self):
         value = op.Cast(self, to=INT64.dtype)  # torch sums booleans as integers
     return _reduce("ReduceSum", value, dim, keepdim, scalar=scalar)
@@ -63,7 +64,7 @@ def sum_all(self: TReal, *, dtype: int = -1) -> TReal:
 def mean_dim(
     self: TReal, dim: Sequence[int] = (), keepdim: bool = False, *, dtype: int = -1
 ) -> TReal:
-    return _reduce("ReduceMean", _with_dtype(self, dtype), dim, keepdim, scalar=rank(self) == 0)
+    return _reduce("ReduceMean", with_dtype(self, dtype), dim, keepdim, scalar=rank(self) == 0)
 
 
 @aten("aten::mean")
@@ -83,12 +84,12 @@ def amin(self: TReal, dim: Sequence[int] = (), keepdim: bool = False) -> TReal:
 
 @aten("aten::prod")
 def prod_all(self: TReal, *, dtype: int = -1) -> TReal:
-    return _reduce("ReduceProd", _with_dtype(self, dtype), None, False, scalar=rank(self) == 0)
+    return _reduce("ReduceProd", with_dtype(self, dtype), None, False, scalar=rank(self) == 0)
 
 
 @aten("aten::prod.dim_int")
 def prod_dim(self: TReal, dim: int, keepdim: bool = False, *, dtype: int = -1) -> TReal:
-    return _reduce("ReduceProd", _with_dtype(self, dtype), dim, keepdim, scalar=rank(self) == 0)
+    return _reduce("ReduceProd", with_dtype(self, dtype), dim, keepdim, scalar=rank(self) == 0)
 
 
 @aten("aten::max.dim")
@@ -203,7 +204,7 @@ def var_dim(
 @aten("aten::cumsum")
 def cumsum(self: TReal, dim: int, *, dtype: int = -1) -> TReal:
     scalar = rank(self) == 0
-    value = _with_dtype(self, dtype)
+    value = with_dtype(self, dtype)
     if scalar:
         return op.Identity(value)
     return op.CumSum(value, op.Constant(value_int=dim))

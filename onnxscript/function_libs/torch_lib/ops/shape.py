@@ -309,8 +309,9 @@ def _pad_mode(self: TTensor, padding: Sequence[int], mode: str) -> TTensor:
     for axis in range(count):
         if min(begins[axis], ends[axis]) >= 0:
             continue
-        if mode == "edge":
+        if mode == "edge":  # the gather pads this axis too
             self = _clamped_gather(self, axis, lengths[axis], begins[axis], ends[axis])
+            begins[axis] = ends[axis] = 0
         else:
             self = op.Slice(
                 self,
@@ -318,9 +319,7 @@ def _pad_mode(self: TTensor, padding: Sequence[int], mode: str) -> TTensor:
                 [ends[axis] if ends[axis] < 0 else _BIG],
                 [axis],
             )
-        begins[axis], ends[axis] = max(0, begins[axis]), max(0, ends[axis])
-        if mode == "edge":
-            begins[axis] = ends[axis] = 0
+            begins[axis], ends[axis] = max(0, begins[axis]), max(0, ends[axis])
     pads = begins + ends
     return op.Pad(self, pads, mode=mode) if any(pads) else op.Identity(self)
 
