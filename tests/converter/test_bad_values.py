@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from onnxscript import FLOAT, INT64, ScriptError, script
+from onnxscript import FLOAT, INT32, INT64, ScriptError, script
 from onnxscript import opset18 as op
 from tests.helpers import assert_close, define, run_compiled
 
@@ -44,8 +44,6 @@ CASES = {
 
 
 def _compile_error(source: str) -> ScriptError:
-    from onnxscript import INT32
-
     scope = {"FLOAT": FLOAT, "INT64": INT64, "INT32": INT32, "op": op, "np": np}
     f = define(source, scope)
     with pytest.raises(ScriptError) as caught:

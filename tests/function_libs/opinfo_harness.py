@@ -185,7 +185,7 @@ def _judge(
     return "pass"
 
 
-def _overloads(graph: Any) -> tuple[str, ...]:
+def graph_overloads(graph: Any) -> tuple[str, ...]:
     """The ATen (and prims, _operator) overloads a graph calls, by qualified name."""
     return tuple(sorted({_target_name(n.target) for n in graph.nodes if n.op == "call_function"}))
 
@@ -218,8 +218,8 @@ def run_exported(module: torch.nn.Module, tensors: tuple[torch.Tensor, ...]) -> 
         return Verdict(_capture_skip(module, tensors) or f"fail: export: {_short(error)}")
     finally:
         logging.disable(logging.NOTSET)
-    used = _overloads(program.exported_program.graph) if program.exported_program else ()
-    random = bool(UNCOMPARED_OVERLOADS & set(used))
+    used = graph_overloads(program.exported_program.graph) if program.exported_program else ()
+    random = _uncompared(used)
     options = onnxruntime.SessionOptions()
     options.log_severity_level = 3
     try:
@@ -265,6 +265,10 @@ UNCOMPARED_OVERLOADS = {
 compares shapes and element types only."""
 
 
+def _uncompared(used: tuple[str, ...]) -> bool:
+    return not UNCOMPARED_OVERLOADS.isdisjoint(used)
+
+
 def run_eager(
     module: torch.nn.Module,
     tensors: tuple[torch.Tensor, ...],
@@ -283,8 +287,8 @@ def run_eager(
         return Verdict(f"skip: torch.export: {_short(error)}")
     _fx_passes.insert_type_promotion_nodes(exported.graph_module)
     graph = exported.graph_module.graph
-    used = _overloads(graph)
-    random = bool(UNCOMPARED_OVERLOADS & set(used))
+    used = graph_overloads(graph)
+    random = _uncompared(used)
     values = _placeholder_values(exported, tensors)
     for node in graph.nodes:
         if node.op == "call_function":
