@@ -85,12 +85,15 @@ def _bag_count(offsets: Any, include_last_offset: bool) -> Any:
 def _bag_of_each_index(indices: Any, offsets: Any, include_last_offset: bool) -> Any:
     """The bag of position i: the last bag starting at or before i."""
     starts = op.Slice(offsets, [0], [-1]) if include_last_offset else offsets
-    positions = op.Range(
-        op.Constant(value_int=0), op.Squeeze(op.Shape(indices)), op.Constant(value_int=1)
-    )
-    begun = op.GreaterOrEqual(op.Unsqueeze(positions, [1]), op.Unsqueeze(starts, [0]))
+    begun = op.GreaterOrEqual(op.Unsqueeze(_positions(indices), [1]), op.Unsqueeze(starts, [0]))
     counted = op.ReduceSum(op.Cast(begun, to=INT64.dtype), [1], keepdims=0)
     return op.Sub(counted, op.Constant(value_int=1))
+
+
+def _positions(indices: Any) -> Any:
+    """0, 1, ..., len(indices) - 1."""
+    count = op.Squeeze(op.Shape(indices))
+    return op.Range(op.Constant(value_int=0), count, op.Constant(value_int=1))
 
 
 def _kept(indices: Any, padding_idx: int) -> Any:
@@ -106,7 +109,7 @@ def _max_indices(
     """For each bag and column, the index (a row of weight) of the first entry that holds
     the maximum; 0 for empty bags."""
     length = op.Shape(indices)
-    positions = op.Range(op.Constant(value_int=0), op.Squeeze(length), op.Constant(value_int=1))
+    positions = _positions(indices)
     hit = op.And(op.Equal(rows, op.Gather(best, bag_of, axis=0)), op.Unsqueeze(kept, [1]))
     place = op.Expand(op.Unsqueeze(positions, [1]), op.Shape(rows))
     candidates = op.Where(hit, place, op.Squeeze(length))
