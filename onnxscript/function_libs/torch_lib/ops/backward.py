@@ -19,6 +19,7 @@ from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.constants import array_constant
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import rank
+from onnxscript.function_libs.torch_lib.ops.nn import per_axis
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat
 
@@ -82,7 +83,11 @@ def avg_pool2d_backward(
     divisor_override: int = 0,
 ) -> TFloat:
     """Each output cell's gradient over its divisor, spread over its window's inputs."""
-    kernel, strides, pads = _pair(kernel_size), _pair(stride or kernel_size), _pair(padding)
+    kernel, strides, pads = (
+        per_axis(kernel_size, 2),
+        per_axis(stride or kernel_size, 2),
+        per_axis(padding, 2),
+    )
     matrices = []
     for axis in range(2):
         length = _static(self, axis - 2, "avg_pool2d_backward")
@@ -99,11 +104,6 @@ def avg_pool2d_backward(
             windows.append((begin, stop, weight))
         matrices.append(_spread(windows, length, _dtype_of(grad_output)))
     return _separable_adjoint(grad_output, *matrices)
-
-
-def _pair(values: Sequence[int] | int) -> list[int]:
-    values = [values] if isinstance(values, int) else list(values)
-    return values * 2 if len(values) == 1 else values
 
 
 @aten("aten::max_pool2d_with_indices_backward")
@@ -229,11 +229,6 @@ def native_group_norm_backward(
     return grad_input, grad_weight, grad_bias
 
 
-def _expand(values: Sequence[int] | int, count: int) -> list[int]:
-    values = [values] if isinstance(values, int) else list(values)
-    return values * count if len(values) == 1 else values
-
-
 def _batch_and_spatial(spatial: int) -> list[int]:
     return [0, *range(2, 2 + spatial)]
 
@@ -275,7 +270,7 @@ def convolution_backward(
     the output's gradient as its kernel (batch and channel axes swapped)."""
     spatial = rank(weight) - 2
     geometry = _Geometry(
-        _expand(stride, spatial), _expand(padding, spatial), _expand(dilation, spatial), groups
+        per_axis(stride, spatial), per_axis(padding, spatial), per_axis(dilation, spatial), groups
     )
     kernel = [_static(weight, axis, "convolution_backward") for axis in range(2, 2 + spatial)]
     if transposed:

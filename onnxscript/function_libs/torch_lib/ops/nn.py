@@ -22,7 +22,8 @@ def _pads(padding: Sequence[int], rank: int) -> list[int]:
     return padding + padding
 
 
-def _expand(values: Sequence[int] | int, rank: int) -> list[int]:
+def per_axis(values: Sequence[int] | int, rank: int) -> list[int]:
+    """torch's int-or-list argument (kernel, stride, ...) as one value per spatial axis."""
     values = [values] if isinstance(values, int) else list(values)
     return values * rank if len(values) == 1 else values
 
@@ -42,13 +43,13 @@ def convolution(
     spatial = rank(weight) - 2
     inputs = [input, weight] if bias is None else [input, weight, bias]
     common = {
-        "strides": _expand(stride, spatial),
+        "strides": per_axis(stride, spatial),
         "pads": _pads(padding, spatial),
-        "dilations": _expand(dilation, spatial),
+        "dilations": per_axis(dilation, spatial),
         "group": groups,
     }
     if transposed:
-        return _conv_transpose(inputs, _expand(output_padding, spatial), common)
+        return _conv_transpose(inputs, per_axis(output_padding, spatial), common)
     return op.Conv(*inputs, **common)
 
 
@@ -169,13 +170,13 @@ def max_pool2d_with_indices(
     dilation: Sequence[int] = (1, 1),
     ceil_mode: bool = False,
 ) -> tuple[TFloat, INT64]:
-    kernel = _expand(kernel_size, 2)
+    kernel = per_axis(kernel_size, 2)
     out, flat = op.MaxPool(
         self,
         kernel_shape=kernel,
-        strides=_expand(stride, 2) if stride else kernel,
+        strides=per_axis(stride, 2) if stride else kernel,
         pads=_pads(padding, 2),
-        dilations=_expand(dilation, 2),
+        dilations=per_axis(dilation, 2),
         ceil_mode=int(ceil_mode),
         _outputs=2,
     )
@@ -193,13 +194,13 @@ def max_pool2d(
     dilation: Sequence[int] = (1, 1),
     ceil_mode: bool = False,
 ) -> TFloat:
-    kernel = _expand(kernel_size, 2)
+    kernel = per_axis(kernel_size, 2)
     pooled = op.MaxPool(
         self,
         kernel_shape=kernel,
-        strides=_expand(stride, 2) if stride else kernel,
+        strides=per_axis(stride, 2) if stride else kernel,
         pads=_pads(padding, 2),
-        dilations=_expand(dilation, 2),
+        dilations=per_axis(dilation, 2),
         ceil_mode=int(ceil_mode),
     )
     return _first(pooled)  # a recorder may also give the optional Indices
@@ -215,13 +216,13 @@ def avg_pool2d(
     count_include_pad: bool = True,
     divisor_override: int = 0,
 ) -> TFloat:
-    kernel = _expand(kernel_size, 2)
+    kernel = per_axis(kernel_size, 2)
     if divisor_override:
         return _window_sums(self, kernel, stride or kernel, padding, ceil_mode, divisor_override)
     return op.AveragePool(
         self,
         kernel_shape=kernel,
-        strides=_expand(stride, 2) if stride else kernel,
+        strides=per_axis(stride, 2) if stride else kernel,
         pads=_pads(padding, 2),
         ceil_mode=int(ceil_mode),
         count_include_pad=int(count_include_pad),
@@ -240,7 +241,7 @@ def _window_sums(
     ceil_mode lets overhang the input are made whole by zeros padded at the end, so an
     average that counts padding, times the window size, is the sum torch divides."""
     spatial = len(kernel)
-    strides, pads = _expand(stride, spatial), _expand(padding, spatial)
+    strides, pads = per_axis(stride, spatial), per_axis(padding, spatial)
     begins, ends = list(pads), []
     for axis in range(spatial):
         length = static_dim(self, axis - spatial)
@@ -390,10 +391,10 @@ def col2im(
     image = op.Col2Im(
         blocks,
         op.Constant(value_ints=list(output_size)),
-        op.Constant(value_ints=_expand(kernel_size, 2)),
-        dilations=_expand(dilation, 2),
+        op.Constant(value_ints=per_axis(kernel_size, 2)),
+        dilations=per_axis(dilation, 2),
         pads=_pads(padding, 2),
-        strides=_expand(stride, 2),
+        strides=per_axis(stride, 2),
     )
     return op.Squeeze(image, [0]) if unbatched else image
 
@@ -408,13 +409,13 @@ def avg_pool3d(
     count_include_pad: bool = True,
     divisor_override: int = 0,
 ) -> TFloat:
-    kernel = _expand(kernel_size, 3)
+    kernel = per_axis(kernel_size, 3)
     if divisor_override:
         return _window_sums(self, kernel, stride or kernel, padding, ceil_mode, divisor_override)
     return op.AveragePool(
         self,
         kernel_shape=kernel,
-        strides=_expand(stride, 3) if stride else kernel,
+        strides=per_axis(stride, 3) if stride else kernel,
         pads=_pads(padding, 3),
         ceil_mode=int(ceil_mode),
         count_include_pad=int(count_include_pad),
@@ -430,13 +431,13 @@ def max_pool3d_with_indices(
     dilation: Sequence[int] = (1, 1, 1),
     ceil_mode: bool = False,
 ) -> tuple[TFloat, INT64]:
-    kernel = _expand(kernel_size, 3)
+    kernel = per_axis(kernel_size, 3)
     out, flat = op.MaxPool(
         self,
         kernel_shape=kernel,
-        strides=_expand(stride, 3) if stride else kernel,
+        strides=per_axis(stride, 3) if stride else kernel,
         pads=_pads(padding, 3),
-        dilations=_expand(dilation, 3),
+        dilations=per_axis(dilation, 3),
         ceil_mode=int(ceil_mode),
         _outputs=2,
     )
