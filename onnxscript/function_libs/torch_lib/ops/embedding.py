@@ -36,9 +36,10 @@ def embedding_bag(
     padding_idx: int = -1,
 ) -> tuple[TFloat, INT64, INT64, INT64]:
     """Bag b holds indices[offsets[b]:offsets[b + 1]]; entries equal to padding_idx are
-    left out. Returns the reduced rows [bags, D], each index's bag, each bag's size
-    (padding left out) and, for max, which index gave each maximum ([0] otherwise, the
-    shapes torch's meta kernel gives)."""
+    left out. Returns the reduced rows [bags, D] and what torch's kernel returns beside
+    them: for max, each index's bag, each bag's size (padding left out) and which index
+    gave each maximum; for mean, the bags, the sizes and the sizes again; for sum, an
+    empty vector and zeros per bag (the shapes of torch's meta kernel)."""
     indices = op.Cast(indices, to=INT64.dtype)
     bag_of = _bag_of_each_index(indices, op.Cast(offsets, to=INT64.dtype), include_last_offset)
     bags = _bag_count(offsets, include_last_offset)
@@ -72,8 +73,10 @@ def embedding_bag(
     if mode == _MEAN:
         divisor = op.Max(op.CastLike(sizes, weight), op.CastLike(1.0, weight))
         summed = op.Div(summed, op.Unsqueeze(divisor, [1]))
+        return summed, bag_of, sizes, sizes
+    zeros = op.Expand(op.Constant(value_int=0), bags)
     nothing = op.Cast(op.ConstantOfShape(op.Constant(value_ints=[0])), to=INT64.dtype)
-    return summed, bag_of, sizes, nothing
+    return summed, nothing, zeros, zeros
 
 
 def _bag_count(offsets: Any, include_last_offset: bool) -> Any:

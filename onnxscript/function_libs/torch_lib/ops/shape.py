@@ -215,10 +215,25 @@ def nonzero(self: TTensor) -> INT64:
     return op.Transpose(op.NonZero(self), perm=[1, 0])
 
 
-@aten("aten::scatter.src", "aten::scatter.value")
+@aten("aten::scatter.src")
 def scatter(self: TTensor, dim: int, index: INT64, src: TTensor) -> TTensor:
     updates = op.Expand(op.CastLike(src, self), op.Shape(index)) if rank(src) == 0 else src
-    return op.ScatterElements(self, index, updates, axis=dim)
+    return _scatter_elements(self, index, updates, dim)
+
+
+@aten("aten::scatter.value")
+def scatter_value(self: TTensor, dim: int, index: INT64, value: float) -> TTensor:
+    """Every indexed position set to the number ``value``."""
+    updates = op.Expand(op.CastLike(value, self), op.Shape(index))
+    return _scatter_elements(self, index, updates, dim)
+
+
+def _scatter_elements(self: Any, index: Any, updates: Any, dim: int) -> Any:
+    """ScatterElements, which needs a rank of 1 or more: a scalar is scattered as [1]."""
+    if rank(self) > 0:
+        return op.ScatterElements(self, index, updates, axis=dim)
+    as_vectors = (op.Unsqueeze(v, [0]) for v in (self, index, updates))
+    return op.Squeeze(op.ScatterElements(*as_vectors, axis=0), [0])
 
 
 @aten("aten::scatter_add")
