@@ -15,6 +15,7 @@ type only.
 
 from __future__ import annotations
 
+import functools
 import logging
 import operator
 from collections.abc import Iterator
@@ -24,11 +25,12 @@ from typing import Any
 import numpy as np
 import torch
 
-from tests.function_libs import backward_samples
+from tests.function_libs import recorded_samples
 from tests.function_libs.opinfo_entries import OPS
 
-ALL_ENTRIES = OPS + backward_samples.ENTRIES
-"""Every sample set the harness runs: the OpInfo entries, then the gradient operators."""
+ALL_ENTRIES = OPS + recorded_samples.ENTRIES
+"""Every sample set the harness runs: the OpInfo entries, then the overloads whose
+samples are recorded from torch's own calls (``call:<overload>``)."""
 
 SAMPLES_PER_OP = 3
 RTOL, ATOL = 1e-4, 1e-5
@@ -62,9 +64,9 @@ def entry_samples(
     name: str, infos: dict[str, Any]
 ) -> Iterator[tuple[int, torch.nn.Module, tuple[torch.Tensor, ...]]]:
     """The samples of an OpInfo entry (``name``, or ``name@complex64`` for its complex
-    samples), or of a gradient operator (``grad:<name>``)."""
-    if name.startswith(backward_samples.PREFIX):
-        return backward_samples.gradient_samples(name, infos, SAMPLES_PER_OP)
+    samples), or recorded from torch's calls of an overload (``call:<overload>``)."""
+    if name.startswith(recorded_samples.PREFIX):
+        return recorded_samples.recorded_samples(name, infos, SAMPLES_PER_OP)
     entry, _, dtype_name = name.partition("@")
     return samples(infos[entry], getattr(torch, dtype_name) if dtype_name else None)
 
@@ -282,7 +284,7 @@ def run_eager(
 
     expected = _flat(module(*tensors))
     try:
-        exported = torch.export.export(module, tensors).run_decompositions()
+        exported = torch.export.export(module, tensors).run_decompositions(core_decompositions())
     except Exception as error:
         return Verdict(f"skip: torch.export: {_short(error)}")
     _fx_passes.insert_type_promotion_nodes(exported.graph_module)
@@ -304,6 +306,22 @@ def run_eager(
             judged = _judge(flat[len(flat) - len(expected) :], expected, module, tensors, random)
             return Verdict(judged, used)
     return Verdict("fail: no output", used)
+
+
+def core_decompositions() -> Any:
+    """torch.export's default decompositions less those of operators tagged core: the
+    default table also decomposes some core operators (col2im, the norm gradients,
+    reflection pads, squeeze.dim, ...), which the Core ATen IR keeps. A copy per call
+    (torch may change the table it is given)."""
+    return _core_table().copy()
+
+
+@functools.cache
+def _core_table() -> Any:
+    table = torch.export.default_decompositions()
+    for overload in [o for o in list(table) if torch.Tag.core in o.tags]:
+        table.pop(overload)
+    return table
 
 
 def _placeholder_values(exported: Any, tensors: tuple[torch.Tensor, ...]) -> dict[str, Any]:

@@ -1,40 +1,131 @@
-"""Samples for the Core ATen gradient operators, taken from torch's own autograd.
+"""Samples for ATen overloads that no OpInfo entry calls directly, taken from torch itself.
 
-OpInfo has no entries for ``aten::convolution_backward`` and the like, so each forward
-OpInfo sample is run with ``requires_grad`` and differentiated with a random output
-gradient while a dispatch mode records the gradient operator's exact call; that call,
-with its tensors as inputs, is the sample.
+While torch runs the samples of a related OpInfo entry (forward, or differentiated with a
+random output gradient for the gradient operators), a dispatch mode records the exact calls
+of one overload; each recorded call, with its tensors as the module's inputs, is a sample.
+Some overloads are reached only from another one's calls: the Scalar forms of binary ops
+(torch's Python API wraps Python numbers as tensors) are called with the recorded second
+operand as a Python number, and ``upsample_nearest2d.vec`` with the recorded output size.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
-GRADIENT_OPS: dict[str, tuple[str, ...]] = {
-    "convolution_backward": (
-        "nn.functional.conv1d",
-        "nn.functional.conv2d",
-        "nn.functional.conv3d",
-        "nn.functional.conv_transpose2d",
-    ),
-    "native_layer_norm_backward": ("nn.functional.layer_norm",),
-    "native_group_norm_backward": ("nn.functional.group_norm",),
-    "max_pool2d_with_indices_backward": ("nn.functional.max_pool2d",),
-    "avg_pool2d_backward": ("nn.functional.avg_pool2d",),
-    "_adaptive_avg_pool2d_backward": ("nn.functional.adaptive_avg_pool2d",),
-    "embedding_dense_backward": ("nn.functional.embedding",),
-}
-"""Gradient operator (``aten::<name>.default``) -> forward OpInfo entries reaching it."""
 
-PREFIX = "grad:"
+def _scalar_other(args: list[Any]) -> list[Any]:
+    """The second operand as a Python number (its first element)."""
+    return [args[0], args[1].flatten()[0].item(), *args[2:]]
+
+
+def _output_size_only(args: list[Any]) -> list[Any]:
+    """``upsample_nearest2d(input, output_size, scales...)`` as the ``.vec`` form's
+    ``(input, output_size, scale_factors=None)``."""
+    return [args[0], list(args[1]), None]
+
+
+@dataclass(frozen=True)
+class Recording:
+    """Where the samples of one overload come from."""
+
+    recorded: str  # the overload whose calls are recorded, by qualified name
+    entries: tuple[str, ...]  # the OpInfo entries run
+    backward: bool = False  # recorded while differentiating, not in the forward run
+    convert: Callable[[list[Any]], list[Any]] | None = None  # recorded args -> target's
+
+
+def _own(target: str, *entries: str, backward: bool = False) -> tuple[str, Recording]:
+    """An overload whose own calls are recorded."""
+    return target, Recording(target, entries, backward)
+
+
+def _converted(
+    target: str, recorded: str, convert: Callable[[list[Any]], list[Any]], *entries: str
+) -> tuple[str, Recording]:
+    """An overload called with the converted arguments of another one's calls."""
+    return target, Recording(recorded, entries, convert=convert)
+
+
+RECORDINGS: dict[str, Recording] = dict(
+    [
+        _own(
+            "aten::convolution_backward",
+            "nn.functional.conv1d",
+            "nn.functional.conv2d",
+            "nn.functional.conv3d",
+            "nn.functional.conv_transpose2d",
+            backward=True,
+        ),
+        _own("aten::native_layer_norm_backward", "nn.functional.layer_norm", backward=True),
+        _own("aten::native_group_norm_backward", "nn.functional.group_norm", backward=True),
+        _own("aten::max_pool2d_with_indices_backward", "nn.functional.max_pool2d", backward=True),
+        _own("aten::avg_pool2d_backward", "nn.functional.avg_pool2d", backward=True),
+        _own(
+            "aten::_adaptive_avg_pool2d_backward",
+            "nn.functional.adaptive_avg_pool2d",
+            backward=True,
+        ),
+        _own("aten::embedding_dense_backward", "nn.functional.embedding", backward=True),
+        _own("aten::col2im", "nn.functional.unfold", backward=True),
+        _own("aten::_adaptive_avg_pool2d", "nn.functional.adaptive_avg_pool2d"),
+        _own("aten::_adaptive_avg_pool3d", "nn.functional.adaptive_avg_pool3d"),
+        _own("aten::_softmax", "softmax"),
+        _own("aten::_log_softmax", "log_softmax"),
+        _own("aten::any.dims", "any"),
+        _own("aten::reflection_pad2d", "nn.functional.pad.reflect"),
+        _own("aten::reflection_pad3d", "nn.functional.pad.reflect"),
+        _own("aten::replication_pad3d", "nn.functional.pad.replicate"),
+        _own("aten::scatter.value", "scatter"),
+        _own("aten::_native_batch_norm_legit.no_stats", "_native_batch_norm_legit"),
+        (
+            "aten::_embedding_bag",
+            Recording("aten::_embedding_bag_forward_only", ("nn.functional.embedding_bag",)),
+        ),
+        _converted(
+            "aten::bitwise_and.Scalar", "aten::bitwise_and.Tensor", _scalar_other, "bitwise_and"
+        ),
+        _converted(
+            "aten::bitwise_or.Scalar", "aten::bitwise_or.Tensor", _scalar_other, "bitwise_or"
+        ),
+        _converted(
+            "aten::bitwise_xor.Scalar", "aten::bitwise_xor.Tensor", _scalar_other, "bitwise_xor"
+        ),
+        _converted(
+            "aten::div.Scalar_mode",
+            "aten::div.Tensor_mode",
+            _scalar_other,
+            "div.floor_rounding",
+            "div.trunc_rounding",
+        ),
+        _converted(
+            "aten::upsample_nearest2d.vec",
+            "aten::upsample_nearest2d",
+            _output_size_only,
+            "nn.functional.interpolate.nearest",
+        ),
+    ]
+)
+"""Overload (qualified name) -> how its samples are recorded."""
+
+PREFIX = "call:"
+SCANNED = 40
+"""Samples of each forward entry run to find the calls (the first few may not reach one)."""
+
+
+def overload(qualified: str) -> Any:
+    """``torch.ops`` overload of a qualified name (``aten::add.Tensor``, ``aten::add``)."""
+    namespace, _, rest = qualified.partition("::")
+    packet_name, _, overload_name = rest.partition(".")
+    return getattr(getattr(getattr(torch.ops, namespace), packet_name), overload_name or "default")
 
 
 class _Recorder(TorchDispatchMode):
-    """Keeps the calls of one operator (by its packet name)."""
+    """Keeps the calls of one overload."""
 
     def __init__(self, name: str) -> None:
         super().__init__()
@@ -42,12 +133,12 @@ class _Recorder(TorchDispatchMode):
 
     def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
         kwargs = kwargs or {}
-        if func.__name__.split(".")[0] == self.name:
-            self.calls.append((func, args, kwargs))
+        if func.name() == self.name:
+            self.calls.append((list(args), dict(kwargs)))
         return func(*args, **kwargs)
 
 
-class _GradientCall(torch.nn.Module):
+class _RecordedCall(torch.nn.Module):
     """``func(*args)`` with the tensors of ``args`` as the module's inputs; returns the
     outputs torch computes (``output_mask`` may leave some None)."""
 
@@ -64,40 +155,51 @@ class _GradientCall(torch.nn.Module):
         return result
 
 
-def _forward_samples(info: Any, count: int) -> Iterator[Any]:
-    for index, sample in enumerate(info.sample_inputs("cpu", torch.float32, requires_grad=True)):
-        if index >= count:
+def _samples_of(info: Any, backward: bool) -> Iterator[Any]:
+    dtype = torch.float32 if torch.float32 in info.dtypes else sorted(info.dtypes, key=str)[0]
+    grad = backward and dtype.is_floating_point
+    for index, sample in enumerate(info.sample_inputs("cpu", dtype, requires_grad=grad)):
+        if index >= SCANNED:
             return
         yield sample
 
 
-def _recorded_calls(info: Any, name: str, count: int) -> Iterator[tuple[Any, list[Any], dict]]:
+def _recorded_calls(info: Any, recording: Recording) -> Iterator[tuple[list[Any], dict]]:
     torch.manual_seed(0)
-    for sample in _forward_samples(info, count):
-        output = info.op(sample.input, *sample.args, **sample.kwargs)
-        first = output[0] if isinstance(output, (tuple, list)) else output
-        if not first.requires_grad:
-            continue
-        recorder = _Recorder(name)
-        with recorder:
-            first.backward(torch.randn_like(first))
-        for func, args, kwargs in recorder.calls:
+    for sample in _samples_of(info, recording.backward):
+        recorder = _Recorder(recording.recorded)
+        if recording.backward:
+            output = info.op(sample.input, *sample.args, **sample.kwargs)
+            first = output[0] if isinstance(output, (tuple, list)) else output
+            if not first.requires_grad:
+                continue
+            with recorder:
+                first.backward(torch.randn_like(first))
+        else:
+            with recorder:
+                info.op(sample.input, *sample.args, **sample.kwargs)
+        for args, kwargs in recorder.calls:
             plain = [a.detach() if isinstance(a, torch.Tensor) else a for a in args]
-            yield func, plain, dict(kwargs)
+            yield plain, kwargs
 
 
-def gradient_samples(
+def recorded_samples(
     entry: str, infos: dict[str, Any], count: int
 ) -> Iterator[tuple[int, torch.nn.Module, tuple[torch.Tensor, ...]]]:
-    """Up to ``count`` samples per forward entry for ``grad:<operator>``."""
-    name = entry.removeprefix(PREFIX)
+    """Up to ``count`` samples per OpInfo entry for ``call:<overload>``."""
+    target = entry.removeprefix(PREFIX)
+    recording = RECORDINGS[target]
+    func = overload(target)
     index = 0
-    for forward in GRADIENT_OPS[name]:
-        for func, args, kwargs in _recorded_calls(infos[forward], name, count):
+    for forward in recording.entries:
+        calls = _recorded_calls(infos[forward], recording)
+        for _, (args, kwargs) in zip(range(count), calls):
+            if recording.convert is not None:
+                args = recording.convert(args)
             tensors = tuple(a for a in args if isinstance(a, torch.Tensor))
-            yield index, _GradientCall(func, args, kwargs), tensors
+            yield index, _RecordedCall(func, args, kwargs), tensors
             index += 1
 
 
-ENTRIES = [PREFIX + name for name in GRADIENT_OPS]
-"""The harness's names for the gradient operators' sample sets."""
+ENTRIES = [PREFIX + name for name in RECORDINGS]
+"""The harness's names for the recorded sample sets."""
