@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.function_libs.core_aten import UNREACHED, core_overloads  # noqa: E402
 from tests.function_libs.opinfo_entries import NOT_RUN, OPS  # noqa: E402
 from tests.function_libs.opinfo_harness import (  # noqa: E402
     ALL_ENTRIES,
@@ -34,38 +35,6 @@ from tests.function_libs.opinfo_harness import (  # noqa: E402
     torchlib_table,
 )
 from tests.function_libs.test_ops_opinfo import _known  # noqa: E402
-
-UNREACHED = {
-    "aten::atan2.out": (
-        "an out= overload: torch.export functionalizes them away, so no exported graph "
-        "calls it (aten::atan2 is registered)"
-    ),
-    "aten::_native_batch_norm_legit": (
-        "updates the running statistics in place: torch.export's functionalization "
-        "replaces it with _native_batch_norm_legit_functional (registered; the "
-        "_native_batch_norm_legit entry's samples reach that one)"
-    ),
-    "aten::randperm": "no OpInfo entry (and random values, comparable by shape only)",
-    "aten::sym_numel": "graphs call it only with dynamic shapes; the samples are static",
-    "aten::sym_stride.int": "graphs call it only with dynamic shapes; the samples are static",
-}
-"""Core ATen overloads no sample reaches, and why."""
-
-
-def core_overloads() -> list[str]:
-    """The overloads torch tags ``core`` (the Core ATen IR), by qualified name."""
-    import torch
-
-    found = set()
-    for packet_name in dir(torch.ops.aten):
-        packet = getattr(torch.ops.aten, packet_name)
-        if not isinstance(packet, torch._ops.OpOverloadPacket):
-            continue
-        for overload in packet.overloads():
-            value = getattr(packet, overload)
-            if torch.Tag.core in value.tags:
-                found.add(value.name())
-    return sorted(found)
 
 
 def _entry_lines(outcomes: list[Outcome]) -> list[str]:

@@ -216,17 +216,49 @@ def avg_pool2d(
     count_include_pad: bool = True,
     divisor_override: int = 0,
 ) -> TFloat:
-    kernel = per_axis(kernel_size, 2)
-    if divisor_override:
-        return _window_sums(self, kernel, stride or kernel, padding, ceil_mode, divisor_override)
-    return op.AveragePool(
-        self,
-        kernel_shape=kernel,
-        strides=per_axis(stride, 2) if stride else kernel,
-        pads=_pads(padding, 2),
-        ceil_mode=int(ceil_mode),
-        count_include_pad=int(count_include_pad),
+    return _avg_pool(
+        self, 2, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
     )
+
+
+@aten("aten::avg_pool1d")
+def avg_pool1d(
+    self: TFloat,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0,),
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+) -> TFloat:
+    return _avg_pool(self, 1, kernel_size, stride, padding, ceil_mode, count_include_pad, 0)
+
+
+def _avg_pool(
+    self: Any,
+    spatial: int,
+    kernel_size: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    ceil_mode: bool,
+    count_include_pad: bool,
+    divisor_override: int,
+) -> Any:
+    """avg_pool1d/2d/3d (an input without a batch dim is given one for AveragePool)."""
+    unbatched = rank(self) == spatial + 1
+    x = op.Unsqueeze(self, [0]) if unbatched else self
+    kernel = per_axis(kernel_size, spatial)
+    if divisor_override:
+        pooled = _window_sums(x, kernel, stride or kernel, padding, ceil_mode, divisor_override)
+    else:
+        pooled = op.AveragePool(
+            x,
+            kernel_shape=kernel,
+            strides=per_axis(stride, spatial) if stride else kernel,
+            pads=_pads(per_axis(padding, spatial), spatial),
+            ceil_mode=int(ceil_mode),
+            count_include_pad=int(count_include_pad),
+        )
+    return op.Squeeze(pooled, [0]) if unbatched else pooled
 
 
 def _window_sums(
@@ -263,6 +295,11 @@ def _window_sums(
         count_include_pad=1,
     )
     return op.Mul(pooled, op.CastLike(math.prod(kernel) / divisor, self))
+
+
+@aten("aten::adaptive_avg_pool1d")
+def adaptive_avg_pool1d(self: TFloat, output_size: Sequence[int]) -> TFloat:
+    return _adaptive_avg_pool(self, output_size)
 
 
 @aten("aten::_adaptive_avg_pool2d", "aten::adaptive_avg_pool2d")
@@ -409,16 +446,8 @@ def avg_pool3d(
     count_include_pad: bool = True,
     divisor_override: int = 0,
 ) -> TFloat:
-    kernel = per_axis(kernel_size, 3)
-    if divisor_override:
-        return _window_sums(self, kernel, stride or kernel, padding, ceil_mode, divisor_override)
-    return op.AveragePool(
-        self,
-        kernel_shape=kernel,
-        strides=per_axis(stride, 3) if stride else kernel,
-        pads=_pads(padding, 3),
-        ceil_mode=int(ceil_mode),
-        count_include_pad=int(count_include_pad),
+    return _avg_pool(
+        self, 3, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
     )
 
 
