@@ -7,6 +7,10 @@
 ``--check`` compiles the script back, compares the result with the original model (same
 nodes up to renaming), translates it again (the text must not change) and runs both
 models with onnxruntime on random inputs; the exit code is 1 when any of that fails.
+
+Any failure (a missing, corrupt or malformed model, a file that cannot be written) is one
+line on stderr and exit code 1 (2 for a missing file); set ``ONNXSCRIPT_TRACEBACK=1`` to
+see the full traceback instead.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from onnxscript.reverse.options import Options
 
@@ -64,11 +69,6 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    import onnx
-
-    from onnxscript.reverse import TranslationError, proto2python
-    from onnxscript.reverse.roundtrip import check
-
     path = args.model
     if not os.path.exists(path):
         print(f"error: {path}: no such file", file=sys.stderr)
@@ -86,11 +86,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         "tensor_file": os.path.abspath(path),
     }
     try:
-        model = onnx.load(path, load_external_data=False)
-        source = proto2python(model, **options)
-    except (TranslationError, onnx.onnx_cpp2py_export.checker.ValidationError, OSError) as exc:
-        print(f"error: cannot translate {path}: {exc}", file=sys.stderr)
+        return _run(args, path, options)
+    except Exception as exc:
+        if os.environ.get("ONNXSCRIPT_TRACEBACK"):
+            raise
+        print(f"error: {path}: {_one_line(exc)}", file=sys.stderr)
         return 1
+
+
+def _run(args: argparse.Namespace, path: str, options: dict[str, Any]) -> int:
+    import onnx
+
+    from onnxscript.reverse import TranslationError, proto2python
+    from onnxscript.reverse.roundtrip import check
+
+    model = onnx.load(path, load_external_data=False)
+    if not model.HasField("graph") and not model.functions:
+        raise TranslationError("not an ONNX model: it has no graph and no functions")
+    source = proto2python(model, **options)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
             f.write(source)
@@ -101,6 +114,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = check(model, source, **options)
     print(result.report(), file=sys.stderr if not args.output else sys.stdout)
     return 0 if result.ok else 1
+
+
+def _one_line(exc: BaseException) -> str:
+    """The exception as one line: its type (unless the message is the whole story) and
+    the first line of its message."""
+    lines = str(exc).strip().splitlines()
+    message = lines[0] if lines else ""
+    kind = type(exc).__name__
+    if isinstance(exc, OSError) and exc.strerror:
+        message = exc.strerror + (f": {exc.filename}" if exc.filename else "")
+    return f"{kind}: {message}" if message else kind
 
 
 if __name__ == "__main__":
