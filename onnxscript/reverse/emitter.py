@@ -54,16 +54,22 @@ class Mismatch(Exception):
 
 
 @functools.lru_cache(maxsize=4096)
-def _schema_facts(domain: str, op_type: str, version: int) -> tuple[bool, bool]:
-    """(the op's last output is variadic, the op has attributes) from its schema; an op
-    without a schema may have anything."""
+def _schema_facts(domain: str, op_type: str, version: int) -> tuple[bool, bool, int]:
+    """(the op's last output is variadic, the op has attributes, how many leading inputs
+    are required) from its schema; an op without a schema may have anything."""
     try:
         schema = onnx.defs.get_schema(op_type, version, domain)
     except Exception:
-        return False, True
+        return False, True, 0
+    option = onnx.defs.OpSchema.FormalParameterOption
     outs = schema.outputs
-    variadic = bool(outs) and outs[-1].option == onnx.defs.OpSchema.FormalParameterOption.Variadic
-    return variadic, bool(schema.attributes)
+    variadic = bool(outs) and outs[-1].option == option.Variadic
+    required = 0
+    for formal in schema.inputs:
+        if formal.option != option.Single:
+            break
+        required += 1
+    return variadic, bool(schema.attributes), required
 
 
 @dataclass
@@ -110,7 +116,9 @@ class Emitter:
         # Reading a loop result also reads the loop's initial value (a watched loop input of
         # an enclosing loop): id(result) -> (variable, watched value).
         self.links: dict[int, list[tuple[str, Val]]] = {}
-        self._ops: dict[str | tuple[str, str], tuple[str, LocalFunction | None, bool, bool]] = {}
+        self._ops: dict[
+            str | tuple[str, str], tuple[str, LocalFunction | None, bool, bool, int]
+        ] = {}
 
     # -- the simulated environment ------------------------------------------------------
 
@@ -265,7 +273,11 @@ class Emitter:
         out: list[str] = []
         odd: list[str] = []
         # Sorted by name: the text then does not depend on the order in the proto.
+        previous = None
         for attr in sorted(proto.attribute, key=lambda a: a.name):
+            if attr.name == previous:
+                raise TranslationError(f"{node.op_type} gives attribute {attr.name!r} twice")
+            previous = attr.name
             if attr.type in _GRAPH_KINDS:
                 continue
             key = attr.name
@@ -294,24 +306,26 @@ class Emitter:
             out.append(f"**{name}")
         return out
 
-    def _op_info(self, node: NodeInfo) -> tuple[str, LocalFunction | None, bool, bool]:
-        """(callee text, local function, variadic outputs, may have attributes) for the
-        node's op, cached."""
+    def _op_info(self, node: NodeInfo) -> tuple[str, LocalFunction | None, bool, bool, int]:
+        """(callee text, local function, variadic outputs, may have attributes, leading
+        required inputs) for the node's op, cached."""
         key: str | tuple[str, str] = (node.domain, node.op_type) if node.domain else node.op_type
         info = self._ops.get(key)
         if info is None:
             local = self.scope.functions.get((node.domain, node.op_type))
             version = self.scope.opset_versions.get(node.domain, 1)
-            variadic, has_attributes = False, True
+            variadic, has_attributes, required = False, True, 0
             if local is None and node.domain in ("", "ai.onnx.ml", "ai.onnx.preview.training"):
-                variadic, has_attributes = _schema_facts(node.domain, node.op_type, version)
-            info = (self.callee(node), local, variadic, has_attributes)
+                variadic, has_attributes, required = _schema_facts(
+                    node.domain, node.op_type, version
+                )
+            info = (self.callee(node), local, variadic, has_attributes, required)
             self._ops[key] = info
         return info
 
     def targets(self, node: NodeInfo) -> str:
         outs = node.outputs
-        _, local, variadic, _ = self._op_info(node)
+        _, local, variadic, _, _ = self._op_info(node)
         if len(outs) > 1:
             # Unused results of multi-output ops are written `_`.
             names = [v.py if v is not None and _kept(v) else "_" for v in outs]
@@ -345,7 +359,11 @@ class Emitter:
                         self._seen(v.py, v)
                 else:
                     args.append(self.read(v))
-            callee, local, variadic, has_attributes = self._op_info(node)
+            callee, local, variadic, has_attributes, required = self._op_info(node)
+            if required and (len(args) < required or "None" in args[:required]):
+                raise TranslationError(
+                    f"{node.op_type} omits a required input (an empty name or too few inputs)"
+                )
             operator = self._operator(node, args) if self.scope.use_operators else None
             if operator is not None:
                 text = operator

@@ -10,6 +10,7 @@ import onnx
 import onnx.defs
 import onnx.helper
 
+from onnxscript.reverse import validation
 from onnxscript.reverse.graph_model import TranslationError
 from onnxscript.reverse.module import (
     ModuleWriter,
@@ -77,6 +78,7 @@ def _main_version(imports: dict[str, int]) -> int:
 
 def translate_model(model: onnx.ModelProto, options: Options) -> str:
     """The module for a whole model (functions, main graph and ``make_model``)."""
+    validation.check_model(model)
     model_imports = imported_versions(model.opset_import)
     writer = ModuleWriter(options)
     model_fn_name = writer.names.take("make_model")
@@ -204,6 +206,7 @@ def _function_headers(writer: ModuleWriter, functions: Any, model_imports: dict[
 
 def translate_function(proto: onnx.FunctionProto, options: Options) -> str:
     """The module for one ``FunctionProto``."""
+    validation.check_function(proto)
     imports = imported_versions(proto.opset_import)
     writer = ModuleWriter(options)
     writer.declare_opsets([imports], _main_version(imports))
