@@ -97,12 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace, path: str, options: dict[str, Any]) -> int:
     import onnx
 
-    from onnxscript.reverse import TranslationError, proto2python
+    from onnxscript.reverse import proto2python
     from onnxscript.reverse.roundtrip import check
 
     model = onnx.load(path, load_external_data=False)
-    if not model.HasField("graph") and not model.functions:
-        raise TranslationError("not an ONNX model: it has no graph and no functions")
     source = proto2python(model, **options)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as f:
