@@ -34,6 +34,9 @@ FLOAT_TYPES = frozenset(
 INT_TYPES = frozenset(code for code, name in NAMES.items() if "INT" in name)
 """Integer element types, signed and unsigned."""
 
+UNSIGNED_TYPES = frozenset(code for code, name in NAMES.items() if name.startswith("UINT"))
+"""Unsigned integer element types."""
+
 _TYPE_STRINGS: dict[str, int] = {f"tensor({name.lower()})": code for code, name in NAMES.items()}
 _FROM_NUMPY: dict[np.dtype[Any], int] = {}
 

@@ -105,10 +105,17 @@ class TranslationError(OnnxScriptError, ValueError):
     or uses a construct that scripts cannot express, such as a list-of-graphs attribute)."""
 
 
+class IncompleteModelWarning(UserWarning):
+    """``to_model_proto()`` made a model that onnx.checker rejects because a graph input or
+    output has no type or no shape (an unannotated parameter, ``FLOAT[...]``). The message
+    names them and the option that completes them."""
+
+
 __all__ = [
     "AttributeValueError",
     "BindingError",
     "EagerEvaluationError",
+    "IncompleteModelWarning",
     "InputTypeError",
     "LoweringError",
     "OnnxScriptError",

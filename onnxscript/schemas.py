@@ -246,6 +246,11 @@ def _versions(domain: str, name: str) -> tuple[OpFacts, ...]:
         return ()
 
 
+def op_versions(domain: str, name: str) -> tuple[OpFacts, ...]:
+    """The facts of every version of ``domain.name``, oldest first."""
+    return _versions(canonical_domain(domain), name)
+
+
 @functools.lru_cache(maxsize=4096)
 def op_facts(domain: str, name: str, version: int) -> OpFacts | None:
     """The facts of the schema of ``domain.name`` in effect at opset ``version`` (the one

@@ -307,15 +307,25 @@ class OnnxFunction(FunctionRef):
         main graph's nodes and the functions'), values for attribute parameters by name, and
         any other ``ModelProto`` field (``producer_name``, ``doc_string``, ...). Keywords
         given to ``@script()`` are defaults for these.
+
+        A model whose inputs or outputs are left without a type or shape (which
+        onnx.checker rejects) comes with an :class:`onnxscript.errors.IncompleteModelWarning`
+        naming them.
         """
+        from onnxscript.model_checks import warn_if_incomplete
+
+        model = self._model(kwargs)
+        warn_if_incomplete(model)
+        return model
+
+    def _model(self, kwargs: Mapping[str, Any]) -> onnx.ModelProto:
         from onnxscript.model_export import to_model_proto
 
-        merged = {**self.model_kwargs, **kwargs}
-        return to_model_proto(self.function_ir, merged)
+        return to_model_proto(self.function_ir, {**self.model_kwargs, **kwargs})
 
     def to_graph_proto(self, **kwargs: Any) -> onnx.GraphProto:
-        """The main graph of :meth:`to_model_proto`."""
-        return self.to_model_proto(**kwargs).graph
+        """The main graph of :meth:`to_model_proto` (a graph needs no complete types)."""
+        return self._model(kwargs).graph
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return _eval_function(self, args, kwargs)

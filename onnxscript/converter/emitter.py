@@ -12,8 +12,9 @@ from typing import Any, Protocol
 import numpy as np
 import onnx
 
-from onnxscript import dtypes
-from onnxscript.converter import type_inference
+from onnxscript import dtypes, schemas
+from onnxscript.converter import type_checks, type_inference
+from onnxscript.language import operators
 from onnxscript.language.attributes import AT, infer_kind, tensor_from_value
 from onnxscript.language.binding import Signature, signature_for
 from onnxscript.language.literals import python_to_array
@@ -126,6 +127,8 @@ class GraphEmitter:
                 Value(hints[i] if i < len(hints) else (hints[-1] if hints else "tmp"))
                 for i in range(n_outputs)
             ]
+        if sig is not None and not sig.free_form and (not domain or schemas.has_schemas(domain)):
+            self._check_types(op_type, domain, sig, inputs, attrs, attr_values)
         if sig is not None or not domain:
             if attr_values is None:
                 # Only standard ops read attribute values for their output types (Cast, ...).
@@ -157,6 +160,27 @@ class GraphEmitter:
         )
         self._produced.update(outputs)
         return outputs
+
+    def _check_types(
+        self,
+        op_type: str,
+        domain: str,
+        sig: Signature,
+        inputs: Sequence[Value | None],
+        attrs: Sequence[Attr],
+        attr_values: Mapping[str, Any] | None,
+    ) -> None:
+        """A located ScriptError when the schema refuses an input's element type."""
+        problem = type_checks.input_problem(
+            op_type, domain, _label(op_type, self.origin), sig, inputs
+        )
+        if problem is None and op_type in type_inference.ATTR_DTYPE_OPS:
+            values = attr_values
+            if values is None:
+                values = {a.name: a.value for a in attrs if a.ref is None}
+            problem = type_checks.attribute_problem(op_type, sig, values)
+        if problem is not None:
+            raise self.ctx.source.error(self.origin, problem.message, problem.hint)
 
     def emit1(self, op_type: str, *inputs: Value | None, hint: str = "tmp", **attrs: Any) -> Value:
         """Add a standard-domain node with one output and plain attribute values."""
@@ -257,6 +281,18 @@ class GraphEmitter:
         )[0]
         self._constants[key] = out
         return out
+
+
+def _label(op_type: str, origin: ast.AST | None) -> str:
+    """How an error names the op: with the Python operator the user wrote, if any."""
+    symbol = None
+    if isinstance(origin, ast.BinOp):
+        symbol = operators.AST_BINARY.get(type(origin.op))
+    elif isinstance(origin, ast.UnaryOp):
+        symbol = operators.AST_UNARY.get(type(origin.op))
+    elif isinstance(origin, ast.Compare) and len(origin.ops) == 1:
+        symbol = operators.AST_COMPARE.get(type(origin.ops[0]))
+    return f"`{symbol}` (ONNX {op_type})" if symbol is not None else op_type
 
 
 _DEFAULT_CODES = {int: dtypes.INT64, float: dtypes.FLOAT, bool: dtypes.BOOL}

@@ -17,7 +17,7 @@ from onnxscript.dtypes import FLOAT, INT64, STRING
 from onnxscript.language.binding import GRAPH_OUTPUT_RULES, Signature
 from onnxscript.program.graph import Value
 
-_ATTR_DTYPE_OPS = {
+ATTR_DTYPE_OPS = {
     "Cast": "to",
     "EyeLike": "dtype",
     "RandomNormal": "dtype",
@@ -60,7 +60,7 @@ def infer_output_types(
             value = attrs.get("value")
             dt = value.data_type if isinstance(value, onnx.TensorProto) else FLOAT
             return [(dt, None)] * n_outputs
-        attr_name = _ATTR_DTYPE_OPS.get(op_type)
+        attr_name = ATTR_DTYPE_OPS.get(op_type)
         if attr_name is not None:
             value = attrs.get(attr_name)
             if isinstance(value, int):
@@ -99,7 +99,7 @@ def infer_output_types(
 # Ops whose outputs have the element types of a graph attribute's outputs (the shared
 # output-count rule; SequenceMap is left out: its outputs are sequences of those).
 _GRAPH_TYPED = {op: rule for op, rule in GRAPH_OUTPUT_RULES.items() if op != "SequenceMap"}
-_SPECIAL_OPS = frozenset({"Constant", "ConstantOfShape", *_ATTR_DTYPE_OPS, *_GRAPH_TYPED})
+_SPECIAL_OPS = frozenset({"Constant", "ConstantOfShape", *ATTR_DTYPE_OPS, *_GRAPH_TYPED})
 
 
 def _from_graph(

@@ -38,6 +38,7 @@ class Param:
     default: Any = _NO_DEFAULT
     keyword_only: bool = False
     min_arity: int = 1
+    homogeneous: bool = True
 
     @property
     def has_default(self) -> bool:
@@ -56,6 +57,33 @@ class OutputParam:
     variadic: bool = False
     type_var: str = ""
     homogeneous: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class InputDtypeRule:
+    """What element types one formal input takes: ``allowed`` is ``None`` when the schema's
+    type string is not one this check understands; ``shared`` when every tensor bound to
+    its type variable must have the same element type."""
+
+    name: str
+    type_var: str
+    allowed: frozenset[int] | None
+    shared: bool
+
+
+def _dtype_rule(param: Param, constraints: Mapping[str, tuple[str, ...]]) -> InputDtypeRule:
+    type_var = param.type_var
+    concrete = dtypes.dtype_of_type_string(type_var)
+    if concrete is not None:
+        return InputDtypeRule(param.name, type_var, frozenset((concrete,)), False)
+    strings = constraints.get(type_var)
+    if strings is None:
+        return InputDtypeRule(param.name, type_var, None, False)
+    allowed = frozenset(
+        code for code in map(dtypes.dtype_of_type_string, strings) if code is not None
+    )
+    known = all(s.startswith(("tensor(", "seq(", "optional(", "sparse_tensor(")) for s in strings)
+    return InputDtypeRule(param.name, type_var, allowed if known else None, param.homogeneous)
 
 
 @dataclass(frozen=True)
@@ -125,6 +153,12 @@ class Signature:
             )
             plan.append((fixed, slots))
         return tuple(plan)
+
+    @functools.cached_property
+    def input_dtype_rules(self) -> tuple[InputDtypeRule, ...]:
+        """For each formal input: the element types its tensors may have (from the type
+        constraints), and whether it must agree with the other inputs of its type variable."""
+        return tuple(_dtype_rule(p, self.type_constraints) for p in self.inputs)
 
     def fixed_dtype(self, type_var: str) -> int | None:
         """The element type that ``type_var`` must be when the schema fixes it (a concrete
@@ -228,6 +262,7 @@ def from_facts(facts: schemas.OpFacts) -> Signature:
                 variadic=variadic,
                 type_var=formal.type_str,
                 min_arity=formal.min_arity if variadic else 1,
+                homogeneous=formal.homogeneous,
             )
         )
     for attr in facts.attributes:

@@ -107,9 +107,11 @@ def binary_op(symbol: str, a: Any, b: Any, dtype: int | None, emit: Emit) -> Any
     if symbol == "%":
         return emit("Mod", a, b, fmod=1 if dtypes.is_float(dtype) else 0)
     if symbol in ("&", "|", "^"):
+        require_logical(symbol, dtype)
         name = {"&": "And", "|": "Or", "^": "Xor"}[symbol]
         return emit("Bitwise" + name if dtypes.is_int(dtype) else name, a, b)
     if symbol in ("<<", ">>"):
+        require_unsigned(symbol, dtype)
         return emit("BitShift", a, b, direction="LEFT" if symbol == "<<" else "RIGHT")
     raise OperatorTypeError(f"unsupported operator {symbol}")
 
@@ -124,6 +126,7 @@ def unary_op(symbol: str, a: Any, dtype: int | None, emit: Emit) -> Any:
         require_bool(dtype, "not")
         return emit("Not", a)
     if symbol == "~":
+        require_logical(symbol, dtype)
         return emit("BitwiseNot" if dtypes.is_int(dtype) else "Not", a)
     raise OperatorTypeError(f"unsupported unary operator {symbol}")
 
@@ -147,6 +150,27 @@ def require_bool(dtype: int | None, what: str) -> None:
         raise OperatorTypeError(
             f"`{what}` needs BOOL tensors, but this operand is {dtypes.dtype_name(dtype)}",
             "compare first, e.g. `x > 0`, or cast with op.Cast(x, to=BOOL)",
+        )
+
+
+def require_logical(symbol: str, dtype: int | None) -> None:
+    """Refuse a float (or string) operand of ``~``, ``&``, ``|``, ``^``: they are logical
+    on BOOL tensors and bitwise on integers."""
+    if dtype is not None and dtype != dtypes.BOOL and not dtypes.is_int(dtype):
+        raise OperatorTypeError(
+            f"`{symbol}` needs BOOL or integer tensors (logical on BOOL, bitwise on "
+            f"integers), but this operand is {dtypes.dtype_name(dtype)}",
+            "compare first to get BOOL, e.g. `(x > 0)`, or cast with op.Cast(..., to=INT64)",
+        )
+
+
+def require_unsigned(symbol: str, dtype: int | None) -> None:
+    """Refuse a non-unsigned operand of ``<<``/``>>`` (ONNX BitShift takes UINT8 ... UINT64)."""
+    if dtype is not None and dtype not in dtypes.UNSIGNED_TYPES:
+        raise OperatorTypeError(
+            f"`{symbol}` (ONNX BitShift) needs unsigned integer tensors, but this operand is "
+            f"{dtypes.dtype_name(dtype)}",
+            "cast with op.Cast(..., to=UINT64) first, or multiply/divide by a power of two",
         )
 
 
