@@ -105,19 +105,19 @@ class TranslationError(OnnxScriptError, ValueError):
     or uses a construct that scripts cannot express, such as a list-of-graphs attribute)."""
 
 
-class IncompleteModelWarning(UserWarning):
-    """``to_model_proto()`` made a model that onnx.checker rejects because a graph input or
-    output has no type or no shape (an unannotated parameter, ``FLOAT[...]``). The message
-    names them and the option that completes them."""
+class ModelCheckWarning(UserWarning):
+    """``to_model_proto()`` made a model that onnx.checker (full) rejects: a graph input or
+    output without a type or shape (an unannotated parameter, ``FLOAT[...]``), which the
+    message names with the option that completes it, or the checker's own complaint."""
 
 
 __all__ = [
     "AttributeValueError",
     "BindingError",
     "EagerEvaluationError",
-    "IncompleteModelWarning",
     "InputTypeError",
     "LoweringError",
+    "ModelCheckWarning",
     "OnnxScriptError",
     "OperatorTypeError",
     "ScriptError",

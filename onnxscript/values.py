@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import onnx
 
 from onnxscript import schemas
+from onnxscript.errors import OnnxScriptError, for_user
 from onnxscript.language import binding as sig_mod
 from onnxscript.language.callables import FunctionRef, GraphBody, OpRef
 
@@ -163,7 +164,10 @@ class Op(OpRef):
         return f"{self.opset!r}.{self.name}"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return _eval_op(self, args, kwargs)
+        try:
+            return _eval_op(self, args, kwargs)
+        except OnnxScriptError as exc:
+            raise for_user(exc) from exc.__cause__
 
 
 Op.__doc__ = _SchemaDoc(Op.__doc__ or "")  # type: ignore[assignment]
@@ -308,14 +312,14 @@ class OnnxFunction(FunctionRef):
         any other ``ModelProto`` field (``producer_name``, ``doc_string``, ...). Keywords
         given to ``@script()`` are defaults for these.
 
-        A model whose inputs or outputs are left without a type or shape (which
-        onnx.checker rejects) comes with an :class:`onnxscript.errors.IncompleteModelWarning`
-        naming them.
+        A model that onnx.checker (full) rejects, for example one whose inputs or outputs are
+        left without a type or shape, comes with an
+        :class:`onnxscript.errors.ModelCheckWarning` saying why.
         """
-        from onnxscript.model_checks import warn_if_incomplete
+        from onnxscript.model_checks import warn_if_rejected
 
         model = self._model(kwargs)
-        warn_if_incomplete(model)
+        warn_if_rejected(model)
         return model
 
     def _model(self, kwargs: Mapping[str, Any]) -> onnx.ModelProto:
@@ -328,7 +332,10 @@ class OnnxFunction(FunctionRef):
         return self._model(kwargs).graph
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return _eval_function(self, args, kwargs)
+        try:
+            return _eval_function(self, args, kwargs)
+        except OnnxScriptError as exc:
+            raise for_user(exc) from exc.__cause__
 
 
 @dataclass(frozen=True)
@@ -408,7 +415,10 @@ class TracedOnnxFunction(FunctionRef):
         return f"<TracedOnnxFunction {self.domain}::{self.name}>"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return _eval_function(self, args, kwargs)
+        try:
+            return _eval_function(self, args, kwargs)
+        except OnnxScriptError as exc:
+            raise for_user(exc) from exc.__cause__
 
     def to_function_proto(self, **attributes: Any) -> onnx.FunctionProto:
         """The function traced once on symbolic inputs typed from its annotations.

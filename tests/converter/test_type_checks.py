@@ -12,7 +12,7 @@ import pytest
 
 from onnxscript import BOOL, COMPLEX128, FLOAT, INT64, STRING, UINT8, ScriptError, script
 from onnxscript import opset18 as op
-from onnxscript.errors import IncompleteModelWarning
+from onnxscript.errors import ModelCheckWarning
 from tests.helpers import checked_model, define, run_compiled
 
 SCOPE = {
@@ -141,7 +141,7 @@ def test_eager_tensors_follow_the_same_rule():
 )
 def test_incomplete_models_are_warned_about(source, names, fix):
     f = script()(define(source, dict(SCOPE)))
-    with pytest.warns(IncompleteModelWarning) as record:
+    with pytest.warns(ModelCheckWarning) as record:
         model = f.to_model_proto()
     text = str(record[0].message)
     for name in names:
@@ -162,3 +162,12 @@ def test_complete_models_and_graphs_give_no_warning():
         warnings.simplefilter("error")
         f.to_graph_proto()
         f.to_function_proto()
+
+
+def test_models_the_checker_rejects_are_warned_about():
+    source = "def f(x: FLOAT[2, 3]) -> FLOAT[5]:\n    return op.Relu(x)\n"
+    f = script()(define(source, dict(SCOPE)))
+    with pytest.warns(ModelCheckWarning, match="onnx.checker rejects the model: .*Relu"):
+        model = f.to_model_proto()
+    with pytest.raises(onnx.shape_inference.InferenceError):
+        onnx.checker.check_model(model, full_check=True)
