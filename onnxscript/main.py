@@ -7,6 +7,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar, overload
 
+from onnxscript.errors import OnnxScriptError, for_user
 from onnxscript.values import OnnxFunction, Opset, TracedOnnxFunction, graph
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -85,13 +86,16 @@ def script(
             gc.disable()
         try:
             compiled = compile_function(fn, own, default_opset)
+            if kwargs:
+                from onnxscript.model_export import check_options
+
+                check_options(compiled.function, kwargs, "@script()")
+        except OnnxScriptError as exc:
+            # The user sees their decorator line, this frame and the located message.
+            raise for_user(exc) from exc.__cause__
         finally:
             if collecting:
                 gc.enable()
-        if kwargs:
-            from onnxscript.model_export import check_options
-
-            check_options(compiled.function, kwargs, "@script()")
         return OnnxFunction(
             fn,
             own,

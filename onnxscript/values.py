@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import onnx
 
 from onnxscript import schemas
+from onnxscript.errors import OnnxScriptError, for_user
 from onnxscript.language import binding as sig_mod
 from onnxscript.language.callables import FunctionRef, GraphBody, OpRef
 
@@ -163,7 +164,10 @@ class Op(OpRef):
         return f"{self.opset!r}.{self.name}"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return _eval_op(self, args, kwargs)
+        try:
+            return _eval_op(self, args, kwargs)
+        except OnnxScriptError as exc:
+            raise for_user(exc) from exc.__cause__
 
 
 Op.__doc__ = _SchemaDoc(Op.__doc__ or "")  # type: ignore[assignment]
@@ -328,7 +332,10 @@ class OnnxFunction(FunctionRef):
         return self._model(kwargs).graph
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return _eval_function(self, args, kwargs)
+        try:
+            return _eval_function(self, args, kwargs)
+        except OnnxScriptError as exc:
+            raise for_user(exc) from exc.__cause__
 
 
 @dataclass(frozen=True)
@@ -408,7 +415,10 @@ class TracedOnnxFunction(FunctionRef):
         return f"<TracedOnnxFunction {self.domain}::{self.name}>"
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return _eval_function(self, args, kwargs)
+        try:
+            return _eval_function(self, args, kwargs)
+        except OnnxScriptError as exc:
+            raise for_user(exc) from exc.__cause__
 
     def to_function_proto(self, **attributes: Any) -> onnx.FunctionProto:
         """The function traced once on symbolic inputs typed from its annotations.
