@@ -48,6 +48,13 @@ def dtype_name(code: int | None) -> str:
     return NAMES.get(code) or f"element type {code}"
 
 
+def dtype_name_with_article(code: int | None) -> str:
+    """``"a FLOAT"``, ``"an INT64"``, ``"a UINT8"`` (said "you-int"): for messages."""
+    name = dtype_name(code)
+    vowel = name[:1].upper() in "AEIOU" and not name.startswith("UINT")
+    return f"{'an' if vowel else 'a'} {name}"
+
+
 def is_float(code: int | None) -> bool:
     return code in FLOAT_TYPES
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import ast
 import builtins
+import inspect
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from onnxscript.converter import optional_values, presence
+from onnxscript.converter import onnx_equivalents, optional_values, presence
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
 from onnxscript.errors import AttributeValueError, BindingError, OperatorTypeError
 from onnxscript.language.attributes import AT, coerce, infer_kind, kind_name
@@ -123,10 +124,30 @@ def _python_on_tensor(t: ExpressionTranslator, call: ast.Call, fn: Any) -> Excep
             f"call {name} from Python or from another traced function, or compile it with "
             "@script() (without trace_only) if its body is a script",
         )
+    library = onnx_equivalents.library_of(fn)
+    if library is not None:
+        args = [t.text(arg) for arg in call.args]
+        equivalent = onnx_equivalents.equivalent_op_call(name, args)
+        return t.error(
+            call,
+            f"{t.text(call.func)}() is a {library} function and cannot be applied to tensors "
+            "in a script",
+            f"write {equivalent}"
+            if equivalent
+            else "compute it with ONNX ops (op.Add, op.ReduceSum, ...: see docs/language.md)",
+        )
+    if inspect.isfunction(fn):
+        return t.error(
+            call,
+            f"the Python function {name}() cannot be applied to tensors in a script",
+            f"decorate {name} with @script() to call it as a script function, or compute "
+            "it with ONNX ops",
+        )
     return t.error(
         call,
-        f"the Python function {name}() cannot be applied to tensors in a script",
-        f"use an ONNX op instead, or decorate {name} with @script() to call it as a function",
+        f"{t.text(call.func)} cannot be applied to tensors in a script: it is not an op or "
+        "a script function",
+        "compute it with ONNX ops (op.Add, op.ReduceSum, ...: see docs/language.md)",
     )
 
 

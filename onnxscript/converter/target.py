@@ -108,6 +108,9 @@ class SymbolTarget:
                 f"cannot index a tensor with {type(value).__name__} {value!r}",
                 "indices are integers, slices, `...`, None, or INT64 tensors",
             )
+        misfit = indexing.index_misfit(value)
+        if misfit is not None:
+            raise self.t.error(item, misfit)
         return self.t.builder.constant(np.asarray(value, dtype=np.int64)), np.ndim(value) > 0
 
     def int_vector(self, parts: Sequence[int | Value]) -> Value:
@@ -137,7 +140,27 @@ class SymbolTarget:
         try:
             return rule(self, *args)
         except OperatorTypeError as exc:
-            raise self.t.error(self.node, exc.message, exc.hint) from None
+            raise self.t.error(self.node, exc.message, self._hint(exc)) from None
+
+    def _hint(self, exc: OperatorTypeError) -> str:
+        """The rule's hint, with the source text of the operand it is about in place of
+        its ``...`` when this expression shows which operand that is."""
+        operands = _operand_nodes(self.node)
+        if exc.operand is None or exc.operand >= len(operands):
+            return exc.hint
+        return exc.hint.replace("...", self.t.text(operands[exc.operand]))
+
+
+def _operand_nodes(node: ast.AST) -> list[ast.expr]:
+    """The operands of an operator expression, in the order the rules number them (none
+    for ``and``/``or`` and chained comparisons, where the rules do not say which)."""
+    if isinstance(node, ast.BinOp):
+        return [node.left, node.right]
+    if isinstance(node, ast.UnaryOp):
+        return [node.operand]
+    if isinstance(node, ast.Compare) and len(node.comparators) == 1:
+        return [node.left, node.comparators[0]]
+    return []
 
 
 def binary(t: ExpressionTranslator, node: ast.AST, symbol: str, left: Sym, right: Sym) -> Sym:

@@ -143,24 +143,26 @@ def literal_misfit(value: Any, dtype: int) -> tuple[str, str] | None:
         low, high = limits
         for v in values:
             if type(v) is int and not low <= v <= high:
+                wider = "INT64" if dtype != dtypes.INT64 and -(2**63) <= v < 2**63 else "DOUBLE"
                 return (
-                    f"the integer {v} is combined with a {dtypes.dtype_name(dtype)} tensor, "
+                    f"the integer {v} is combined with "
+                    f"{dtypes.dtype_name_with_article(dtype)} tensor, "
                     f"whose values range from {low} to {high}",
-                    "cast the tensor to a wider type first, e.g. op.Cast(x, to=DOUBLE)",
+                    f"cast the tensor to a wider type first, e.g. op.Cast(..., to={wider})",
                 )
     if dtype in dtypes.INT_TYPES or dtype == dtypes.BOOL:
         for v in values:
             if isinstance(v, float) and not (math.isfinite(v) and v.is_integer()):
                 return (
-                    f"the float {v!r} is combined with a {dtypes.dtype_name(dtype)} tensor and "
-                    "would be truncated",
+                    f"the float {v!r} is combined with {dtypes.dtype_name_with_article(dtype)} "
+                    "tensor and would be truncated",
                     "ONNX ops need operands of one type: cast the tensor first, e.g. "
-                    "op.Cast(x, to=FLOAT)",
+                    "op.Cast(..., to=FLOAT)",
                 )
     if dtype == dtypes.STRING and any(not isinstance(v, str) for v in values):
         return "a number is combined with a STRING tensor", ""
     if dtype != dtypes.STRING and any(isinstance(v, str) for v in values):
-        return f"a string is combined with a {dtypes.dtype_name(dtype)} tensor", ""
+        return f"a string is combined with {dtypes.dtype_name_with_article(dtype)} tensor", ""
     return None
 
 

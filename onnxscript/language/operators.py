@@ -149,7 +149,8 @@ def require_bool(dtype: int | None, what: str) -> None:
     if dtype is not None and dtype != dtypes.BOOL:
         raise OperatorTypeError(
             f"`{what}` needs BOOL tensors, but this operand is {dtypes.dtype_name(dtype)}",
-            "compare first, e.g. `x > 0`, or cast with op.Cast(x, to=BOOL)",
+            "compare first, e.g. `... > 0`, or cast with op.Cast(..., to=BOOL)",
+            operand=0 if what == "not" else None,
         )
 
 
@@ -178,9 +179,11 @@ def require_same_dtype(symbol: str, first: int | None, second: int | None) -> No
     """Refuse two tensors of different known element types: ONNX never converts."""
     if first is not None and second is not None and first != second:
         raise OperatorTypeError(
-            f"`{symbol}` combines a {dtypes.dtype_name(first)} tensor with a "
-            f"{dtypes.dtype_name(second)} tensor",
-            "ONNX does not promote types: cast one operand, e.g. op.Cast(i, to=FLOAT)",
+            f"`{symbol}` combines {dtypes.dtype_name_with_article(first)} tensor with "
+            f"{dtypes.dtype_name_with_article(second)} tensor",
+            "ONNX does not promote types: cast one operand to the other's type, e.g. "
+            f"op.Cast(..., to={dtypes.dtype_name(first)})",
+            operand=1,
         )
 
 

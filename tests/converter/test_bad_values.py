@@ -24,7 +24,7 @@ CASES = {
     "literal past the tensor's type": (HEADER + "    return i + 2**63\n", "values range from"),
     "literal past INT32": (
         "def f(i: INT32[3]):\n    return i + 2**40\n",
-        "is combined with a INT32 tensor",
+        "is combined with an INT32 tensor",
     ),
     "ragged list": (HEADER + "    return x * [[1.0], [2.0, 3.0]]\n", "different lengths"),
     "object array of None": (

@@ -53,7 +53,7 @@ def test_python_number_takes_the_type_the_schema_fixes():
 
 def test_float_literal_with_integer_tensor_is_refused():
     ints = np.array([1, 2], dtype=np.int64)
-    with pytest.raises(TypeError, match=r"0\.5 is combined with a INT64 tensor"):
+    with pytest.raises(TypeError, match=r"0\.5 is combined with an INT64 tensor"):
         op.Add(ints, 0.5)
     # A float with an integral value is fine, as in scripts.
     np.testing.assert_array_equal(op.Add(ints, 2.0), [3, 4])
