@@ -14,6 +14,7 @@ import onnx
 
 from onnxscript import dtypes, schemas
 from onnxscript.converter import type_checks, type_inference
+from onnxscript.errors import AttributeValueError
 from onnxscript.language import operators
 from onnxscript.language.attributes import AT, infer_kind, tensor_from_value
 from onnxscript.language.binding import Signature, signature_for
@@ -241,6 +242,10 @@ class GraphEmitter:
         kind = type(value)
         if kind is int or kind is float or kind is bool:
             code = dtype if dtype is not None else _DEFAULT_CODES[kind]
+            if kind is int and code == dtypes.INT64 and not _INT64_MIN <= value <= _INT64_MAX:
+                raise AttributeValueError(
+                    f"the integer {value} does not fit in INT64 (-2**63 to 2**63 - 1)"
+                )
             field = _SCALAR_FIELDS.get(code)
             if field is not None:
                 return self._scalar_constant(value, code, field, hint)
@@ -295,6 +300,7 @@ def _label(op_type: str, origin: ast.AST | None) -> str:
     return f"`{symbol}` (ONNX {op_type})" if symbol is not None else op_type
 
 
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _DEFAULT_CODES = {int: dtypes.INT64, float: dtypes.FLOAT, bool: dtypes.BOOL}
 # Element types whose scalars are written without numpy: (TensorProto field, Python type).
 _SCALAR_FIELDS: dict[int, tuple[str, type]] = {

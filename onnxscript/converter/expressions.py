@@ -334,6 +334,21 @@ class ExpressionTranslator:
         except AttributeValueError as exc:
             raise self.error(node, str(exc)) from None
 
+    def check_declared_dtype(
+        self, value: Value, declared: int | None, node: ast.AST, what: str
+    ) -> None:
+        """A ScriptError when ``value``'s known element type is not the ``declared`` one
+        (onnx.checker would reject the model: ONNX never converts types)."""
+        known = type_inference.known_dtype(value)
+        if declared and known is not None and known != declared:
+            name = dtypes.dtype_name(declared)
+            raise self.error(
+                node,
+                f"this is {dtypes.dtype_name_with_article(known)} tensor, but {what} "
+                f"declares {name}",
+                f"convert it with op.Cast(..., to={name}), or change the annotation",
+            )
+
     def check_literal_fits(self, value: Any, dtype: int, node: ast.AST) -> None:
         """A ScriptError when the literal cannot take element type ``dtype`` (the rule
         shared with eager mode: ``language.literals.literal_misfit``)."""

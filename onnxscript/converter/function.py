@@ -133,6 +133,7 @@ def _outputs(
         if out_types is not None and i < len(out_types):
             declared = getattr(out_types[i], "dtype", None)
             value = translator.retype_int_like(value, dtype=declared or None)
+            translator.check_declared_dtype(value, declared, node, "the return annotation")
         outputs.append(_output(translator.builder, value, taken))
     if out_types is None:
         return outputs

@@ -151,6 +151,7 @@ class Translator(ExpressionTranslator):
             )
         value = self.to_tensor(sym, stmt.value)
         spec = annotation.value.type_spec()
+        self.check_declared_dtype(value, spec.dtype, stmt.value, "its annotation")
         if any(out is value for out in self.builder.graph.inputs):
             value = self.builder.emit1("Identity", value, hint=name)
         value.declared_type = spec

@@ -128,6 +128,9 @@ class ArrayTarget:
                 f"cannot index a tensor with {describe(item)}: indices are integers, slices, "
                 "`...`, None, or integer tensors"
             )
+        misfit = indexing.index_misfit(item)
+        if misfit is not None:
+            raise IndexError(misfit)
         index = np.asarray(item, dtype=np.int64)
         return index, index.ndim > 0
 

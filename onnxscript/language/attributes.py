@@ -159,8 +159,15 @@ def coerce(value: Any, kind: int) -> Any:
         if isinstance(value, np.ndarray) and value.ndim == 1 and kind in (AT.INTS, AT.FLOATS):
             return [coerce(v, _LIST_OF[kind]) for v in value.tolist()]
     elif kind == AT.GRAPH:
-        return value
+        if value is not None and not isinstance(value, _PLAIN_DATA):
+            return value  # a nested function, GraphFunction or GraphProto: the caller's
+        raise AttributeValueError(
+            f"expected a graph (a nested function decorated with @graph()), got {_describe(value)}"
+        )
     raise AttributeValueError(f"expected a value of type {kind_name(kind)}, got {_describe(value)}")
+
+
+_PLAIN_DATA = (bool, int, float, complex, str, bytes, list, tuple, dict, np.ndarray, np.generic)
 
 
 def _describe(value: Any) -> str:

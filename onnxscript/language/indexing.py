@@ -148,6 +148,22 @@ class _Slices(NamedTuple):
     steps: list[Any]
 
 
+def _clamped(bound: Any) -> Any:
+    """An int bound past INT64 moved to its end: it selects the same (ONNX Slice clamps
+    every bound to the axis, as Python does)."""
+    if type(bound) is int and not INT64_MIN <= bound <= INT64_MAX:
+        return INT64_MAX if bound > 0 else INT64_MIN
+    return bound
+
+
+def index_misfit(value: Any) -> str | None:
+    """Why an integer index (or list of them) cannot be an INT64 index, else None."""
+    for item in np.ravel(np.asarray(value, dtype=object)):
+        if isinstance(item, int) and not INT64_MIN <= item <= INT64_MAX:
+            return f"the index {item} is out of range for any tensor (past INT64)"
+    return None
+
+
 def _slices(t: IndexTarget, items: Sequence[Any], layout_: list[Item]) -> _Slices:
     """The bounds of the slice items that select less than a whole axis."""
     found = _Slices([], [], [], [])
@@ -173,6 +189,7 @@ def _slices(t: IndexTarget, items: Sequence[Any], layout_: list[Item]) -> _Slice
                     "a slice with a tensor step needs explicit start and stop",
                     "write x[start:stop:step]; the default bounds depend on the step's sign",
                 )
+        start, stop, step = _clamped(start), _clamped(stop), _clamped(step)
         if is_full_slice(start, stop, step):
             continue  # a full `:` selects everything
         found.starts.append(start)
