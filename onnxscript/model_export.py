@@ -12,6 +12,7 @@ import onnx.shape_inference
 from onnxscript.defaults import default_ir_version
 from onnxscript.onnx_types import is_tensor_type
 from onnxscript.program.graph import Function
+from onnxscript.program.initializers import add_initializers
 from onnxscript.program.lowering import (
     bind_attributes,
     function_to_model_proto,
@@ -28,6 +29,7 @@ _OPTIONS = {
     "io_types",
     "value_infos",
     "source_locations",
+    "initializers",
 }
 _MODEL_FIELDS = {f.name for f in onnx.ModelProto.DESCRIPTOR.fields}
 
@@ -143,7 +145,23 @@ def to_model_proto(fn: Function, options: Mapping[str, Any]) -> onnx.ModelProto:
         source_locations=bool(options.get("source_locations", False)),
     )
     _fill_output_types(model, out_types, [v.type for v in graph.outputs])
+    _exact_types(model.graph.input, in_given)
+    _exact_types(model.graph.output, out_given)
+    if options.get("initializers") is not None:
+        add_initializers(model, options["initializers"], fn.name)
     return model
+
+
+def _exact_types(infos: Sequence[onnx.ValueInfoProto], given: Sequence[Any]) -> None:
+    """A type given as an ``onnx.TypeProto`` is used as is: IR types have no denotations,
+    maps or sparse tensors. (An optional input keeps the optional type lowering gave it.)"""
+    for info, t in zip(infos, given):
+        if not isinstance(t, onnx.TypeProto) or t.WhichOneof("value") is None:
+            continue
+        lowered = info.type.WhichOneof("value")
+        if lowered == "optional_type" and t.WhichOneof("value") != "optional_type":
+            continue
+        info.type.CopyFrom(t)
 
 
 def _fill_output_types(

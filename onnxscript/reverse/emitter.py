@@ -95,6 +95,9 @@ class FunctionScope:
     use_operators: bool = False
     inline_const: bool = False
     main_opset: str = "op"
+    # The main graph's initializers stay initializers (``make_model`` names them in
+    # ``initializers=``): never inlined, and those nothing reads are not written at all.
+    keep_initializers: bool = False
 
 
 class Emitter:
@@ -231,6 +234,8 @@ class Emitter:
             out = node.outputs[0] if node.outputs else None
             if not isinstance(tensor, onnx.TensorProto) or out is None:
                 continue
+            if node.proto is None and out.depth == 0 and self.scope.keep_initializers:
+                continue
             if out.uses != 1 or out.is_output:
                 continue
             if math.prod(tensor.dims) > self.scope.attributes.tensors.inline_limit:
@@ -343,6 +348,8 @@ class Emitter:
         first = outs[0] if outs else None
         lines = self.lines
         if proto is None:
+            if _carried_by_make_model(self.scope, first):
+                return
             text = self._initializer(node, first)
             local, variadic = None, False
         else:
@@ -402,7 +409,11 @@ class Emitter:
 
     def _initializer(self, node: NodeInfo, out: Val | None) -> str:
         scope = self.scope
-        scope.imports.opsets.add(scope.main_opset)
+        if scope.keep_initializers and out is not None and out.depth == 0:
+            # Not a node of the compiled model: the model needs no ai.onnx import for it.
+            scope.imports.constant_opsets.add(scope.main_opset)
+        else:
+            scope.imports.opsets.add(scope.main_opset)
         tensor = node.tensor
         name = out.name if out is not None else ""
         if isinstance(tensor, onnx.SparseTensorProto):
@@ -680,6 +691,17 @@ class Emitter:
         self.lines.append(f"{inner}return {', '.join(names)}")
         self._drop_pending(self.undo(mark), set())
         self.bind(graph.func_name, _POISON)
+
+
+def _carried_by_make_model(scope: FunctionScope, out: Val | None) -> bool:
+    """Whether an initializer is left to ``make_model``: one of the main graph that nothing
+    reads (``initializers=`` gives its value)."""
+    return (
+        scope.keep_initializers
+        and out is not None
+        and out.depth == 0
+        and not (out.uses or out.is_output)
+    )
 
 
 def _kept(val: Val) -> bool:

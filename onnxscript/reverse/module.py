@@ -145,6 +145,7 @@ class ModuleWriter:
         attribute_defaults: Sequence[onnx.AttributeProto] = (),
         doc: str = "",
         is_main: bool = False,
+        keep_initializers: bool = False,
     ) -> _Function:
         if self.module_names is None:
             self.module_names = set(self.names.used)
@@ -166,6 +167,7 @@ class ModuleWriter:
             file_key_prefix="" if is_main else f"{domain}::{name}::",
             use_operators=self.options.use_operators,
             inline_const=self.options.inline_const,
+            keep_initializers=keep_initializers,
         )
         fn = _Function(graph, reader, names, scope, py_name, doc=doc, is_main=is_main)
         fn.calls = reader.calls
@@ -362,7 +364,7 @@ class ModuleWriter:
         if lines:
             lines.append("")
         names = set(self.imports.names - _RUNTIME_NAMES)
-        used_vars = self.imports.opsets
+        used_vars = self.imports.opsets | self.imports.constant_opsets
         opset_lines = []
         custom = []
         max_known = onnx.defs.onnx_opset_version()
@@ -479,10 +481,12 @@ def model_function_lines(
     output_overrides: Sequence[str | None],
     renames: dict[str, str] | None = None,
     extra_imports: dict[str, int] | None = None,
+    initializers: Sequence[tuple[str, str]] = (),
 ) -> list[str]:
     """``make_model()``: the main function compiled with the model's own settings (plus
-    ``extra_imports``: ai.onnx for the Constant nodes of initializers in a model that
-    imports no ai.onnx opset)."""
+    ``extra_imports``: ai.onnx for the nodes the compiler adds in a model that imports no
+    ai.onnx opset) and ``initializers``: (name, Python expression) pairs for
+    ``initializers=``."""
     args = [f"ir_version={model.ir_version}"]
     imports = imported_versions(model.opset_import)
     for domain, version in (extra_imports or {}).items():
@@ -500,6 +504,9 @@ def model_function_lines(
         args.append(f"input_types=[{', '.join(o or 'None' for o in input_overrides)}]")
     if any(o is not None for o in output_overrides):
         args.append(f"output_types=[{', '.join(o or 'None' for o in output_overrides)}]")
+    if initializers:
+        items = "".join(f"            {string(k)}: {v},\n" for k, v in initializers)
+        args.append(f"initializers={{\n{items}        }}")
     lines = [
         f"def {py_name}() -> onnx.ModelProto:",
         f'    """{main_name} as a model with the original model\'s settings."""',

@@ -453,10 +453,12 @@ class Planner:
         """Whether ``val`` (``x_1``) may join the variable of ``earlier`` (``x``): they are
         not in one variable already, ``earlier`` is no graph output and is not read after
         ``val`` is defined, and ``val`` is no output of the main graph (those keep their
-        names)."""
+        names) nor an initializer (``initializers=`` names the variable it starts)."""
         return (
             (val.var is None or earlier.var is not val.var)
             and not (is_main and val.is_output)
+            and val.node is not None
+            and val.node.proto is not None  # an initializer starts its own variable
             and not earlier.is_output
             and earlier.last_use <= val.index
             and self.optional(val)

@@ -11,7 +11,9 @@ import onnx.defs
 import onnx.helper
 
 from onnxscript.reverse import validation
-from onnxscript.reverse.graph_model import TranslationError
+from onnxscript.reverse.graph_model import TranslationError, Val
+from onnxscript.reverse.identifiers import sanitize
+from onnxscript.reverse.literals import string
 from onnxscript.reverse.module import (
     ModuleWriter,
     attribute_parameters,
@@ -21,6 +23,7 @@ from onnxscript.reverse.module import (
     output_annotation,
 )
 from onnxscript.reverse.options import Options
+from onnxscript.reverse.tensors import sparse_expression
 from onnxscript.schemas import canonical_domain, imported_versions
 
 ProtoLike = onnx.ModelProto | onnx.FunctionProto | onnx.GraphProto | str | os.PathLike[str]
@@ -101,7 +104,7 @@ def translate_model(model: onnx.ModelProto, options: Options) -> str:
         seen.add(key)
         _add_function_proto(writer, fn, py_name, imports)
     graph = model.graph
-    main = _add_main(writer, graph, main_name, model_imports, options)
+    main = _add_main(writer, graph, main_name, model_imports, options, keep_initializers=True)
     writer.prepare()
     _function_headers(writer, model.functions, model_imports)
     in_over, out_over = _main_header(writer, main, graph)
@@ -116,10 +119,38 @@ def translate_model(model: onnx.ModelProto, options: Options) -> str:
         writer.imports.opsets
     ):
         extra[""] = writer.main_version
+    initializers = [] if options.skip_initializers else _initializer_entries(writer, main, graph)
     writer.trailer = model_function_lines(
-        model_fn_name, main_name, model, in_over, out_over, renames, extra
+        model_fn_name, main_name, model, in_over, out_over, renames, extra, initializers
     )
     return writer.write()
+
+
+def _initializer_entries(
+    writer: ModuleWriter, main: Any, graph: onnx.GraphProto
+) -> list[tuple[str, str]]:
+    """``initializers=`` of ``make_model()``, in the model's order: the variable of each
+    initializer the graph reads, the value of the others (an input's default value, or
+    one that nothing reads)."""
+    assert writer.tensors is not None
+    tensors = writer.tensors
+    values: dict[str, Val] = {}
+    for node in main.graph.nodes:
+        if node.proto is not None:
+            break  # the initializers come first
+        out = node.outputs[0]
+        values.setdefault(out.name, out)
+    entries = []
+    for init in [*graph.initializer, *graph.sparse_initializer]:
+        name = init.values.name if isinstance(init, onnx.SparseTensorProto) else init.name
+        val = values.get(name)
+        if val is not None and (val.uses or val.is_output):
+            entries.append((name, string(val.py)))
+        elif isinstance(init, onnx.SparseTensorProto):
+            entries.append((name, sparse_expression(init, tensors, sanitize(name))))
+        else:
+            entries.append((name, tensors.expression(init, sanitize(name), name)))
+    return entries
 
 
 def _interface_renames(main: Any) -> dict[str, str]:
@@ -156,7 +187,10 @@ def _add_main(
     name: str,
     imports: dict[str, int],
     options: Options,
+    keep_initializers: bool = False,
 ) -> Any:
+    """Add the main graph; ``keep_initializers``: its initializers stay initializers
+    (``make_model()`` names them), unless ``skip_initializers`` makes them inputs."""
     inputs = [(vi.name, vi.type) for vi in graph.input]
     initializers = list(graph.initializer)
     if options.skip_initializers:
@@ -175,6 +209,7 @@ def _add_main(
         sparse_initializers=list(graph.sparse_initializer),
         doc=graph.doc_string,
         is_main=True,
+        keep_initializers=keep_initializers and not options.skip_initializers,
     )
 
 

@@ -18,12 +18,15 @@ DTYPE_NAMES: dict[int, str] = {code: cls.__name__ for code, cls in TYPES_BY_DTYP
 class Imports:
     """The names from ``onnxscript`` (and the modules) that emitted code uses."""
 
-    __slots__ = ("modules", "names", "opsets")
+    __slots__ = ("constant_opsets", "modules", "names", "opsets")
 
     def __init__(self) -> None:
         self.names: set[str] = set()
         self.modules: set[str] = set()
         self.opsets: set[str] = set()
+        # Opsets used only for the Constant statements of initializers (imported, but not
+        # needed by the compiled model).
+        self.constant_opsets: set[str] = set()
 
     def dtype(self, code: int) -> str:
         name = DTYPE_NAMES[code]

@@ -9,20 +9,26 @@ matching values of the enclosing graphs. Node names, doc strings and value infos
 immaterial, and every node must pair up, also one that no output depends on.
 
 By default the comparison is strict: graph inputs and outputs have equal types (nested
-graphs included), initializers match initializers by content, floats match bit for bit,
-models have the same opset imports and functions, and functions the same name, attribute
-parameters (with defaults) and opset imports.
+graphs included), floats match bit for bit, models have the same opset imports and
+functions, and functions the same name, attribute parameters (with defaults) and opset
+imports. In both modes an initializer is not a ``Constant`` node: initializers match
+initializers by content (their names, like all value names, do not matter), a graph input's
+default value (an initializer of the same name) must be the same, and the initializers
+that nothing reads must be the same ones in the same order.
 
 With ``canonical=True`` (what ``python -m onnxscript model.onnx --check`` uses to compare a
 model with its translation compiled back) both sides are first put in a canonical form that
 removes only differences that do not change results and that scripts cannot spell:
 
-* initializers become ``Constant`` nodes (scripts have no initializers);
+* initializers of nested graphs become ``Constant`` nodes (scripts give initializers only
+  to the main graph, through ``to_model_proto(initializers=...)``);
 * a ``Loop`` condition that is a constant ``true`` is no condition, and a condition reshaped
-  to a scalar (``Reshape(c, [])``, which the compiler adds for ``while``) is the condition;
+  to a scalar (``Reshape(c, [])``, which the compiler adds for ``while`` when it cannot tell
+  that the condition is a scalar) is the condition;
 * a graph output that is not computed by a node of its graph (an input, an outer value, an
   output listed twice) gets an ``Identity`` (the compiler always adds one);
-* unread node outputs lose their names, and nodes whose results are never used are removed;
+* unread node outputs lose their names, and nodes whose results are never used are removed
+  (initializers are kept);
 * the domain ``ai.onnx`` is ``""``, and trailing empty (omitted) inputs are dropped.
 
 The canonical comparison is also looser where the script language decides: types only of
@@ -182,6 +188,7 @@ class _Graph:
     nodes: list[_Node] = field(default_factory=list)
     producers: dict[str, tuple[_Node, int]] = field(default_factory=dict)
     positions: dict[str, int] = field(default_factory=dict)  # input name -> its index
+    defaults: dict[int, onnx.TensorProto] = field(default_factory=dict)  # input index -> value
 
     def owner(self, name: str) -> _Graph | None:
         """The graph (this one or an enclosing one) that defines ``name``."""
@@ -246,13 +253,18 @@ def _read(
     graph = _Graph(inputs, input_types, outputs, output_types, parent)
     for i, name in enumerate(inputs):
         graph.positions.setdefault(name, i)
-    # An initializer named like an input is that input's default value, not a constant.
+    # Scripts can only give the main graph initializers: canonically, those of nested graphs
+    # are Constant nodes.
+    kept = not canonical or parent is None
     for tensor in initializers:
-        if tensor.name not in graph.positions:
-            graph.nodes.append(_constant(tensor.name, "value", tensor))
+        position = graph.positions.get(tensor.name)
+        if position is not None:  # an initializer named like an input is its default value
+            graph.defaults[position] = tensor
+        else:
+            graph.nodes.append(_constant(tensor.name, "value", tensor, kept))
     for sparse in sparse_initializers:
         if sparse.values.name not in graph.positions:
-            graph.nodes.append(_constant(sparse.values.name, "sparse_value", sparse))
+            graph.nodes.append(_constant(sparse.values.name, "sparse_value", sparse, kept))
     graph.nodes += (_read_node(node, graph, canonical) for node in nodes)
     for item in graph.nodes:
         for k, name in enumerate(item.outputs):
@@ -263,9 +275,15 @@ def _read(
     return graph
 
 
-def _constant(name: str, attribute: str, value: onnx.TensorProto | onnx.SparseTensorProto) -> _Node:
+def _constant(
+    name: str,
+    attribute: str,
+    value: onnx.TensorProto | onnx.SparseTensorProto,
+    initializer: bool,
+) -> _Node:
+    """An initializer as a node (``initializer`` tells it from a ``Constant`` node)."""
     attr = onnx.helper.make_attribute(attribute, value)
-    return _Node("Constant", "", "", [], [name], {attribute: attr}, initializer=True)
+    return _Node("Constant", "", "", [], [name], {attribute: attr}, initializer=initializer)
 
 
 def _read_node(node: onnx.NodeProto, graph: _Graph, canonical: bool) -> _Node:
@@ -354,8 +372,13 @@ def _prune_graph(graph: _Graph, used: set[str]) -> bool:
     changed = False
     kept = []
     for node in graph.nodes:
-        # A node without outputs (only effects, if any) is kept: nothing can read it.
-        if node.outputs and not any(name in used for name in node.outputs if name):
+        # A node without outputs (only effects, if any) is kept: nothing can read it; an
+        # initializer is part of the model's interface.
+        if (
+            node.outputs
+            and not node.initializer
+            and not any(name in used for name in node.outputs if name)
+        ):
             changed = True
             continue
         node.outputs = [name if name in used else "" for name in node.outputs]
@@ -579,6 +602,7 @@ class _Matcher:
             return
         for k, (x, y) in enumerate(zip(a.inputs, b.inputs)):
             self.compare_types(a.input_types[k], b.input_types[k], nested, at, f"input {k}")
+            self.compare_default(a.defaults.get(k), b.defaults.get(k), at.then(f" input {k}"))
             self.bind(a, x, b, y, at.then(f" input {k}"))
         for k, (x, y) in enumerate(zip(a.outputs, b.outputs)):
             self.compare_types(a.output_types[k], b.output_types[k], nested, at, f"output {k}")
@@ -600,6 +624,18 @@ class _Matcher:
                 self.fail(at, f"{what} element types differ: {_elem_text(ea)} vs {_elem_text(eb)}")
         elif ta != tb and (not self.canonical or ta.WhichOneof("value") is not None):
             self.fail(at, f"{what} types differ: {_type_text(ta)} vs {_type_text(tb)}")
+
+    def compare_default(
+        self, da: onnx.TensorProto | None, db: onnx.TensorProto | None, at: _At
+    ) -> None:
+        """An input's default value (an initializer of the same name)."""
+        if da is None and db is None:
+            return
+        if da is None or db is None:
+            texts = ["no default" if d is None else f"default {_tensor_text(d)}" for d in (da, db)]
+            self.fail(at, f"{texts[0]} vs {texts[1]}")
+        elif not _same_tensor(da, db, exact=not self.canonical):
+            self.fail(at, f"default values differ: {_tensor_text(da)} vs {_tensor_text(db)}")
 
     def bind(self, oa: _Graph | None, x: str, ob: _Graph | None, y: str, at: _At) -> bool:
         """Pair value ``x`` (defined in ``oa``) with ``y`` (defined in ``ob``); whether the
@@ -662,9 +698,7 @@ class _Matcher:
             return
         self.nodes[id(na)] = nb
         self.matched_b.add(id(nb))
-        # Strictly, an initializer is not a Constant node; canonically, both are constants.
-        same_origin = self.canonical or na.initializer == nb.initializer
-        if not same_origin or (na.op_type, na.domain, na.overload) != (
+        if na.initializer != nb.initializer or (na.op_type, na.domain, na.overload) != (
             nb.op_type,
             nb.domain,
             nb.overload,
@@ -715,15 +749,39 @@ class _Matcher:
         return True
 
     def check_all_nodes_matched(self) -> None:
-        """Nodes the walk did not reach (no output depends on them) must not exist.
-        (Unused initializers do not matter.)"""
+        """Nodes the walk did not reach (no output depends on them) must not exist, and the
+        initializers nothing reads must be the same, in the same order."""
         for a, b, at in self.pairs:
-            left = [n.op_type for n in a.nodes if id(n) not in self.nodes and not n.initializer]
-            right = [
-                n.op_type for n in b.nodes if id(n) not in self.matched_b and not n.initializer
-            ]
-            if left or right:
-                self.fail(at, f"nodes that no output depends on differ: {left} vs {right}")
+            left = [n for n in a.nodes if id(n) not in self.nodes]
+            right = [n for n in b.nodes if id(n) not in self.matched_b]
+            ops_a = [n.op_type for n in left if not n.initializer]
+            ops_b = [n.op_type for n in right if not n.initializer]
+            if ops_a or ops_b:
+                self.fail(at, f"nodes that no output depends on differ: {ops_a} vs {ops_b}")
+            unread_a = [n for n in left if n.initializer]
+            unread_b = [n for n in right if n.initializer]
+            if len(unread_a) != len(unread_b) or not all(
+                _same_value(x, y, not self.canonical) for x, y in zip(unread_a, unread_b)
+            ):
+                self.fail(
+                    at,
+                    f"initializers that nothing reads differ: {_values_text(unread_a)} vs "
+                    f"{_values_text(unread_b)}",
+                )
+
+
+def _same_value(a: _Node, b: _Node, exact: bool) -> bool:
+    """Whether two initializers hold the same tensor (or sparse tensor)."""
+    (name_a, attr_a), (name_b, attr_b) = next(iter(a.attrs.items())), next(iter(b.attrs.items()))
+    return name_a == name_b and _same_attribute(attr_a, attr_b, exact)
+
+
+def _values_text(nodes: Sequence[_Node]) -> str:
+    texts = []
+    for node in nodes:
+        attr = next(iter(node.attrs.values()))
+        texts.append(_tensor_text(attr.t) if attr.type == AT.TENSOR else "a sparse tensor")
+    return f"[{', '.join(texts)}]"
 
 
 # -- models and functions -------------------------------------------------------------------------

@@ -122,8 +122,8 @@ def test_external_data_tensors_print_as_external_tensor(tmp_path):
     source = proto2python(path)
     assert 'external_tensor("w", 1, [4096], "ext.data", offset=0, length=16384)' in source
     back = compiled(source)
-    tensor = back.graph.node[0].attribute[0].t
-    assert tensor.data_location == onnx.TensorProto.EXTERNAL
+    (tensor,) = back.graph.initializer
+    assert tensor.name == "w" and tensor.data_location == onnx.TensorProto.EXTERNAL
     out = str(tmp_path / "back.onnx")
     onnx.save(back, out)  # next to ext.data, so the reference resolves
     loaded = onnx.load(out)

@@ -266,7 +266,7 @@ def test_canonical_tensor_values_are_compared_exactly():
     assert differences(const([1.0, 2.0]), const([1.0, 2.5]), canonical=True)
 
 
-def test_canonical_initializers_equal_constants_and_extra_nodes_are_found():
+def test_canonical_initializers_are_not_constants_and_extra_nodes_are_found():
     init = make_model(
         [oh.make_node("Add", ["x", "w"], ["y"])],
         [vi("x", F, [2])],
@@ -281,17 +281,82 @@ def test_canonical_initializers_equal_constants_and_extra_nodes_are_found():
         [vi("x", F, [2])],
         [vi("y", F, [2])],
     )
-    assert is_isomorphic(init, const, canonical=True)
+    assert differences(init, const, canonical=True) == [
+        "model graph output 0 <- Add input 1: computed by an initializer vs ai.onnx.Constant"
+    ]
     extra = make_model(
-        [
-            oh.make_node("Constant", [], ["w"], value=nh.from_array(np.ones(2, np.float32))),
-            oh.make_node("Identity", ["w"], ["w2"]),
-            oh.make_node("Add", ["x", "w2"], ["y"]),
-        ],
+        [oh.make_node("Identity", ["w"], ["w2"]), oh.make_node("Add", ["x", "w2"], ["y"])],
         [vi("x", F, [2])],
         [vi("y", F, [2])],
+        initializers=[nh.from_array(np.ones(2, np.float32), "w")],
     )
     assert differences(init, extra, canonical=True)
+
+
+def _if_with_branch_initializer(as_initializer: bool) -> onnx.GraphProto:
+    """``y = x + (1, 1) if c else x``: the then-branch's constant is an initializer of the
+    branch or a ``Constant`` node in it."""
+    one = nh.from_array(np.ones(2, np.float32), "one")
+    nodes = [oh.make_node("Add", ["x", "one"], ["t"])]
+    if not as_initializer:
+        nodes.insert(0, oh.make_node("Constant", [], ["one"], value=one))
+    then_g = oh.make_graph(
+        nodes, "then", [], [vi("t", F, [2])], initializer=[one] if as_initializer else []
+    )
+    else_g = oh.make_graph([oh.make_node("Identity", ["x"], ["e"])], "else", [], [vi("e", F, [2])])
+    return oh.make_graph(
+        [oh.make_node("If", ["c"], ["y"], then_branch=then_g, else_branch=else_g)],
+        "g",
+        [vi("x", F, [2]), vi("c", BOOL, [])],
+        [vi("y", F, [2])],
+    )
+
+
+def test_initializers_of_nested_graphs_are_constants_canonically():
+    init, const = _if_with_branch_initializer(True), _if_with_branch_initializer(False)
+    assert_isomorphic(init, const, canonical=True)
+    with pytest.raises(Mismatch, match=r"an initializer vs ai\.onnx\.Constant"):
+        assert_isomorphic(init, const)
+
+
+def test_input_default_values_are_compared():
+    def graph(default: list[float] | None) -> onnx.GraphProto:
+        inits = [] if default is None else [oh.make_tensor("b", F, [2], default)]
+        return _graph(
+            [oh.make_node("Add", ["x", "b"], ["y"])], inputs=("x", "b"), initializers=inits
+        )
+
+    for canonical in (False, True):
+        assert is_isomorphic(graph([1.0, 2.0]), graph([1.0, 2.0]), canonical=canonical)
+        assert differences(graph([1.0, 2.0]), graph(None), canonical=canonical) == [
+            "graph input 1: default FLOAT[2] [1.0, 2.0] vs no default"
+        ]
+        assert differences(graph([1.0, 2.0]), graph([1.0, 3.0]), canonical=canonical) == [
+            "graph input 1: default values differ: FLOAT[2] [1.0, 2.0] vs FLOAT[2] [1.0, 3.0]"
+        ]
+
+
+def test_unread_initializers_must_be_the_same_in_order():
+    def graph(*values: float) -> onnx.GraphProto:
+        inits = [oh.make_tensor(f"u{i}", F, [1], [v]) for i, v in enumerate(values)]
+        return _graph([oh.make_node("Relu", ["x"], ["y"])], initializers=inits)
+
+    for canonical in (False, True):
+        assert is_isomorphic(graph(1.0, 2.0), graph(1.0, 2.0), canonical=canonical)
+        assert differences(graph(1.0, 2.0), graph(1.0), canonical=canonical) == [
+            "graph: initializers that nothing reads differ: [FLOAT[1] [1.0], FLOAT[1] [2.0]] "
+            "vs [FLOAT[1] [1.0]]"
+        ]
+        assert not is_isomorphic(graph(1.0, 2.0), graph(2.0, 1.0), canonical=canonical)
+    # A Constant node nothing reads is dead code (canonically), an initializer is not.
+    dead = _graph(
+        [
+            oh.make_node("Relu", ["x"], ["y"]),
+            oh.make_node("Constant", [], ["u0"], value=oh.make_tensor("", F, [1], [1.0])),
+        ]
+    )
+    assert not is_isomorphic(graph(1.0), dead, canonical=True)
+    assert is_isomorphic(graph(), dead, canonical=True)
 
 
 def test_canonical_constant_true_loop_condition_equals_no_condition():
@@ -340,7 +405,7 @@ def test_canonical_nested_graphs_are_compared():
 # -- what the two modes treat differently ----------------------------------------------------------
 
 
-def test_initializers_are_constants_only_canonically():
+def test_initializers_are_not_constants_in_either_mode():
     init = _graph(
         [oh.make_node("Add", ["x", "w"], ["y"])],
         initializers=[nh.from_array(np.ones(2, np.float32), "w")],
@@ -349,9 +414,9 @@ def test_initializers_are_constants_only_canonically():
         oh.make_node("Constant", [], ["w"], value=nh.from_array(np.ones(2, np.float32))),
         oh.make_node("Add", ["x", "w"], ["y"]),
     ])  # fmt: skip
-    with pytest.raises(Mismatch, match=r"an initializer vs ai\.onnx\.Constant"):
-        assert_isomorphic(init, const)
-    assert_isomorphic(init, const, canonical=True)
+    for canonical in (False, True):
+        with pytest.raises(Mismatch, match=r"an initializer vs ai\.onnx\.Constant"):
+            assert_isomorphic(init, const, canonical=canonical)
 
 
 def test_canonical_form_adds_identities_and_drops_unused_nodes():
