@@ -21,6 +21,7 @@ from onnxscript.analysis.names import all_identifiers, parameter_names, scan
 from onnxscript.converter import optional_values, type_inference
 from onnxscript.converter.emitter import GraphEmitter
 from onnxscript.converter.normalize import FreshNames, has_jump, normalize
+from onnxscript.converter.scalar_values import is_scalar
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
 from onnxscript.language.attributes import AT
 from onnxscript.language.literals import INT64_MAX, INT64_MIN
@@ -476,7 +477,7 @@ def translate_while(t: Translator, stmt: ast.While) -> None:
     if isinstance(cond_sym, Const) and not t.truth(cond_sym.value, stmt.test):
         return  # the loop never runs
     cond_init = condition(t, cond_sym, stmt.test)
-    if not isinstance(cond_sym, Const):
+    if not isinstance(cond_sym, Const) and not is_scalar(t.builder, cond_init):
         # A one-element condition of any rank (as Python's truth test allows) enters the
         # Loop as a scalar, the rank its body declares.
         no_dims = t.builder.constant(np.array([], dtype=np.int64))
