@@ -1,8 +1,10 @@
 """Capture a Python function's source, parse it to an AST located in the original file, and
 locate errors in it.
 
-Works for functions in files, in Jupyter/IPython cells and in code given to ``exec`` whose
-source was registered with :mod:`linecache` (see :func:`register_source`).
+Works for functions in files, in Jupyter/IPython cells, in code given to ``exec`` whose
+source was registered (:func:`register_source`; ``exec(source)`` then works as well as
+``exec(compile(source, filename, "exec"))``), and at the prompt of ``python -i`` or
+``python`` when readline keeps the lines typed (the history is read back).
 
 The function's lines are found from its code object: they start at ``co_firstlineno``
 (the first decorator) and end at the last line any instruction of the function (or of a
@@ -11,12 +13,15 @@ which tokenizes the file; the latter remains the fallback.
 """
 
 from __future__ import annotations
+import __future__
 
 import ast
 import inspect
+import itertools
 import linecache
+import sys
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from onnxscript.errors import ScriptError
@@ -77,13 +82,101 @@ def _char_column(line: str, byte_offset: int) -> int:
     return len(line.encode("utf-8")[:byte_offset].decode("utf-8", errors="ignore"))
 
 
-def register_source(source: str, filename: str) -> None:
-    """Make ``source`` findable under ``filename``, so that functions defined by
-    ``exec(compile(source, filename, "exec"))`` can be scripted."""
+_UNNAMED = itertools.count()
+
+
+def register_source(source: str, filename: str | None = None) -> None:
+    """Make ``source`` (Python code run with ``exec``) readable by ``@script()``.
+
+    Functions defined by ``exec(compile(source, filename, "exec"))`` or by a plain
+    ``exec(source)`` can then be scripted; errors name ``filename`` (by default a name of the
+    form ``<registered source N>``). The text is kept in :mod:`linecache`, as tracebacks
+    read it.
+    """
+    if filename is None:
+        filename = f"<registered source {next(_UNNAMED)}>"
     lines = source.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
     linecache.cache[filename] = (len(source), None, lines, filename)
+
+
+_FUTURE_FLAGS = 0
+for _feature in __future__.all_feature_names:
+    _FUTURE_FLAGS |= getattr(__future__, _feature).compiler_flag
+
+
+def _starts_function(lines: list[str], first: int) -> bool:
+    """Whether line ``first`` (1-based) of ``lines`` starts a decorator or a ``def``."""
+    return 0 < first <= len(lines) and lines[first - 1].lstrip().startswith(
+        ("@", "def ", "async def ")
+    )
+
+
+def _defines(lines: list[str], filename: str, code: types.CodeType) -> bool:
+    """Whether compiling ``lines`` makes a code object equal to ``code`` (same name, first
+    line, bytecode, constants and names): then they are the function's source."""
+    if not _starts_function(lines, code.co_firstlineno):
+        return False
+    text = "".join(lines)
+    if f"def {code.co_name}" not in text:
+        return False
+    flags = code.co_flags & _FUTURE_FLAGS
+    try:
+        module = compile(text, filename, "exec", flags=flags, dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    stack = [module]
+    while stack:
+        current = stack.pop()
+        if current == code:
+            return True
+        stack.extend(c for c in current.co_consts if isinstance(c, types.CodeType))
+    return False
+
+
+_CONTINUATIONS = ("else", "elif", "except", "finally", ")", "]", "}")
+"""Unindented lines that continue the statement above them."""
+
+
+def _history_blocks() -> Iterator[list[str]]:
+    """The top-level statements typed at the interactive prompt, newest first, read from
+    readline's history (none when readline is not loaded, or stdin is not a terminal and
+    so the interpreter did not read through readline)."""
+    readline = sys.modules.get("readline")
+    if readline is None:
+        return
+    try:
+        count = readline.get_current_history_length()
+        items = [readline.get_history_item(i) or "" for i in range(1, count + 1)]
+    except Exception:  # a readline replacement without the history functions
+        return
+    lines = [line + "\n" for item in items for line in item.splitlines()]
+    starts = [
+        i
+        for i, line in enumerate(lines)
+        if line.strip()
+        and line[:1] not in (" ", "\t")
+        and not line.startswith(_CONTINUATIONS)
+        and not (i > 0 and lines[i - 1].startswith("@"))  # decorated: starts above
+    ]
+    ends = [*starts[1:], len(lines)]
+    for start, end in zip(reversed(starts), reversed(ends)):
+        yield lines[start:end]
+
+
+def _registered_source(code: types.CodeType) -> tuple[str, list[str]] | None:
+    """(name, lines) of a registered source or a statement typed at the interactive prompt
+    that defines ``code``, found by compiling them: for code given to ``exec`` under
+    another file name than its registered source's, and for ``<stdin>``."""
+    for name, entry in list(linecache.cache.items()):
+        if len(entry) == 4 and entry[1] is None and _defines(list(entry[2]), name, code):
+            return name, list(entry[2])
+    if code.co_filename == "<stdin>":
+        for block in _history_blocks():
+            if _defines(block, "<stdin>", code):
+                return "<stdin>", block
+    return None
 
 
 def _last_code_line(code: types.CodeType) -> int:
@@ -99,9 +192,10 @@ def _last_code_line(code: types.CodeType) -> int:
     return last
 
 
-def _function_lines(fn: Callable[..., Any]) -> tuple[list[str], int, int]:
-    """(the file's lines, first line of ``fn`` (its first decorator), a lower bound of its
-    last line). The bound may fall short of a statement that spans several lines."""
+def _function_lines(fn: Callable[..., Any]) -> tuple[str, list[str], int, int]:
+    """(the file name for messages, the file's lines, first line of ``fn`` (its first
+    decorator), a lower bound of its last line). The bound may fall short of a statement
+    that spans several lines."""
     code = getattr(fn, "__code__", None)
     if isinstance(code, types.CodeType):
         # A file edited since it was cached (importlib.reload, autoreload) is read again;
@@ -109,15 +203,30 @@ def _function_lines(fn: Callable[..., Any]) -> tuple[list[str], int, int]:
         linecache.checkcache(code.co_filename)
         all_lines = linecache.getlines(code.co_filename, getattr(fn, "__globals__", None))
         first = code.co_firstlineno
-        if (
-            all_lines
-            and first <= len(all_lines)
-            and all_lines[first - 1].lstrip().startswith(("@", "def ", "async def "))
-        ):
-            return all_lines, first, _last_code_line(code)
+        if _starts_function(all_lines, first):
+            return code.co_filename, all_lines, first, _last_code_line(code)
+        found = _registered_source(code)
+        if found is not None:
+            return found[0], found[1], first, _last_code_line(code)
     lines, start = inspect.getsourcelines(fn)
     start = max(start, 1)
-    return [""] * (start - 1) + lines, start, start + len(lines) - 1
+    filename = code.co_filename if code is not None else "<unknown>"
+    return filename, [""] * (start - 1) + lines, start, start + len(lines) - 1
+
+
+def _unreadable_hint(filename: str) -> str:
+    """What to do when a function's source cannot be found."""
+    hint = (
+        "define script functions in a file or notebook cell; for code run with exec, call "
+        "onnxscript.register_source(source) before exec(source)"
+    )
+    if filename == "<stdin>":
+        hint = (
+            "functions typed at the interactive prompt are read back from readline's "
+            "history, which is only kept when stdin is a terminal and readline is "
+            "available; otherwise " + hint.replace("define", "define the", 1)
+        )
+    return hint
 
 
 INDENTED_PREFIX = "if 1:\n"
@@ -166,14 +275,13 @@ def parse_function(fn: Callable[..., Any]) -> tuple[ast.FunctionDef, SourceText]
     code = getattr(fn, "__code__", None)
     filename = code.co_filename if code is not None else "<unknown>"
     try:
-        all_lines, first, last = _function_lines(fn)
+        filename, all_lines, first, last = _function_lines(fn)
     except (OSError, TypeError) as exc:
         raise ScriptError(
             f"cannot read the source of {getattr(fn, '__qualname__', fn)!r}: {exc}",
             filename=filename,
             lineno=getattr(code, "co_firstlineno", 0),
-            hint="define script functions in a file or notebook cell; for code built as a "
-            "string, call onnxscript.register_source(source, filename) before exec",
+            hint=_unreadable_hint(filename),
         ) from None
     last = min(max(last, first), len(all_lines))
     error: SyntaxError | None = None

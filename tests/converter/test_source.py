@@ -75,16 +75,63 @@ def test_same_lines_as_inspect():
 
 
 def test_exec_source_needs_registration():
-    source = "def f(x):\n    return x\n"
+    # A function name no other test registers: a registered source with the same code
+    # would be found.
+    source = "def unregistered_f(x):\n    return x\n"
     namespace: dict = {}
     exec(compile(source, "<not-registered>", "exec"), namespace)
     from onnxscript import ScriptError
 
-    with pytest.raises(ScriptError, match="register_source"):
-        script()(namespace["f"])
+    with pytest.raises(ScriptError, match=r"register_source\(source\) before exec\(source\)"):
+        script()(namespace["unregistered_f"])
     register_source(source, "<registered>")
     exec(compile(source, "<registered>", "exec"), namespace)
-    assert script()(namespace["f"]).to_function_proto().node[0].op_type == "Identity"
+    compiled = script()(namespace["unregistered_f"])
+    assert compiled.to_function_proto().node[0].op_type == "Identity"
+
+
+def _exec(source: str, filename: str = "<string>") -> dict:
+    namespace = {"script": script, "FLOAT": FLOAT, "op": op}
+    exec(compile(source, filename, "exec"), namespace)
+    return namespace
+
+
+def _op_types(fn) -> list[str]:
+    return [n.op_type for n in fn.to_function_proto().node]
+
+
+def test_plain_exec_of_a_registered_source():
+    source = "@script()\ndef plain_exec_f(x: FLOAT['N']) -> FLOAT['N']:\n    return op.Abs(x)\n"
+    register_source(source)  # no file name: one is made up
+    assert _op_types(_exec(source)["plain_exec_f"]) == ["Abs"]
+
+
+def test_exec_under_another_name_than_the_registered_one():
+    source = "@script()\ndef renamed_f(x: FLOAT['N']) -> FLOAT['N']:\n    return op.Neg(x)\n"
+    register_source(source, "model_code.py")
+    assert _op_types(_exec(source, "something_else.py")["renamed_f"]) == ["Neg"]
+
+
+def test_errors_name_the_registered_file():
+    source = "@script()\ndef bad_f(x: FLOAT['N']) -> FLOAT['N']:\n    return len(x)\n"
+    register_source(source, "my_model.py")
+    from onnxscript import ScriptError
+
+    with pytest.raises(ScriptError) as info:
+        _exec(source)
+    assert (info.value.filename, info.value.lineno) == ("my_model.py", 3)
+    assert info.value.source_line.strip() == "return len(x)"
+
+
+def test_registered_sources_with_the_same_function_name_are_told_apart():
+    """The source is the one whose compiled code equals the function's, not the first one
+    that defines a function of that name."""
+    template = "@script()\ndef twin_f(x: FLOAT['N']) -> FLOAT['N']:\n    return op.{}(x)\n"
+    first, second = template.format("Abs"), template.format("Neg")
+    register_source(first)
+    register_source(second)
+    assert _op_types(_exec(second)["twin_f"]) == ["Neg"]
+    assert _op_types(_exec(first)["twin_f"]) == ["Abs"]
 
 
 def test_reloaded_module_compiles_its_new_body(tmp_path):
