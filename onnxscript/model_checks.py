@@ -72,7 +72,7 @@ def _checker_message(model: onnx.ModelProto) -> str | None:
         return None
     try:
         onnx.checker.check_model(model, full_check=True)
-    except (onnx.checker.ValidationError, onnx.shape_inference.InferenceError) as exc:
+    except Exception as exc:  # ValidationError, InferenceError, ValueError (bad enums), ...
         detail = str(exc).strip().splitlines()
         return f"to_model_proto(): onnx.checker rejects the model: {' '.join(detail[:3])}"
     return None

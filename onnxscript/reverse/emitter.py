@@ -287,7 +287,12 @@ class Emitter:
                 continue
             key = attr.name
             if local is not None:
-                key = local.attributes.get(key, key)
+                if key not in local.attributes:
+                    raise TranslationError(
+                        f"a call of {node.op_type} gives attribute {key!r}, which the "
+                        "function does not declare"
+                    )
+                key = local.attributes[key]
             if attr.ref_attr_name:
                 param = scope.attr_params.get(attr.ref_attr_name)
                 if param is None:
@@ -658,6 +663,8 @@ class Emitter:
         if node.op_type == "If" and not node.domain:
             graphs = sorted(graphs, key=lambda item: item[0] != "then_branch")
         for attr_name, graph in graphs:
+            if not is_plain_identifier(attr_name):
+                raise TranslationError(f"attribute name {attr_name!r} is not an identifier")
             self.graph_def(graph, indent)
             graph_args.append(f"{attr_name}={graph.func_name}")
         args = [self.read(v) if v is not None else "None" for v in node.inputs]

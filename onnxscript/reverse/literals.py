@@ -11,12 +11,17 @@ import math
 
 import numpy as np
 
+from onnxscript.errors import TranslationError
+
 
 def string(value: str) -> str:
     """A string literal: ``repr`` escapes quotes, backslashes and every line break.
 
-    Double quotes are preferred, as in formatted Python code.
+    Double quotes are preferred, as in formatted Python code. A proto string field that
+    is not UTF-8 text (protobuf then gives ``bytes``) is a :class:`TranslationError`.
     """
+    if type(value) is not str:
+        raise TranslationError(f"a name or text field of the model is not UTF-8 text: {value!r}")
     text = repr(value)
     if text[0] == "'" and '"' not in value:
         return '"' + text[1:-1] + '"'

@@ -242,3 +242,29 @@ def test_names_are_not_looked_up_as_builtins_or_globals():
     assert set(dir(builtins)) >= _ALLOWED_BUILTINS
     x = np.array([1.0, -2.0], np.float32)
     np.testing.assert_allclose(run_model(compiled(source), [x])[0], run_model(model, [x])[0])
+
+
+@pytest.mark.parametrize("name", EVIL)
+def test_evil_graph_attribute_names_are_refused(name):
+    """A graph attribute's name is written as a keyword: one that is no identifier (found
+    by tests/reverse/test_cli_fuzz.py; it was written verbatim) is a TranslationError."""
+    from onnxscript.errors import TranslationError
+
+    body = oh.make_graph(
+        [oh.make_node("Add", ["a", "b"], ["c"])],
+        "body",
+        [vi("a", FLOAT, ["N"]), vi("b", FLOAT, ["N"])],
+        [vi("c", FLOAT, ["N"])],
+    )
+    node = oh.make_node("SequenceMap", ["s", "x"], ["y"])
+    node.attribute.append(oh.make_attribute(name, body))
+    model = make_model(
+        [node],
+        [oh.make_tensor_sequence_value_info("s", FLOAT, ["N"]), vi("x", FLOAT, ["N"])],
+        [oh.make_tensor_sequence_value_info("y", FLOAT, ["N"])],
+    )
+    if name.isidentifier() and not __import__("keyword").iskeyword(name):
+        ast.parse(proto2python(model))
+        return
+    with pytest.raises(TranslationError, match="is not an identifier"):
+        proto2python(model)
