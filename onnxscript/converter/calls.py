@@ -82,7 +82,7 @@ def translate_call(
         raise t.error(
             call,
             f"{t.text(call.func)} is a graph function and cannot be called directly",
-            "pass it as a graph attribute, e.g. op.Scan(..., body=fn)",
+            f"pass it as a graph attribute, e.g. op.Scan(..., body={t.text(call.func)})",
         )
     if kind == "value":
         raise t.error(call, f"{t.text(call.func)} is a tensor, not a function")
@@ -168,7 +168,10 @@ def _output_count(
     except BindingError as exc:
         hint = ""
         if n_outputs is None:
-            hint = f"unpack them, e.g. `a, b = {t.text(call.func)}(...)`, or pass num_outputs="
+            callee = t.text(call.func)
+            hint = f"unpack them, e.g. `a, b = {callee}(...)`"
+            if sig.free_form or "num_outputs" in sig.attribute_by_name:
+                hint += f", or give their number, e.g. {callee}(..., num_outputs=2)"
         raise t.error(call, str(exc), hint) from None
 
 

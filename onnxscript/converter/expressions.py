@@ -28,6 +28,11 @@ from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset
 _TENSOR_LIKE = (int, float, bool, np.ndarray, np.generic, onnx.TensorProto)
 
 
+def _a(noun: str) -> str:
+    """``noun`` with its indefinite article, by its first letter: "an Opset", "a tuple"."""
+    return f"{'an' if noun[:1].lower() in tuple('aeiou') else 'a'} {noun}"
+
+
 def _is_tensor_data(value: Any) -> bool:
     if isinstance(value, _TENSOR_LIKE):
         return True
@@ -290,7 +295,7 @@ class ExpressionTranslator:
         raise self.error(
             node,
             f"a nested function cannot be used as a tensor: {self.text(node)}",
-            "pass it as a graph attribute, e.g. op.Scan(..., body=fn)",
+            f"pass it as a graph attribute, e.g. op.Scan(..., body={self.text(node)})",
         )
 
     def const_tensor(
@@ -310,7 +315,7 @@ class ExpressionTranslator:
         if not _is_tensor_data(value):
             raise self.error(
                 node,
-                f"{self.text(node)} is a {type(value).__name__}, not a tensor",
+                f"{self.text(node)} is {_a(type(value).__name__)}, not a tensor",
                 "only numbers, strings, lists of them, numpy arrays and tensors can be "
                 "used as tensor values",
             )
@@ -479,11 +484,12 @@ class ExpressionTranslator:
                     f"{self.text(node.value)} has no attribute {node.attr!r}",
                 ) from None
         if isinstance(base, Value):
+            tensor = self.text(node.value)
             hints = {
-                "shape": "use op.Shape(x)",
+                "shape": f"use op.Shape({tensor})",
                 "dtype": "element types are static; annotate the input",
-                "T": "use op.Transpose(x)",
-                "ndim": "use op.Size(op.Shape(x))",
+                "T": f"use op.Transpose({tensor})",
+                "ndim": f"use op.Size(op.Shape({tensor}))",
             }
             raise self.error(
                 node,

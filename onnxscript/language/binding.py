@@ -233,7 +233,10 @@ def describe(sig: Signature) -> str:
         return ""
     ins = ", ".join(p.name + ("?" if p.optional else "") for p in sig.inputs) or "none"
     attrs = ", ".join(p.name for p in sig.attributes) or "none"
-    return f"{sig.name} takes inputs ({ins}) and attributes ({attrs}); ? marks optional inputs"
+    text = f"{sig.name} takes inputs ({ins}) and attributes ({attrs})"
+    if any(p.optional for p in sig.inputs):
+        text += "; ? marks optional inputs"
+    return text
 
 
 @dataclass
