@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -267,6 +268,7 @@ class Emitter:
         name = node.op_type
         if is_plain_identifier(name) and not name.startswith("_") and name not in _OPSET_ATTRS:
             return f"{opset}.{name}"
+        _check_standard_name(node, name, "op")
         return f"{opset}[{string(name)}]"
 
     def attributes(self, node: NodeInfo, value_name: str) -> list[str]:
@@ -309,6 +311,7 @@ class Emitter:
             if is_plain_identifier(key):
                 out.append(f"{key}={text}")
             else:
+                _check_standard_name(node, key, "attribute")
                 odd.append(f"{string(key)}: {text}")
         if odd:
             name = scope.attributes.tensors.names.take("ATTRIBUTES", default="ATTRIBUTES")
@@ -684,8 +687,8 @@ class Emitter:
             if val.type is not None and val.type.WhichOneof("value") == "tensor_type":
                 ann = annotation(val.type, imports)
             params.append(f"{val.py}: {ann}" if ann else val.py)
-        imports.names.add("graph")
-        self.lines.append(f"{indent}@graph()")
+        decorator = imports.name("graph")
+        self.lines.append(f"{indent}@{decorator}()")
         self.lines.append(f"{indent}def {graph.func_name}({', '.join(params)}):")
         mark = len(self.log)
         inner = indent + "    "
@@ -698,6 +701,24 @@ class Emitter:
         self.lines.append(f"{inner}return {', '.join(names)}")
         self._drop_pending(self.undo(mark), set())
         self.bind(graph.func_name, _POISON)
+
+
+_STANDARD_DOMAINS = frozenset({"", "ai.onnx.ml", "ai.onnx.preview.training"})
+
+
+def _check_standard_name(node: NodeInfo, name: str, what: str) -> None:
+    """A standard op (or attribute of one) whose name NFKC normalization changes is in no
+    schema: the compiler would refuse ``op["Ｒｅｌｕ"]``, and ``op.Ｒｅｌｕ`` would be
+    ``op.Relu`` (Python normalizes identifiers). Other domains get the name as written
+    (``my_domain["Ｒｅｌｕ"](x)``, ``**{"ﬁlter": 1}``)."""
+    if node.domain in _STANDARD_DOMAINS and not name.isascii():
+        normal = unicodedata.normalize("NFKC", name)
+        if normal != name:
+            domain = node.domain or "ai.onnx"
+            raise TranslationError(
+                f"{node.op_type!r} of {domain}: the {what} name {name!r} is in no opset, and "
+                f"Python would read it as {normal!r} (identifiers are NFKC-normalized)"
+            )
 
 
 def _carried_by_make_model(scope: FunctionScope, out: Val | None) -> bool:

@@ -120,8 +120,14 @@ class NameAllocator:
 
 
 def is_plain_identifier(name: str) -> bool:
-    """Whether ``name`` can be written as is as a Python identifier (``x.name`` or ``name=``)."""
-    return name.isidentifier() and not keyword.iskeyword(name)
+    """Whether ``name`` can be written as is as a Python identifier (``x.name`` or
+    ``name=``): Python would read it as the same name (identifiers are NFKC-normalized:
+    ``op.Ｒｅｌｕ`` is ``op.Relu``)."""
+    return (
+        name.isidentifier()
+        and not keyword.iskeyword(name)
+        and (name.isascii() or unicodedata.normalize("NFKC", name) == name)
+    )
 
 
 BUILTIN_NAMES = frozenset(dir(builtins))

@@ -10,12 +10,14 @@ metadata.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import onnx
 import onnx.defs
 
+from onnxscript.proto_graphs import subgraphs
 from onnxscript.reverse.attributes import (
     PYTHON_KINDS,
     AttributeWriter,
@@ -24,12 +26,25 @@ from onnxscript.reverse.attributes import (
 )
 from onnxscript.reverse.emitter import Emitter, FunctionScope, LocalFunction, Mismatch
 from onnxscript.reverse.graph_model import GraphInfo, Reader, TranslationError, Val, Var
-from onnxscript.reverse.identifiers import NameAllocator, sanitize, ssa_base
+from onnxscript.reverse.identifiers import (
+    RESERVED_BUILTINS,
+    NameAllocator,
+    is_plain_identifier,
+    sanitize,
+    ssa_base,
+)
 from onnxscript.reverse.literals import string
 from onnxscript.reverse.options import Options
 from onnxscript.reverse.planning import Planner
 from onnxscript.reverse.tensors import TensorWriter
-from onnxscript.reverse.types import DTYPE_NAMES, Imports, annotation, has_type, type_expression
+from onnxscript.reverse.types import (
+    DTYPE_NAMES,
+    Imports,
+    annotation,
+    has_denotation,
+    has_type,
+    type_expression,
+)
 from onnxscript.schemas import canonical_domain, imported_versions
 
 AT = onnx.AttributeProto
@@ -44,12 +59,16 @@ _MODULE_NAMES = frozenset(
         "external_tensor",
         "model_tensor",
         "rename_values",
+        "with_denotations",
         "_",
         *DTYPE_NAMES.values(),
     }
 )
 _MAX_TARGETED_RETRIES = 8
-_RUNTIME_NAMES = frozenset({"external_tensor", "model_tensor", "rename_values"})
+_RUNTIME_NAMES = frozenset({"external_tensor", "model_tensor", "rename_values", "with_denotations"})
+# Names a model's functions and attributes cannot keep: the entry point of the module,
+# builtins the emitted code calls, and the name of unused results.
+_NOT_KEPT = frozenset({"make_model", "_"})
 # Names the script compiler gives values it makes on its own (a `for` loop's condition
 # constant, the shape that makes a `while` condition a scalar, loop body inputs).
 _COMPILER_HINTS = frozenset({"true", "const", "iter_num", "cond_in"})
@@ -81,13 +100,33 @@ def _interface(fn: _Function) -> set[int]:
     return keep
 
 
-class ModuleWriter:
-    """Collects opsets, functions and constants, and writes the module text."""
+def _keepable(name: str) -> bool:
+    """Whether a function or attribute of the model can keep ``name`` in Python."""
+    return (
+        is_plain_identifier(name)
+        and name[:2] != "__"
+        and name not in RESERVED_BUILTINS
+        and name not in _NOT_KEPT
+    )
 
-    def __init__(self, options: Options) -> None:
+
+class ModuleWriter:
+    """Collects opsets, functions and constants, and writes the module text.
+
+    The names of the model's functions and of their attribute parameters are what the
+    compiled model calls them, so they are kept: the module's own names (opset objects,
+    imports such as ``np`` or ``graph``, constants) give way to them.
+    """
+
+    def __init__(self, options: Options, functions: Sequence[onnx.FunctionProto] = ()) -> None:
         self.options = options
-        self.names = NameAllocator(_MODULE_NAMES)
-        self.imports = Imports()
+        self.user_functions = {f.name for f in functions if _keepable(f.name)}
+        self.user_attributes = {a for f in functions for a in _attribute_names(f) if _keepable(a)}
+        self._claimed: set[str] = set()
+        user = self.user_functions | self.user_attributes
+        self.names = NameAllocator(_MODULE_NAMES | user)
+        aliases = {n: self.names.take(n) for n in sorted(_MODULE_NAMES & user)}
+        self.imports = Imports(aliases)
         self.opset_vars: dict[tuple[str, int], str] = {}
         self.main_version = 0
         self.local: dict[tuple[str, str], LocalFunction] = {}
@@ -118,6 +157,19 @@ class ModuleWriter:
             return self.names.take(f"opset{version}")
         base = sanitize(domain.replace(".", "_"), default="opset")
         return self.names.take(f"{base}{version}" if several else base)
+
+    def function_name(self, name: str) -> str:
+        """The Python name of the model's function ``name``: ``name`` itself when it can
+        keep it (the first function of that name)."""
+        if name in self.user_functions and name not in self._claimed:
+            self._claimed.add(name)
+            return name
+        return self.names.take(name, default="function")
+
+    def release_attribute_names(self) -> None:
+        """Module-level names are chosen: attribute names are free for values again (each
+        function claims its own attribute parameters)."""
+        self.names.used -= self.user_attributes - self.user_functions
 
     def opset_var(self, domain: str, version: int) -> str:
         key = (domain, version)
@@ -151,8 +203,20 @@ class ModuleWriter:
             self.module_names = set(self.names.used)
         names = self.names.copy()
         attr_params: dict[str, str] = {}
-        for attr_name in [*attributes, *(a.name for a in attribute_defaults)]:
-            attr_params[attr_name] = names.take(attr_name, default="attr")
+        declared = [*attributes, *(a.name for a in attribute_defaults)]
+        called = _op_types(nodes) if self.user_functions & set(declared) else set()
+        for attr_name in declared:
+            _check_stable(attr_name, name)
+            # A parameter named like a function hides it, unless this function calls none
+            # of that name.
+            free = attr_name not in names.used or (
+                attr_name in self.user_functions and attr_name not in called
+            )
+            if attr_name in self.user_attributes and free and attr_name not in attr_params:
+                names.used.add(attr_name)
+                attr_params[attr_name] = attr_name
+            else:
+                attr_params[attr_name] = names.take(attr_name, default="attr")
         reader = Reader(names)
         graph = reader.read_graph(name, inputs, nodes, outputs, initializers, sparse_initializers)
         reader.name_subgraphs()
@@ -357,13 +421,14 @@ class ModuleWriter:
 
     def _header(self) -> list[str]:
         lines = []
-        if "np" in self.imports.modules:
-            lines.append("import numpy as np")
-        if "onnx" in self.imports.modules:
-            lines.append("import onnx")
+        imports = self.imports
+        if "np" in imports.modules:
+            lines.append(f"import numpy as {imports.np}")
+        if "onnx" in imports.modules:
+            lines.append("import onnx" + _as("onnx", imports.onnx))
         if lines:
             lines.append("")
-        names = set(self.imports.names - _RUNTIME_NAMES)
+        names = set(imports.names - _RUNTIME_NAMES)
         used_vars = self.imports.opsets | self.imports.constant_opsets
         opset_lines = []
         custom = []
@@ -377,19 +442,55 @@ class ModuleWriter:
                     + ("" if var == f"opset{version}" else f" as {var}")
                 )
             else:
+                opset = imports.name("Opset")
                 names.add("Opset")
-                custom.append(f"{var} = Opset({string(domain)}, {version})")
+                custom.append(f"{var} = {opset}({string(domain)}, {version})")
         if names:
             ordered = sorted(names, key=lambda n: (n[0].islower(), n))
-            lines.append(f"from onnxscript import {', '.join(ordered)}")
+            lines.append(f"from onnxscript import {self._imported(ordered)}")
         lines.extend(opset_lines)
-        runtime = sorted(self.imports.names & _RUNTIME_NAMES)
+        runtime = sorted(imports.names & _RUNTIME_NAMES)
         if runtime:
-            lines.append(f"from onnxscript.reverse.runtime import {', '.join(runtime)}")
+            lines.append(f"from onnxscript.reverse.runtime import {self._imported(runtime)}")
         if custom:
             lines.append("")
             lines.extend(custom)
         return lines
+
+    def _imported(self, names: Sequence[str]) -> str:
+        aliases = self.imports.aliases
+        return ", ".join(n + _as(n, aliases.get(n, n)) for n in names)
+
+
+def _as(name: str, alias: str) -> str:
+    return "" if alias == name else f" as {alias}"
+
+
+def _attribute_names(fn: onnx.FunctionProto) -> list[str]:
+    return [*fn.attribute, *(a.name for a in fn.attribute_proto)]
+
+
+def _op_types(nodes: Sequence[onnx.NodeProto]) -> set[str]:
+    """The op types of ``nodes`` and of the nodes of their graphs."""
+    found = set()
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        found.add(node.op_type)
+        for sub in subgraphs(node):
+            stack.extend(sub.node)
+    return found
+
+
+def _check_stable(attr_name: str, fn_name: str) -> None:
+    """Python reads identifiers NFKC-normalized: a parameter named ``ﬁlter`` would be the
+    attribute ``filter``, so such attribute parameters cannot be declared."""
+    if not attr_name.isascii() and unicodedata.normalize("NFKC", attr_name) != attr_name:
+        raise TranslationError(
+            f"function {fn_name!r} has an attribute parameter {attr_name!r}, which Python "
+            f"would read as {unicodedata.normalize('NFKC', attr_name)!r} (identifiers are "
+            "NFKC-normalized): scripts cannot declare it"
+        )
 
 
 def attribute_parameters(
@@ -452,9 +553,15 @@ def input_parameters(inputs: Sequence[Val], imports: Imports) -> tuple[list[str]
         ann = annotation(t, imports) if t is not None else None
         params.append(f"{val.cand}: {ann}" if ann else val.cand)
         overrides.append(
-            type_expression(t, imports) if t is not None and ann is None and has_type(t) else None
+            type_expression(t, imports) if t is not None and _needs_proto(t, ann) else None
         )
     return params, overrides
+
+
+def _needs_proto(t: onnx.TypeProto, ann: str | None) -> bool:
+    """Whether ``make_model`` must give the type as a ``TypeProto``: no annotation says it
+    (or not all of it: denotations)."""
+    return (ann is None and has_type(t)) or has_denotation(t)
 
 
 def output_annotation(
@@ -463,8 +570,7 @@ def output_annotation(
     """The return annotation and the ``TypeProto`` expressions annotations cannot give."""
     anns = [annotation(t, imports) if has_type(t) else None for t in types]
     overrides = [
-        type_expression(t, imports) if a is None and has_type(t) else None
-        for a, t in zip(anns, types)
+        type_expression(t, imports) if _needs_proto(t, a) else None for a, t in zip(anns, types)
     ]
     if not anns or all(a is None for a in anns):
         return "", overrides
@@ -482,11 +588,14 @@ def model_function_lines(
     renames: dict[str, str] | None = None,
     extra_imports: dict[str, int] | None = None,
     initializers: Sequence[tuple[str, str]] = (),
+    names: Imports | None = None,
 ) -> list[str]:
     """``make_model()``: the main function compiled with the model's own settings (plus
     ``extra_imports``: ai.onnx for the nodes the compiler adds in a model that imports no
     ai.onnx opset) and ``initializers``: (name, Python expression) pairs for
-    ``initializers=``."""
+    ``initializers=``; ``names`` are the module's imports."""
+    names = names if names is not None else Imports()
+    onnx_name = names.module("onnx")
     args = [f"ir_version={model.ir_version}"]
     imports = imported_versions(model.opset_import)
     for domain, version in (extra_imports or {}).items():
@@ -508,7 +617,7 @@ def model_function_lines(
         items = "".join(f"            {string(k)}: {v},\n" for k, v in initializers)
         args.append(f"initializers={{\n{items}        }}")
     lines = [
-        f"def {py_name}() -> onnx.ModelProto:",
+        f"def {py_name}() -> {onnx_name}.ModelProto:",
         f'    """{main_name} as a model with the original model\'s settings."""',
         f"    model = {main_name}.to_model_proto(",
     ]
@@ -516,10 +625,10 @@ def model_function_lines(
     lines.append("    )")
     if renames:
         items = ", ".join(f"{string(k)}: {string(v)}" for k, v in renames.items())
-        lines.append(f"    rename_values(model, {{{items}}})")
+        lines.append(f"    {names.name('rename_values')}(model, {{{items}}})")
     if model.metadata_props:
         props = ", ".join(f"{string(p.key)}: {string(p.value)}" for p in model.metadata_props)
-        lines.append(f"    onnx.helper.set_model_props(model, {{{props}}})")
+        lines.append(f"    {onnx_name}.helper.set_model_props(model, {{{props}}})")
     lines.append("    return model")
     return lines
 

@@ -6,6 +6,8 @@
   so that the script does not carry megabytes of numbers.
 * :func:`rename_values` gives a compiled model's inputs and outputs back their original
   names when those are not Python identifiers (``input.1``, ``output:0``).
+* :func:`with_denotations` sets the denotations of a ``TypeProto`` that ``onnx.helper``
+  builds (``input_types=`` of ``make_model``).
 
 Both are evaluated when the script is compiled (they are plain Python calls with constant
 arguments) and give ``onnx.TensorProto`` objects for ``op.Constant(value=...)``.
@@ -27,13 +29,17 @@ def external_tensor(
     name: str,
     data_type: int,
     dims: Sequence[int],
-    location: str,
+    location: str | None,
     offset: int | None = None,
     length: int | None = None,
     checksum: str | None = None,
     basepath: str | None = None,
+    extra: Sequence[tuple[str, str]] = (),
 ) -> onnx.TensorProto:
-    """A tensor whose data is stored in the file ``location`` (relative to the model)."""
+    """A tensor whose data is stored in the file ``location`` (relative to the model; None:
+    no ``location`` entry);
+    ``extra`` are further ``external_data`` entries (keys onnx does not define, or values
+    of the known keys that are not numbers), kept as they are after the known ones."""
     tensor = onnx.TensorProto()
     tensor.name = name
     tensor.data_type = data_type
@@ -46,12 +52,28 @@ def external_tensor(
         "checksum": checksum,
         "basepath": basepath,
     }
-    for key, value in fields.items():
-        if value is not None:
-            entry = tensor.external_data.add()
-            entry.key = key
-            entry.value = str(value)
+    entries = [(key, str(value)) for key, value in fields.items() if value is not None]
+    for key, value in [*entries, *extra]:
+        entry = tensor.external_data.add()
+        entry.key = key
+        entry.value = value
     return tensor
+
+
+def with_denotations(
+    t: onnx.TypeProto, denotation: str | None = None, dims: Sequence[str | None] | None = None
+) -> onnx.TypeProto:
+    """``t`` with its denotation (``TypeProto.denotation``) and those of its dimensions
+    set (``None``: none); annotations and ``onnx.helper`` cannot give them."""
+    if denotation is not None:
+        t.denotation = denotation
+    if dims is not None:
+        which = t.WhichOneof("value")
+        tensor = t.tensor_type if which == "tensor_type" else t.sparse_tensor_type
+        for dim, text in zip(tensor.shape.dim, dims):
+            if text is not None:
+                dim.denotation = text
+    return t
 
 
 def _graph_tensors(graph: onnx.GraphProto) -> Iterator[tuple[str, onnx.TensorProto]]:

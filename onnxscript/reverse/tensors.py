@@ -34,46 +34,60 @@ from onnxscript.reverse.literals import python_float, string
 from onnxscript.reverse.types import Imports
 
 _NUMPY_NAMES: dict[int, str] = {
-    1: "np.float32",
-    2: "np.uint8",
-    3: "np.int8",
-    4: "np.uint16",
-    5: "np.int16",
-    6: "np.int32",
-    7: "np.int64",
-    9: "np.bool_",
-    10: "np.float16",
-    11: "np.float64",
-    12: "np.uint32",
-    13: "np.uint64",
-    14: "np.complex64",
-    15: "np.complex128",
+    1: "float32",
+    2: "uint8",
+    3: "int8",
+    4: "uint16",
+    5: "int16",
+    6: "int32",
+    7: "int64",
+    9: "bool_",
+    10: "float16",
+    11: "float64",
+    12: "uint32",
+    13: "uint64",
+    14: "complex64",
+    15: "complex128",
 }
 
 
-def _np_float(value: float, kind: type[np.floating[Any]]) -> str:
+# The external-data keys onnx defines, in the order of external_tensor's parameters.
+_EXTERNAL_KEYS = ("location", "offset", "length", "checksum", "basepath")
+
+
+def _plain_number(text: str) -> bool:
+    """Whether ``text`` is what ``str(int(text))`` gives back (no sign, spaces or zeros)."""
+    return text.isascii() and text.isdigit() and str(int(text)) == text
+
+
+def _np_float(value: float, kind: type[np.floating[Any]], np_name: str) -> str:
     if math.isfinite(value):
         text = str(kind(value))
         return text if any(c in text for c in ".en") else text + ".0"
     if math.isnan(value):
-        return "np.nan"
-    return "np.inf" if value > 0 else "-np.inf"
+        return f"{np_name}.nan"
+    return f"{np_name}.inf" if value > 0 else f"-{np_name}.inf"
 
 
-def _formatter(code: int) -> Callable[[Any], str]:
+def _formatter(code: int, np_name: str) -> Callable[[Any], str]:
+    """Python text for one element of a tensor of element type ``code`` (numpy imported
+    as ``np_name``)."""
     if code == 1:
-        return lambda v: _np_float(v, np.float32)
+        return lambda v: _np_float(v, np.float32, np_name)
     if code == 10:
-        return lambda v: _np_float(v, np.float16)
+        return lambda v: _np_float(v, np.float16, np_name)
     if code == 11:
-        return lambda v: _np_float(v, np.float64) if not math.isfinite(v) else repr(float(v))
+        return lambda v: (
+            _np_float(v, np.float64, np_name) if not math.isfinite(v) else repr(float(v))
+        )
     if code == 9:
         return lambda v: "True" if v else "False"
     if code in (14, 15):
         part = np.float32 if code == 14 else np.float64
 
         def fmt_complex(v: complex) -> str:
-            return f"complex({_np_float(v.real, part)}, {_np_float(v.imag, part)})"
+            real, imag = _np_float(v.real, part, np_name), _np_float(v.imag, part, np_name)
+            return f"complex({real}, {imag})"
 
         return fmt_complex
     return lambda v: str(int(v))
@@ -132,8 +146,8 @@ class TensorWriter:
             return self._external(tensor)
         count = math.prod(tensor.dims)
         if count > self.large_limit and self.tensor_file is not None and file_key is not None:
-            self.imports.names.add("model_tensor")
-            return f"model_tensor({string(self.tensor_file)}, {string(file_key)})"
+            helper = self.imports.name("model_tensor")
+            return f"{helper}({string(self.tensor_file)}, {string(file_key)})"
         inline = count <= self.inline_limit
         text, needs_module = self._literal(tensor, inline)
         if inline and not needs_module:
@@ -144,9 +158,8 @@ class TensorWriter:
         """An expression whose value is ``tensor`` as an ``onnx.TensorProto`` (for use at
         module level, inside other ``onnx.helper`` calls)."""
         text, _ = self._literal(tensor, inline=False)
-        if text.startswith("np."):
-            self.imports.modules.add("onnx")
-            return f"onnx.numpy_helper.from_array({text})"
+        if text.startswith(self.imports.np + "."):
+            return f"{self.imports.module('onnx')}.numpy_helper.from_array({text})"
         return text
 
     def _module_constant(self, value_name: str, text: str) -> str:
@@ -157,20 +170,37 @@ class TensorWriter:
         return name
 
     def _external(self, tensor: onnx.TensorProto) -> str:
-        info = {entry.key: entry.value for entry in tensor.external_data}
-        self.imports.names.add("external_tensor")
+        """``external_tensor(...)`` with the tensor's ``external_data`` entries as they are:
+        the known keys as arguments while they come in the order of its parameters, every
+        entry from the first that does not (an unknown key, a value that is not a plain
+        number for ``offset``/``length``, a repeated key) in ``extra=``."""
+        helper = self.imports.name("external_tensor")
+        entries = [(entry.key, entry.value) for entry in tensor.external_data]
+        known: dict[str, str] = {}
+        position = 0
+        for key, value in entries:
+            if key not in _EXTERNAL_KEYS[position:]:
+                break
+            if key in ("offset", "length") and not _plain_number(value):
+                break
+            known[key] = value
+            position = _EXTERNAL_KEYS.index(key) + 1
+        extra = entries[len(known) :]
+        location = known.get("location")
         args = [
             string(tensor.name),
             str(tensor.data_type),
             str(list(tensor.dims)),
-            string(info.get("location", "")),
+            string(location) if location is not None else "None",
         ]
-        for key in ("offset", "length"):
-            if key in info and info[key].isdigit():
-                args.append(f"{key}={int(info[key])}")
-        if "checksum" in info:
-            args.append(f"checksum={string(info['checksum'])}")
-        return f"external_tensor({', '.join(args)})"
+        for key in _EXTERNAL_KEYS[1:]:
+            if key in known:
+                text = known[key] if key in ("offset", "length") else string(known[key])
+                args.append(f"{key}={text}")
+        if extra:
+            pairs = ", ".join(f"({string(k)}, {string(v)})" for k, v in extra)
+            args.append(f"extra=[{pairs}]")
+        return f"{helper}({', '.join(args)})"
 
     def _literal(self, tensor: onnx.TensorProto, inline: bool) -> tuple[str, bool]:
         """(expression, whether it must live at module level)."""
@@ -179,22 +209,25 @@ class TensorWriter:
         array = onnx.numpy_helper.to_array(tensor)
         indent = ""
         if code in _NUMPY_NAMES:
-            self.imports.modules.add("np")
-            dtype = _NUMPY_NAMES[code]
-            fmt = _formatter(code)
+            np_name = self.imports.module("np")
+            dtype = f"{np_name}.{_NUMPY_NAMES[code]}"
+            fmt = _formatter(code, np_name)
             flat = array.reshape(-1).tolist()
             items = [fmt(v) for v in flat]
             return self._array_text(items, dims, f"dtype={dtype}", inline, indent), False
         if code == onnx.TensorProto.STRING:
-            self.imports.modules.add("np")
+            self.imports.module("np")
             flat = array.reshape(-1).tolist()
             raw = [v if isinstance(v, bytes) else str(v).encode("utf-8") for v in flat]
             try:
                 items = [string(v.decode("utf-8")) for v in raw]
             except UnicodeDecodeError:
-                self.imports.modules.add("onnx")
+                onnx_name = self.imports.module("onnx")
                 values = _wrapped([repr(v) for v in raw], indent)
-                text = f"onnx.helper.make_tensor('', onnx.TensorProto.STRING, {dims}, {values})"
+                text = (
+                    f"{onnx_name}.helper.make_tensor('', {onnx_name}.TensorProto.STRING, "
+                    f"{dims}, {values})"
+                )
                 return text, True
             return self._array_text(items, dims, "dtype=object", inline, indent), False
         return self._other(tensor, array, dims, inline, indent)
@@ -202,15 +235,16 @@ class TensorWriter:
     def _array_text(
         self, items: list[str], dims: list[int], dtype: str, inline: bool, indent: str
     ) -> str:
+        np_name = self.imports.np
         if not dims:
-            return f"np.array({items[0]}, {dtype})"
+            return f"{np_name}.array({items[0]}, {dtype})"
         if not items:
-            return f"np.empty({tuple(dims)!r}, {dtype})"
+            return f"{np_name}.empty({tuple(dims)!r}, {dtype})"
         if inline or len(dims) == 1:
             body = _nested(items, dims) if inline else _wrapped(items, indent)
-            return f"np.array({body}, {dtype})"
+            return f"{np_name}.array({body}, {dtype})"
         shape = ", ".join(str(d) for d in dims)
-        return f"np.array({_wrapped(items, indent)}, {dtype}).reshape({shape})"
+        return f"{np_name}.array({_wrapped(items, indent)}, {dtype}).reshape({shape})"
 
     def _other(
         self,
@@ -221,10 +255,10 @@ class TensorWriter:
         indent: str,
     ) -> tuple[str, bool]:
         """Element types numpy lacks: values through ``make_tensor`` when exact, else bytes."""
-        self.imports.modules.add("onnx")
+        onnx_name = self.imports.module("onnx")
         code = tensor.data_type
         type_name = dtypes.NAMES.get(code) if code else "UNDEFINED"
-        dtype = f"onnx.TensorProto.{type_name}" if type_name else str(code)
+        dtype = f"{onnx_name}.TensorProto.{type_name}" if type_name else str(code)
         original = onnx.numpy_helper.to_array(tensor)
         try:
             values = array.astype(np.float64).reshape(-1).tolist()
@@ -234,15 +268,16 @@ class TensorWriter:
             same = False
         if same:
             items = [python_float(v) for v in values]
-            return f"onnx.helper.make_tensor('', {dtype}, {dims}, {_wrapped(items, indent)})", False
+            text = f"{onnx_name}.helper.make_tensor('', {dtype}, {dims}, {_wrapped(items, indent)})"
+            return text, False
         raw = onnx.numpy_helper.from_array(original).raw_data
-        return f"onnx.helper.make_tensor('', {dtype}, {dims}, {raw!r}, raw=True)", True
+        return f"{onnx_name}.helper.make_tensor('', {dtype}, {dims}, {raw!r}, raw=True)", True
 
 
 def sparse_expression(sparse: onnx.SparseTensorProto, writer: TensorWriter, name: str) -> str:
     """A module-level constant rebuilding a sparse tensor; its name is returned."""
-    writer.imports.modules.add("onnx")
+    onnx_name = writer.imports.module("onnx")
     values = writer.proto_expression(sparse.values)
     indices = writer.proto_expression(sparse.indices)
-    text = f"onnx.helper.make_sparse_tensor({values}, {indices}, {list(sparse.dims)})"
+    text = f"{onnx_name}.helper.make_sparse_tensor({values}, {indices}, {list(sparse.dims)})"
     return writer._module_constant(name + "_sparse", text)

@@ -83,17 +83,18 @@ def translate_model(model: onnx.ModelProto, options: Options) -> str:
     """The module for a whole model (functions, main graph and ``make_model``)."""
     validation.check_model(model)
     model_imports = imported_versions(model.opset_import)
-    writer = ModuleWriter(options)
+    writer = ModuleWriter(options, model.functions)
     model_fn_name = writer.names.take("make_model")
     fn_imports = []
     for fn in model.functions:
         own = imported_versions(fn.opset_import)
         fn_imports.append({**model_imports, **own} if own else dict(model_imports))
     writer.declare_opsets([model_imports, *fn_imports], _main_version(model_imports))
-    fn_names = [writer.names.take(fn.name, default="function") for fn in model.functions]
+    fn_names = [writer.function_name(fn.name) for fn in model.functions]
     main_name = writer.names.take(
         options.function_name or model.graph.name or "main", default="main"
     )
+    writer.release_attribute_names()
     seen = set()
     for fn, py_name, imports in zip(model.functions, fn_names, fn_imports):
         key = (canonical_domain(fn.domain), fn.name)
@@ -110,10 +111,7 @@ def translate_model(model: onnx.ModelProto, options: Options) -> str:
     in_over, out_over = _main_header(writer, main, graph)
     for fn in writer.functions:
         writer.translate(fn)
-    writer.imports.modules.add("onnx")
     renames = _interface_renames(main)
-    if renames:
-        writer.imports.names.add("rename_values")
     extra = {}
     if "" not in model_imports and writer.opset_vars[("", writer.main_version)] in (
         writer.imports.opsets
@@ -121,7 +119,15 @@ def translate_model(model: onnx.ModelProto, options: Options) -> str:
         extra[""] = writer.main_version
     initializers = [] if options.skip_initializers else _initializer_entries(writer, main, graph)
     writer.trailer = model_function_lines(
-        model_fn_name, main_name, model, in_over, out_over, renames, extra, initializers
+        model_fn_name,
+        main_name,
+        model,
+        in_over,
+        out_over,
+        renames,
+        extra,
+        initializers,
+        writer.imports,
     )
     return writer.write()
 
@@ -218,8 +224,8 @@ def _main_header(
 ) -> tuple[list[str | None], list[str | None]]:
     params, in_over = input_parameters(main.graph.inputs, writer.imports)
     returns, out_over = output_annotation([o.type for o in graph.output], writer.imports)
-    writer.imports.names.add("script")
-    main.header = function_header("@script()", main.py_name, params, returns)
+    decorator = writer.imports.name("script")
+    main.header = function_header(f"@{decorator}()", main.py_name, params, returns)
     return in_over, out_over
 
 
@@ -232,20 +238,24 @@ def _function_headers(writer: ModuleWriter, functions: Any, model_imports: dict[
         fn = by_name[local.py_name]
         opset = writer.opset_var(domain, model_imports.get(domain, 1))
         writer.imports.opsets.add(opset)
-        writer.imports.names.add("script")
+        decorator = writer.imports.name("script")
         params = [v.cand for v in fn.graph.inputs]
         attributes = fn.scope.attributes
         params += attribute_parameters(proto, attributes, local.attributes, fn.scope.opset_versions)
-        fn.header = function_header(f"@script({opset})", local.py_name, params, "")
+        fn.header = function_header(f"@{decorator}({opset})", local.py_name, params, "")
 
 
 def translate_function(proto: onnx.FunctionProto, options: Options) -> str:
     """The module for one ``FunctionProto``."""
     validation.check_function(proto)
     imports = imported_versions(proto.opset_import)
-    writer = ModuleWriter(options)
+    writer = ModuleWriter(options, [proto])
     writer.declare_opsets([imports], _main_version(imports))
-    py_name = writer.names.take(options.function_name or proto.name, default="function")
+    if options.function_name:
+        py_name = writer.names.take(options.function_name, default="function")
+    else:
+        py_name = writer.function_name(proto.name)
+    writer.release_attribute_names()
     _add_function_proto(writer, proto, py_name, imports)
     writer.prepare()
     _function_headers(writer, [proto], imports)
