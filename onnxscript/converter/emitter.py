@@ -129,7 +129,7 @@ class GraphEmitter:
                 for i in range(n_outputs)
             ]
         if sig is not None and not sig.free_form and (not domain or schemas.has_schemas(domain)):
-            self._check_types(op_type, domain, sig, inputs, attrs, attr_values)
+            self._check_types(op_type, domain, sig, inputs, attrs, attr_values, n_outputs)
         if sig is not None or not domain:
             if attr_values is None:
                 # Only standard ops read attribute values for their output types (Cast, ...).
@@ -170,16 +170,18 @@ class GraphEmitter:
         inputs: Sequence[Value | None],
         attrs: Sequence[Attr],
         attr_values: Mapping[str, Any] | None,
+        n_outputs: int,
     ) -> None:
-        """A located ScriptError when the schema refuses an input's element type."""
+        """A located ScriptError when the schema refuses an input's element type (or an
+        element-type attribute, or the output count an attribute fixes)."""
         problem = type_checks.input_problem(
             op_type, domain, _label(op_type, self.origin), sig, inputs
         )
-        if problem is None and op_type in type_inference.ATTR_DTYPE_OPS:
+        if problem is None and op_type in type_checks.ATTRIBUTE_CHECKED_OPS:
             values = attr_values
             if values is None:
                 values = {a.name: a.value for a in attrs if a.ref is None}
-            problem = type_checks.attribute_problem(op_type, sig, values)
+            problem = type_checks.attribute_problem(op_type, sig, values, n_outputs)
         if problem is not None:
             raise self.ctx.source.error(self.origin, problem.message, problem.hint)
 

@@ -111,11 +111,25 @@ def _example(allowed: frozenset[int]) -> str:
     return dtypes.dtype_name(min(allowed)) if allowed else "FLOAT"
 
 
+ATTRIBUTE_CHECKED_OPS = frozenset({*ATTR_DTYPE_OPS, "Split"})
+
+
 def attribute_problem(
-    op_type: str, sig: Signature, attr_values: Mapping[str, Any]
+    op_type: str, sig: Signature, attr_values: Mapping[str, Any], n_outputs: int
 ) -> TypeProblem | None:
     """An element-type attribute (``Cast``'s ``to``, ``dtype`` of the random ops, ...)
-    naming no element type, or one the op's output cannot have at this opset."""
+    naming no element type, or one the op's output cannot have at this opset; or a
+    ``Split`` whose ``num_outputs`` is not the number of outputs the call makes (onnx's
+    shape inference aborts the process on that one)."""
+    if op_type == "Split":
+        count = attr_values.get("num_outputs")
+        if isinstance(count, int) and count != n_outputs:
+            return TypeProblem(
+                f"Split(num_outputs={count}) makes {count} output(s), but the call takes "
+                f"{n_outputs}",
+                f"assign {count} variable(s), or set num_outputs={n_outputs}",
+            )
+        return None
     name = ATTR_DTYPE_OPS.get(op_type)
     if name is None:
         return None

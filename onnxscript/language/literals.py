@@ -142,10 +142,10 @@ def literal_misfit(value: Any, dtype: int) -> tuple[str, str] | None:
     if limits is not None:
         low, high = limits
         for v in values:
-            if type(v) is int and not low <= v <= high:
+            if type(v) in (int, float) and math.isfinite(v) and not low <= v <= high:
                 wider = "INT64" if dtype != dtypes.INT64 and -(2**63) <= v < 2**63 else "DOUBLE"
                 return (
-                    f"the integer {v} is combined with "
+                    f"the {'integer' if type(v) is int else 'number'} {v!r} is combined with "
                     f"{dtypes.dtype_name_with_article(dtype)} tensor, "
                     f"whose values range from {low} to {high}",
                     f"cast the tensor to a wider type first, e.g. op.Cast(..., to={wider})",

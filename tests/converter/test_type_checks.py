@@ -171,3 +171,17 @@ def test_models_the_checker_rejects_are_warned_about():
         model = f.to_model_proto()
     with pytest.raises(onnx.shape_inference.InferenceError):
         onnx.checker.check_model(model, full_check=True)
+
+
+def test_split_makes_as_many_outputs_as_num_outputs_says():
+    # onnx's shape inference aborts the whole process on such a model (found by the
+    # mutation fuzz test), so the compiler must not produce it.
+    source = "def f(x: FLOAT[6]):\n    a, b, c = op.Split(x, num_outputs=1)\n    return a, b, c\n"
+    with pytest.raises(ScriptError, match=r"Split\(num_outputs=1\) makes 1 output\(s\), but"):
+        script()(define(source, dict(SCOPE)))
+
+
+def test_integral_floats_past_an_integer_type_are_refused():
+    source = "def f(n: INT64):\n    return n * 1e300\n"
+    with pytest.raises(ScriptError, match=r"the number 1e\+300 is combined with an INT64"):
+        script()(define(source, dict(SCOPE)))
