@@ -54,7 +54,9 @@ if _TYPE_CHECKING:
     from onnxscript.reverse import proto2python
     from onnxscript.source import register_source
 
-__version__ = "0.1.0"
+__version__ = "0.8.0"
+"""Above 0.7.2, the last version of the package this one replaces (pyproject.toml says
+the same)."""
 
 _LAZY = {
     "GraphBuilder": "onnxscript.builder",

@@ -1,8 +1,10 @@
-"""The command line: ``python -m onnxscript model.onnx`` prints the model as script.
+"""The command line: ``onnxscript model.onnx`` (the console script installed with the
+package) or ``python -m onnxscript model.onnx`` prints the model as script.
 
-    python -m onnxscript model.onnx              # print the script
-    python -m onnxscript model.onnx -o model.py  # write it to a file
-    python -m onnxscript model.onnx --check      # also compile it back and report
+    onnxscript model.onnx              # print the script
+    onnxscript model.onnx -o model.py  # write it to a file
+    onnxscript model.onnx --check      # also compile it back and report
+    onnxscript --version               # the package's version
 
 ``--check`` compiles the script back, compares the result with the original model (same
 nodes up to renaming), translates it again (the text must not change) and runs both
@@ -21,14 +23,24 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from onnxscript import __version__
+from onnxscript.errors import TRACEBACK_VARIABLE
 from onnxscript.reverse.options import Options
+
+
+def program_name(argv0: str) -> str:
+    """The program as the user invoked it, for the usage line: ``onnxscript`` (the console
+    script), else ``python -m onnxscript`` (``argv0`` is then the path of ``__main__.py``)."""
+    name = argv0.replace("\\", "/").rsplit("/", 1)[-1]
+    return "onnxscript" if name in ("onnxscript", "onnxscript.exe") else "python -m onnxscript"
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m onnxscript",
+        prog=program_name(sys.argv[0] if sys.argv else ""),
         description="Translate an ONNX model (or function) into onnxscript source.",
     )
+    parser.add_argument("--version", action="version", version=f"onnxscript {__version__}")
     parser.add_argument("model", help="an ONNX model file (.onnx)")
     parser.add_argument("-o", "--output", help="write the script here instead of printing it")
     parser.add_argument(
@@ -88,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(args, path, options)
     except Exception as exc:
-        if os.environ.get("ONNXSCRIPT_TRACEBACK"):
+        if os.environ.get(TRACEBACK_VARIABLE):
             raise
         print(f"error: {path}: {_one_line(exc)}", file=sys.stderr)
         return 1
