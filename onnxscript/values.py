@@ -308,9 +308,20 @@ class OnnxFunction(FunctionRef):
         ``input_types``/``output_types`` (one type per input/output, ``None`` to keep),
         ``io_types`` (a type for every untyped input and output), ``value_infos``
         (``{name: TYPE}``), ``source_locations`` (as in :meth:`to_function_proto`, for the
-        main graph's nodes and the functions'), values for attribute parameters by name, and
-        any other ``ModelProto`` field (``producer_name``, ``doc_string``, ...). Keywords
-        given to ``@script()`` are defaults for these.
+        main graph's nodes and the functions'), ``initializers`` (below), values for
+        attribute parameters by name, and any other ``ModelProto`` field (``producer_name``,
+        ``doc_string``, ...). Keywords given to ``@script()`` are defaults for these. A type
+        given as an ``onnx.TypeProto`` is used exactly (denotations, maps, sparse tensors).
+
+        ``initializers={name: source, ...}`` gives the model initializers, in that order:
+        ``source`` is the name of a variable assigned from ``op.Constant(value=...)`` (or
+        ``sparse_value=``) at the top level of the function, whose ``Constant`` node becomes
+        the initializer ``name`` (every read of the variable, nested graphs included, reads
+        it), or a tensor (numpy array, ``onnx.TensorProto``, ``onnx.SparseTensorProto``):
+        the default value of the input ``name``, or an initializer nothing reads. Eager calls
+        still run the ``Constant`` nodes. A variable that is not such a constant, or a name
+        that another value has, is a :class:`onnxscript.errors.LoweringError` naming the
+        entry.
 
         A model that onnx.checker (full) rejects, for example one whose inputs or outputs are
         left without a type or shape, comes with an
