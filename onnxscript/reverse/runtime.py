@@ -146,8 +146,10 @@ def _rename(graph: onnx.GraphProto, names: dict[str, str]) -> None:
 
 
 def rename_values(model: onnx.ModelProto, names: dict[str, str]) -> onnx.ModelProto:
-    """Give the main graph's values back the names they had in the translated model (its
-    inputs and outputs: the model's interface), where Python needed other names.
+    """Give the main graph's values back the names they had in the translated model, where
+    Python needed other names: its inputs and outputs (the model's interface) and the
+    constants read back from the model file with :func:`model_tensor` (which finds them by
+    these names).
 
     A name that the compiled model already uses for another value is left alone.
     """

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import math
 import os
 from typing import Any
 
@@ -111,7 +112,7 @@ def translate_model(model: onnx.ModelProto, options: Options) -> str:
     in_over, out_over = _main_header(writer, main, graph)
     for fn in writer.functions:
         writer.translate(fn)
-    renames = _interface_renames(main)
+    renames = {**_interface_renames(main), **_file_renames(main, options)}
     extra = {}
     if "" not in model_imports and writer.opset_vars[("", writer.main_version)] in (
         writer.imports.opsets
@@ -166,6 +167,27 @@ def _interface_renames(main: Any) -> dict[str, str]:
         python_name = val.py or val.cand
         if python_name != val.name:
             renames[python_name] = val.name
+    return renames
+
+
+def _file_renames(main: Any, options: Options) -> dict[str, str]:
+    """Constant nodes read back from the model file (``model_tensor(path, name)``) whose
+    Python names differ from their names: renamed back, so that the compiled model refers
+    to the file's tensors by the same names (translating it again gives the same text)."""
+    if options.tensor_file is None:
+        return {}
+    renames: dict[str, str] = {}
+    for val in main.reader.values:
+        node = val.node
+        if node is None or node.proto is None or val.py == val.name:
+            continue
+        tensor = node.constant_tensor()
+        if (
+            isinstance(tensor, onnx.TensorProto)
+            and tensor.data_location != onnx.TensorProto.EXTERNAL
+            and math.prod(tensor.dims) > options.large_limit
+        ):
+            renames[val.py] = val.name
     return renames
 
 

@@ -152,6 +152,25 @@ def test_large_and_dotted_initializers_pass_the_cli_check(tmp_path, capsys):
     assert "results on random inputs: same" in err
 
 
+def test_large_constant_with_a_dotted_name_passes_the_cli_check(tmp_path, capsys):
+    """A Constant node read back from the file keeps its name in the compiled model."""
+    value = nh.from_array(np.ones(2000, np.float32))
+    model = make_model(
+        [
+            oh.make_node("Constant", [], ["w.1"], value=value),
+            oh.make_node("Add", ["x", "w.1"], ["y"]),
+        ],
+        [vi("x", FLOAT, [2000])],
+        [vi("y", FLOAT, [2000])],
+    )
+    path = str(tmp_path / "constant.onnx")
+    onnx.save(model, path)
+    assert cli.main([path, "--check"]) == 0
+    out, err = capsys.readouterr()
+    assert 'rename_values(model, {"w_1": "w.1"})' in out
+    assert "gives the same text: yes" in err
+
+
 def test_skip_initializers_still_makes_them_inputs():
     source = proto2python(_weights_model(), skip_initializers=True)
     assert "initializers=" not in source
