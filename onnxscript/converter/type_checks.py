@@ -66,7 +66,8 @@ def input_problem(
                 f"e.g. op.Cast(..., to={_example(rule.allowed)})"
             )
             return TypeProblem(
-                f"{label} does not accept a {dtypes.dtype_name(dtype)} tensor for its input "
+                f"{label} does not accept {dtypes.dtype_name_with_article(dtype)} tensor for "
+                "its input "
                 f"{rule.name!r} (it takes {_names(rule.allowed)})",
                 hint,
             )

@@ -101,8 +101,8 @@ def binary_op(symbol: str, a: Any, b: Any, dtype: int | None, emit: Emit) -> Any
             return emit("Div", emit("Sub", a, emit("Mod", a, b, fmod=0)), b)
         raise OperatorTypeError(
             "`//` needs to know whether the operands are integers or floats",
-            "annotate the inputs with their tensor types (e.g. x: INT64), or write "
-            "op.Floor(op.Div(a, b)) for floats",
+            "annotate the inputs with their tensor types (a parameter `x: INT64`), or "
+            "write op.Floor(op.Div(..., ...)) for floats",
         )
     if symbol == "%":
         return emit("Mod", a, b, fmod=1 if dtypes.is_float(dtype) else 0)
@@ -161,7 +161,7 @@ def require_logical(symbol: str, dtype: int | None) -> None:
         raise OperatorTypeError(
             f"`{symbol}` needs BOOL or integer tensors (logical on BOOL, bitwise on "
             f"integers), but this operand is {dtypes.dtype_name(dtype)}",
-            "compare first to get BOOL, e.g. `(x > 0)`, or cast with op.Cast(..., to=INT64)",
+            "compare first to get BOOL, e.g. `(... > 0)`, or cast with op.Cast(..., to=INT64)",
         )
 
 

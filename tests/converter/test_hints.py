@@ -322,8 +322,8 @@ CASES: dict[str, tuple[str, str]] = {
     ),
     "floor division of unknown types": (
         "def f(x, y):\n    return x // y\n",
-        "annotate the inputs with their tensor types (e.g. x: INT64), or write "
-        "op.Floor(op.Div(a, b)) for floats",
+        "annotate the inputs with their tensor types (a parameter `x: INT64`), or "
+        "write op.Floor(op.Div(..., ...)) for floats",
     ),
     "is": (
         "def f(x, y):\n    return x is y\n",
@@ -335,7 +335,7 @@ CASES: dict[str, tuple[str, str]] = {
     ),
     "~ on a float": (
         "def f(x: FLOAT):\n    return ~x\n",
-        "compare first to get BOOL, e.g. `(x > 0)`, or cast with op.Cast(..., to=INT64)",
+        "compare first to get BOOL, e.g. `(... > 0)`, or cast with op.Cast(..., to=INT64)",
     ),
     "<< on a signed integer": (
         "def f(x: INT64):\n    return x << 1\n",
