@@ -74,8 +74,16 @@ def _checker_message(model: onnx.ModelProto) -> str | None:
         onnx.checker.check_model(model, full_check=True)
     except Exception as exc:  # ValidationError, InferenceError, ValueError (bad enums), ...
         detail = str(exc).strip().splitlines()
+        if detail and _EXTERNAL_FILE_MISSING in detail[0]:
+            # A tensor with external data whose file is not there yet (the model is about
+            # to be saved next to it): nothing wrong with the model itself.
+            return None
         return f"to_model_proto(): onnx.checker rejects the model: {' '.join(detail[:3])}"
     return None
+
+
+_EXTERNAL_FILE_MISSING = "should be stored in"
+"""onnx.checker's words when a tensor's external data file does not exist (yet)."""
 
 
 def warn_if_rejected(model: onnx.ModelProto, stacklevel: int = 3) -> None:
