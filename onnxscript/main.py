@@ -5,12 +5,15 @@ from __future__ import annotations
 import gc
 import inspect
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, Literal, overload
+
+from typing_extensions import ParamSpec, TypeVar
 
 from onnxscript.errors import OnnxScriptError, for_user
 from onnxscript.values import OnnxFunction, Opset, TracedOnnxFunction, graph
 
-F = TypeVar("F", bound=Callable[..., Any])
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 _DEFAULT_DOMAIN = Opset("this", 1)
 
@@ -22,7 +25,7 @@ def script(
     *,
     trace_only: Literal[False] = False,
     **kwargs: Any,
-) -> Callable[[Callable[..., Any]], OnnxFunction]: ...
+) -> Callable[[Callable[_P, _R]], OnnxFunction[_P, _R]]: ...
 
 
 @overload
@@ -32,7 +35,7 @@ def script(
     *,
     trace_only: Literal[True],
     **kwargs: Any,
-) -> Callable[[Callable[..., Any]], TracedOnnxFunction]: ...
+) -> Callable[[Callable[_P, _R]], TracedOnnxFunction[_P, _R]]: ...
 
 
 def script(

@@ -6,16 +6,41 @@ the mypy configuration::
 
     [tool.mypy]
     plugins = ["onnxscript.mypy_plugin"]
+
+Two hooks are needed. The type-analysis hook replaces ``FLOAT[...]`` by ``FLOAT``. But
+before any type is analysed, mypy looks for type variables in a function's signature and
+reads a string dimension (``"N"``) as a forward reference to a name ``N``, which does not
+exist. So, after a file is parsed, string dimensions in the signatures of its functions
+are turned into what an int dimension is (a raw literal, which nothing looks up); mypy
+keeps the original string of such an argument (``UnboundType.original_str_expr``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
-from mypy.plugin import AnalyzeTypeContext, Plugin
-from mypy.types import Type
+from mypy.nodes import (
+    Block,
+    ClassDef,
+    Decorator,
+    FuncDef,
+    Import,
+    ImportAll,
+    ImportFrom,
+    MypyFile,
+    Node,
+    OverloadedFuncDef,
+    Statement,
+)
+from mypy.options import Options
+from mypy.plugin import AnalyzeTypeContext, Plugin, ReportConfigContext
+from mypy.types import CallableType, RawExpressionType, Type, TypeList, UnboundType, UnionType
+
+from onnxscript.onnx_types import _ALL_TYPES
 
 _MODULE = "onnxscript.onnx_types."
+_TYPE_NAMES = frozenset(t.__name__ for t in _ALL_TYPES)
 
 
 def _drop_shape(ctx: AnalyzeTypeContext) -> Type:
@@ -24,8 +49,110 @@ def _drop_shape(ctx: AnalyzeTypeContext) -> Type:
     return ctx.api.named_type(fullname, [])
 
 
+def _is_tensor_type_name(name: str) -> bool:
+    """Whether an unresolved name (``FLOAT``, ``onnxscript.INT64``) is a tensor type's."""
+    return name.rpartition(".")[2] in _TYPE_NAMES
+
+
+def _is_string_dim(arg: Type) -> bool:
+    return isinstance(arg, UnboundType) and arg.original_str_expr is not None
+
+
+def _raw(arg: UnboundType) -> Type:
+    """A string dimension as a raw literal (what mypy makes of an int dimension)."""
+    assert arg.original_str_expr is not None
+    return RawExpressionType(arg.original_str_expr, "builtins.str", arg.line, arg.column)
+
+
+def _fix_shapes(typ: Type | None) -> bool:
+    """Turn the string dimensions of tensor types inside ``typ`` into raw literals; whether
+    there were any."""
+    found = False
+    if isinstance(typ, UnboundType):
+        if _is_tensor_type_name(typ.name) and any(_is_string_dim(a) for a in typ.args):
+            typ.args = tuple(_raw(a) if isinstance(a, UnboundType) and _is_string_dim(a) else a
+                             for a in typ.args)  # fmt: skip
+            return True
+        for arg in typ.args:
+            found = _fix_shapes(arg) or found
+    elif isinstance(typ, (UnionType, TypeList)):
+        for item in typ.items:
+            found = _fix_shapes(item) or found
+    elif isinstance(typ, CallableType):
+        for arg in [*typ.arg_types, typ.ret_type]:
+            found = _fix_shapes(arg) or found
+    return found
+
+
+def _fix_signatures(statements: list[Statement]) -> bool:
+    """Fix the shapes in the signature of every function among ``statements``, nested ones
+    included (in classes, functions, ``if``/``with``/``try``/loop bodies); whether there
+    were any."""
+    found = False
+    for node in statements:
+        if isinstance(node, Decorator):
+            node = node.func
+        if isinstance(node, OverloadedFuncDef):
+            found = _fix_signatures(list(node.items)) or found
+            continue
+        if isinstance(node, FuncDef):
+            found = _fix_shapes(node.type) or found
+            if node.unanalyzed_type is not node.type:
+                found = _fix_shapes(node.unanalyzed_type) or found
+        for block in _blocks(node):
+            found = _fix_signatures(block.body) or found
+    return found
+
+
+def _blocks(node: Node) -> list[Block]:
+    """The blocks of statements directly inside ``node``."""
+    if isinstance(node, ClassDef):
+        return [node.defs]
+    found: list[Block] = []
+    for attribute in ("body", "else_body", "finally_body", "handlers"):
+        value = getattr(node, attribute, None)
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, Block):
+                found.append(item)
+    return found
+
+
+def _imports_onnxscript(file: MypyFile) -> bool:
+    for node in file.imports:
+        if isinstance(node, Import):
+            names = [n for n, _ in node.ids]
+        elif isinstance(node, (ImportFrom, ImportAll)):
+            names = [node.id]
+        else:
+            continue
+        if any(n == "onnxscript" or n.startswith("onnxscript.") for n in names):
+            return True
+    return False
+
+
 class TensorTypePlugin(Plugin):
     """Resolves ``onnxscript`` tensor annotations with shapes to their element-type class."""
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        self._fixed: set[str] = set()
+        """Modules whose signatures had string dimensions (in this run)."""
+
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        # Called once per file after parsing and before semantic analysis: the only point
+        # at which a plugin sees signatures before mypy looks names up in them.
+        if _imports_onnxscript(file) and _fix_signatures(file.defs):
+            self._fixed.add(file.fullname)
+        return []
+
+    def report_config_data(self, ctx: ReportConfigContext) -> Any:
+        # A module with string dimensions is never taken from mypy's cache: when mypy
+        # re-checks an unchanged module whose imports changed, it parses it again without
+        # calling get_additional_deps, so the dimensions would not be fixed. Its cache
+        # entry records a value that the check (which returns None) never matches.
+        if not ctx.is_check and ctx.id in self._fixed:
+            return "string dimensions"
+        return None
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
         if fullname.startswith(_MODULE) and fullname[len(_MODULE) :].isupper():

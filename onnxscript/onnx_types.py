@@ -6,15 +6,21 @@ A bare ``FLOAT`` is a rank-0 tensor, ``FLOAT[None]`` is rank 1 with an unknown d
 ``FLOAT[...]`` has an unknown rank. The classes cannot be instantiated: they only describe.
 
 Static type checkers see ``FLOAT[64, "N"]`` as a plain ``FLOAT`` when the mypy plugin
-``onnxscript.mypy_plugin`` is enabled.
+``onnxscript.mypy_plugin`` is enabled. For them only (``TYPE_CHECKING``), the classes also
+declare the Python operators of the script language, so that ``x * 2.0``, ``-x``,
+``a & b``, ``x > 0`` (a ``BOOL``) and ``range(n)`` in a script type-check; nothing changes
+at run time.
 """
 
 from __future__ import annotations
 
 from types import EllipsisType
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from onnxscript.program.types import Dim, TensorTypeSpec
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 ShapeSpec = tuple[Dim, ...] | EllipsisType | None
 
@@ -90,6 +96,67 @@ class TensorType:
         """The unshaped class (``FLOAT`` for ``FLOAT[3]``)."""
         return cls._base or cls
 
+    if TYPE_CHECKING:
+        # The script language's operators (onnxscript.language.operators), for type checkers:
+        # no instance ever exists. ONNX does not promote element types, so the other operand
+        # is a tensor of the same type or a Python number (``float`` also admits int, bool).
+        def __add__(self, other: Self | float) -> Self: ...
+        def __radd__(self, other: float) -> Self: ...
+        def __sub__(self, other: Self | float) -> Self: ...
+        def __rsub__(self, other: float) -> Self: ...
+        def __mul__(self, other: Self | float) -> Self: ...
+        def __rmul__(self, other: float) -> Self: ...
+        def __truediv__(self, other: Self | float) -> Self: ...
+        def __rtruediv__(self, other: float) -> Self: ...
+        def __floordiv__(self, other: Self | float) -> Self: ...
+        def __rfloordiv__(self, other: float) -> Self: ...
+        def __mod__(self, other: Self | float) -> Self: ...
+        def __rmod__(self, other: float) -> Self: ...
+        def __pow__(self, other: TensorType | float) -> Self: ...  # ONNX Pow: any exponent type
+        def __rpow__(self, other: float) -> Self: ...
+        def __matmul__(self, other: Self) -> Self: ...
+        def __neg__(self) -> Self: ...
+        def __pos__(self) -> Self: ...
+        def __lt__(self, other: Self | float) -> BOOL: ...
+        def __le__(self, other: Self | float) -> BOOL: ...
+        def __gt__(self, other: Self | float) -> BOOL: ...
+        def __ge__(self, other: Self | float) -> BOOL: ...
+        def __eq__(self, other: object) -> BOOL: ...  # type: ignore[override]
+        def __ne__(self, other: object) -> BOOL: ...  # type: ignore[override]
+        def __getitem__(self, index: Any) -> Self: ...  # x[0], x[1:3], x[:, i]
+
+
+if TYPE_CHECKING:
+
+    class _Bitwise(TensorType):
+        """BOOL and integer tensors: ``&``, ``|``, ``^``, ``~`` (logical on BOOL, bitwise on
+        integers)."""
+
+        def __and__(self, other: Self | int) -> Self: ...
+        def __rand__(self, other: int) -> Self: ...
+        def __or__(self, other: Self | int) -> Self: ...
+        def __ror__(self, other: int) -> Self: ...
+        def __xor__(self, other: Self | int) -> Self: ...
+        def __rxor__(self, other: int) -> Self: ...
+        def __invert__(self) -> Self: ...
+
+    class _Integer(_Bitwise):
+        """Integer tensors: also loop bounds, as in ``range(n)``."""
+
+        def __index__(self) -> int: ...
+
+    class _Unsigned(_Integer):
+        """Unsigned integer tensors: also ``<<`` and ``>>`` (ONNX BitShift)."""
+
+        def __lshift__(self, other: Self | int) -> Self: ...
+        def __rlshift__(self, other: int) -> Self: ...
+        def __rshift__(self, other: Self | int) -> Self: ...
+        def __rrshift__(self, other: int) -> Self: ...
+
+else:
+    # At run time every tensor type derives from TensorType alone.
+    _Bitwise = _Integer = _Unsigned = TensorType
+
 
 def _normalize_shape(shape: Any) -> ShapeSpec:
     if shape is Ellipsis:
@@ -123,27 +190,27 @@ class FLOAT(TensorType, dtype=1):
     """32-bit float tensor."""
 
 
-class UINT8(TensorType, dtype=2):
+class UINT8(_Unsigned, dtype=2):
     """8-bit unsigned integer tensor."""
 
 
-class INT8(TensorType, dtype=3):
+class INT8(_Integer, dtype=3):
     """8-bit signed integer tensor."""
 
 
-class UINT16(TensorType, dtype=4):
+class UINT16(_Unsigned, dtype=4):
     """16-bit unsigned integer tensor."""
 
 
-class INT16(TensorType, dtype=5):
+class INT16(_Integer, dtype=5):
     """16-bit signed integer tensor."""
 
 
-class INT32(TensorType, dtype=6):
+class INT32(_Integer, dtype=6):
     """32-bit signed integer tensor."""
 
 
-class INT64(TensorType, dtype=7):
+class INT64(_Integer, dtype=7):
     """64-bit signed integer tensor."""
 
 
@@ -151,7 +218,7 @@ class STRING(TensorType, dtype=8):
     """String tensor."""
 
 
-class BOOL(TensorType, dtype=9):
+class BOOL(_Bitwise, dtype=9):
     """Boolean tensor."""
 
 
@@ -163,11 +230,11 @@ class DOUBLE(TensorType, dtype=11):
     """64-bit float tensor."""
 
 
-class UINT32(TensorType, dtype=12):
+class UINT32(_Unsigned, dtype=12):
     """32-bit unsigned integer tensor."""
 
 
-class UINT64(TensorType, dtype=13):
+class UINT64(_Unsigned, dtype=13):
     """64-bit unsigned integer tensor."""
 
 
@@ -199,11 +266,11 @@ class FLOAT8E5M2FNUZ(TensorType, dtype=20):
     """8-bit float, 5 exponent bits, 2 mantissa bits, finite, no negative zero."""
 
 
-class UINT4(TensorType, dtype=21):
+class UINT4(_Unsigned, dtype=21):
     """4-bit unsigned integer tensor."""
 
 
-class INT4(TensorType, dtype=22):
+class INT4(_Integer, dtype=22):
     """4-bit signed integer tensor."""
 
 
@@ -215,11 +282,11 @@ class FLOAT8E8M0(TensorType, dtype=24):
     """8-bit exponent-only float (scale type)."""
 
 
-class UINT2(TensorType, dtype=25):
+class UINT2(_Unsigned, dtype=25):
     """2-bit unsigned integer tensor."""
 
 
-class INT2(TensorType, dtype=26):
+class INT2(_Integer, dtype=26):
     """2-bit signed integer tensor."""
 
 

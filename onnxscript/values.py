@@ -11,9 +11,10 @@ import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, overload
 
 import onnx
+from typing_extensions import ParamSpec, TypeVar
 
 from onnxscript import schemas
 from onnxscript.errors import OnnxScriptError, for_user
@@ -21,9 +22,14 @@ from onnxscript.language import binding as sig_mod
 from onnxscript.language.callables import FunctionRef, GraphBody, OpRef
 
 if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
     from onnx_ir.schemas import OpSignature
 
     from onnxscript.program.graph import Function
+
+_P = ParamSpec("_P", default=...)
+_R = TypeVar("_R", default=Any)
+"""The parameters and return type of a decorated function (``OnnxFunction[_P, _R]``)."""
 
 
 def _eval_op(op: OpRef, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
@@ -53,7 +59,19 @@ class Opset:
     attributes).
     """
 
-    def __init__(self, domain: str, version: int) -> None:
+    if TYPE_CHECKING:
+        # Type checkers see an opset made in code as a _CustomOpset, which accepts any op
+        # name; the standard opsets (``opset18``: stubs in onnxscript/opsets) declare their
+        # ops, so a misspelt one is an error. mypy reads __new__ only when the class shows
+        # it no __init__, hence the split.
+        def __new__(cls, domain: str, version: int) -> _CustomOpset: ...
+
+    else:
+
+        def __init__(self, domain: str, version: int) -> None:
+            self._setup(domain, version)
+
+    def _setup(self, domain: str, version: int) -> None:
         if not isinstance(domain, str):
             raise TypeError(f"Opset domain must be a str, got {type(domain).__name__}")
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
@@ -97,7 +115,8 @@ class Opset:
             return []
         return schemas.suggest(self.domain, name, self.version)
 
-    def __getattr__(self, name: str) -> Op:
+    def _op_attribute(self, name: str) -> Op:
+        """``opset.Add``: the op, or an AttributeError suggesting close names."""
         if name.startswith("__") or name == "_ops":
             raise AttributeError(name)
         op = self.lookup(name)
@@ -109,16 +128,28 @@ class Opset:
             )
         return op
 
+    if not TYPE_CHECKING:
+        __getattr__ = _op_attribute
+
     def __getitem__(self, name: str) -> Op:
         if not isinstance(name, str):
             raise TypeError(f"an opset is indexed by an op name, such as op['Add'], not {name!r}")
-        return self.__getattr__(name)
+        return self._op_attribute(name)
 
     def __dir__(self) -> list[str]:
         names = list(super().__dir__())
         if self.has_schemas:
             names.extend(schemas.op_names(self.domain, self.version))
         return names
+
+
+if TYPE_CHECKING:
+
+    class _CustomOpset(Opset):
+        """What type checkers see of ``Opset(domain, version)``: its ops are found when they
+        are used (checked against onnx's schemas for standard domains), so any name goes."""
+
+        def __getattr__(self, name: str) -> Op: ...
 
 
 class _SchemaDoc:
@@ -215,16 +246,20 @@ def to_inspect_signature(sig: sig_mod.Signature) -> inspect.Signature:
     return inspect.Signature(positional + keyword)
 
 
-class OnnxFunction(FunctionRef):
+class OnnxFunction(FunctionRef, Generic[_P, _R]):
     """A Python function compiled by ``@script()``.
 
     ``to_function_proto()`` and ``to_model_proto()`` give protos; calling the object hands
     the call to the current evaluator (by default it runs the function eagerly).
+
+    Type checkers see ``OnnxFunction[<parameters>, <return type>]`` of the decorated
+    function: a call with the annotated types (in another script) has the annotated return
+    type; a call on arrays or numbers (eager mode) returns ``Any``.
     """
 
     def __init__(
         self,
-        function: Callable[..., Any],
+        function: Callable[_P, _R],
         opset: Opset,
         ir_function: Function,
         call_signature: sig_mod.Signature,
@@ -342,6 +377,10 @@ class OnnxFunction(FunctionRef):
         """The main graph of :meth:`to_model_proto` (a graph needs no complete types)."""
         return self._model(kwargs).graph
 
+    @overload
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
+    @overload
+    def __call__(self, *args: ArrayLike, **kwargs: Any) -> Any: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         try:
             return _eval_function(self, args, kwargs)
@@ -358,7 +397,7 @@ class FunctionHeader:
     name: str
 
 
-class TracedOnnxFunction(FunctionRef):
+class TracedOnnxFunction(FunctionRef, Generic[_P, _R]):
     """A function whose Python body runs each time it is called (``traceable``).
 
     Eagerly its op calls run on arrays; under a tracing evaluator (torch.onnx's, or
@@ -369,7 +408,7 @@ class TracedOnnxFunction(FunctionRef):
 
     traceable = True
 
-    def __init__(self, opset: Opset, function: Callable[..., Any]) -> None:
+    def __init__(self, opset: Opset, function: Callable[_P, _R]) -> None:
         if not isinstance(opset, Opset):
             raise TypeError(f"TracedOnnxFunction needs an Opset first, got {opset!r}")
         if not callable(function):
@@ -425,6 +464,10 @@ class TracedOnnxFunction(FunctionRef):
     def __repr__(self) -> str:
         return f"<TracedOnnxFunction {self.domain}::{self.name}>"
 
+    @overload
+    def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
+    @overload
+    def __call__(self, *args: ArrayLike, **kwargs: Any) -> Any: ...
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         try:
             return _eval_function(self, args, kwargs)

@@ -1,0 +1,57 @@
+"""Script functions as users write them: shaped annotations, Python operators, op calls,
+attribute parameters, loops, one script function calling another."""
+
+from onnxscript import BOOL, FLOAT, INT64, UINT64, script
+from onnxscript import opset18 as op
+
+
+@script()
+def linear(x: FLOAT["N", 4], w: FLOAT[4, 3], b: FLOAT[3]) -> FLOAT["N", 3]:
+    """A linear layer."""
+    return op.MatMul(x, w) + b
+
+
+@script()
+def leaky_relu(x: FLOAT["N"], alpha: float = 0.1) -> FLOAT["N"]:
+    return op.Where(x > 0.0, x, x * alpha)
+
+
+@script()
+def arithmetic(x: FLOAT["N"], w: FLOAT["N"]) -> FLOAT["N"]:
+    y = x * 2.0 + w - 1
+    z = -y / (w**2 + 1.0)
+    return +z % 3.0 + 2 * x - 1.5 / w
+
+
+@script()
+def weighted_sum(x: FLOAT, n: INT64) -> FLOAT:
+    total = x
+    for i in range(n):
+        total = total + op.Cast(i, to=FLOAT.dtype) * x
+    return total
+
+
+@script()
+def masks(a: BOOL["N"], b: BOOL["N"]) -> BOOL["N"]:
+    return (a & b) | (a ^ ~b)
+
+
+@script()
+def integers(i: INT64["N"], j: INT64["N"]) -> INT64["N"]:
+    return (i // 2 - j) % 3 & ~j
+
+
+@script()
+def shifts(u: UINT64["N"], v: UINT64["N"]) -> UINT64["N"]:
+    return (u << v) >> 1 | v
+
+
+@script()
+def clipped(x: FLOAT["N"], low: float = 0.0) -> BOOL["N"]:
+    y = op.Clip(x, op.Constant(value_float=low))
+    return (y >= 1.0) == (x < 2)
+
+
+@script()
+def layer(x: FLOAT["N", 4], w: FLOAT[4, 3], b: FLOAT[3]) -> FLOAT["N", 3]:
+    return op.Relu(linear(x, w, b))
