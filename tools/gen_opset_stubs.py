@@ -22,6 +22,7 @@ import json
 import keyword
 import re
 import sys
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -323,7 +324,7 @@ def documentation(schema: onnx.defs.OpSchema, types: OpTypes) -> str:
         for name, allowed in types.allowed.items()
     ]
     if type_lines:
-        kept.append("Element types: " + "; ".join(type_lines) + ".")
+        kept.append(textwrap.fill("Element types: " + "; ".join(type_lines) + ".", 88))
     kept.append(f"Since opset {schema.since_version}: {DOC_URL[schema.domain].format(schema.name)}")
     lines = [line.rstrip() for line in "\n\n".join(kept).splitlines()]
     return "\n".join(lines)
@@ -462,9 +463,10 @@ def render_domain_module(domain: str, schemas: list[onnx.defs.OpSchema]) -> str:
     ]
     imports = "\n\n".join("\n".join(line for line in g if line) for g in groups if any(g))
     head = (
-        f'"""The {label} opsets for type checkers (a stub-only module). {GENERATED}\n\n'
+        f'"""The {label} opsets for type checkers (a stub-only module).\n\n'
         "An op's signature changes between versions, which a type checker would report as an\n"
-        'incompatible override of the earlier version\'s method."""\n\n'
+        "incompatible override of the earlier version's method.\n\n"
+        f'{GENERATED}\n"""\n\n'
         '# mypy: disable-error-code="override"\n'
         "# pyright: reportIncompatibleMethodOverride=false\n\n"
     )
@@ -493,8 +495,8 @@ def opset_declarations() -> list[str]:
 def render_opsets_init() -> str:
     imports, _, variables = "\n".join(opset_declarations()).partition("\n\n")
     return (
-        f'"""Type stubs of ``onnxscript.opsets``: every opset object with its typed ops. '
-        f'{GENERATED}"""\n\n'
+        '"""Type stubs of ``onnxscript.opsets``: every opset object with its typed ops.\n\n'
+        f'{GENERATED}\n"""\n\n'
         + imports
         + "\nfrom onnxscript.values import Opset\n\n"
         + '__all__ = ["get_opset", "opset_names"]\n\n'
@@ -567,8 +569,8 @@ def render_package_init() -> str:
     variables = "\n".join(opset_declarations()).partition("\n\n")[2]
     return (
         '"""Type stubs of the package: its public names (as ``onnxscript/__init__.py`` '
-        "imports them)\nand every opset object. "
-        f'{GENERATED}"""\n\n'
+        "imports them)\nand every opset object.\n\n"
+        f'{GENERATED}\n"""\n\n'
         + "\n".join(statements)
         + "\n\n__version__: str\n\n__all__ = [\n"
         + "".join(f'    "{n}",\n' for n in exported)
@@ -583,7 +585,7 @@ def render_onnx_opset() -> str:
     return (
         '"""Type stubs of the 0.7 module path ``onnxscript.onnx_opset``: the same opsets as\n'
         "``onnxscript.opsets``; ``default_opset`` is the newest one onnxruntime runs, so its ops "
-        f'are not\nknown statically. {GENERATED}"""\n\n'
+        f'are not\nknown statically.\n\n{GENERATED}\n"""\n\n'
         + imports
         + "\nfrom onnxscript.values import _CustomOpset\n\n"
         + "default_opset: _CustomOpset\n"

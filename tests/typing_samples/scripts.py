@@ -1,5 +1,8 @@
 """Script functions as users write them: shaped annotations, Python operators, op calls,
-attribute parameters, loops, one script function calling another."""
+attribute parameters, loops, optional inputs, indexing, one script function calling
+another."""
+
+from typing import Optional
 
 from onnxscript import BOOL, FLOAT, INT64, UINT64, script
 from onnxscript import opset18 as op
@@ -55,3 +58,19 @@ def clipped(x: FLOAT["N"], low: float = 0.0) -> BOOL["N"]:
 @script()
 def layer(x: FLOAT["N", 4], w: FLOAT[4, 3], b: FLOAT[3]) -> FLOAT["N", 3]:
     return op.Relu(linear(x, w, b))
+
+
+@script()
+def clamp_below(x: FLOAT["N"], low: FLOAT["N"] | None = None) -> FLOAT["N"]:
+    if low is None:
+        y = op.Identity(x)
+    else:
+        y = op.Max(x, low)
+    return y
+
+
+@script()
+def clamp_above(x: FLOAT["N"], high: Optional[FLOAT["N"]] = None) -> FLOAT["N"]:
+    if high is not None:
+        return op.Min(x, high)
+    return x - x[0]
