@@ -7,12 +7,15 @@ the mypy configuration::
     [tool.mypy]
     plugins = ["onnxscript.mypy_plugin"]
 
-Two hooks are needed. The type-analysis hook replaces ``FLOAT[...]`` by ``FLOAT``. But
-before any type is analysed, mypy looks for type variables in a function's signature and
-reads a string dimension (``"N"``) as a forward reference to a name ``N``, which does not
-exist. So, after a file is parsed, string dimensions in the signatures of its functions
-are turned into what an int dimension is (a raw literal, which nothing looks up); mypy
-keeps the original string of such an argument (``UnboundType.original_str_expr``).
+The type-analysis hook replaces ``FLOAT[...]`` by ``FLOAT``. But before any type is
+analysed, mypy looks for type variables in a function's signature and reads a string
+dimension (``"N"``) as a forward reference to a name ``N``, which does not exist. So, once
+a file is parsed (``get_additional_deps``, the one hook that sees the syntax tree before
+names are looked up), the string dimensions in its signatures are turned into what an int
+dimension is: a raw literal, which nothing looks up (mypy keeps the original string of such
+an argument in ``UnboundType.original_str_expr``). mypy re-parses an unchanged file whose
+imports changed without that hook, so such files are kept out of its cache
+(``report_config_data``).
 """
 
 from __future__ import annotations
@@ -54,14 +57,12 @@ def _is_tensor_type_name(name: str) -> bool:
     return name.rpartition(".")[2] in _TYPE_NAMES
 
 
-def _is_string_dim(arg: Type) -> bool:
-    return isinstance(arg, UnboundType) and arg.original_str_expr is not None
-
-
-def _raw(arg: UnboundType) -> Type:
-    """A string dimension as a raw literal (what mypy makes of an int dimension)."""
-    assert arg.original_str_expr is not None
-    return RawExpressionType(arg.original_str_expr, "builtins.str", arg.line, arg.column)
+def _as_raw(arg: Type) -> Type:
+    """A string dimension as a raw literal (what mypy makes of an int dimension); any other
+    type argument as it is."""
+    if isinstance(arg, UnboundType) and arg.original_str_expr is not None:
+        return RawExpressionType(arg.original_str_expr, "builtins.str", arg.line, arg.column)
+    return arg
 
 
 def _fix_shapes(typ: Type | None) -> bool:
@@ -69,10 +70,11 @@ def _fix_shapes(typ: Type | None) -> bool:
     there were any."""
     found = False
     if isinstance(typ, UnboundType):
-        if _is_tensor_type_name(typ.name) and any(_is_string_dim(a) for a in typ.args):
-            typ.args = tuple(_raw(a) if isinstance(a, UnboundType) and _is_string_dim(a) else a
-                             for a in typ.args)  # fmt: skip
-            return True
+        if _is_tensor_type_name(typ.name):
+            args = tuple(_as_raw(a) for a in typ.args)
+            changed = any(a is not b for a, b in zip(args, typ.args))
+            typ.args = args
+            return changed
         for arg in typ.args:
             found = _fix_shapes(arg) or found
     elif isinstance(typ, (UnionType, TypeList)):
