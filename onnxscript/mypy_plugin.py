@@ -24,17 +24,25 @@ from collections.abc import Callable
 from typing import Any
 
 from mypy.nodes import (
+    AssignmentStmt,
     Block,
+    BytesExpr,
     ClassDef,
     Decorator,
+    Expression,
     FuncDef,
     Import,
     ImportAll,
     ImportFrom,
+    IndexExpr,
+    MemberExpr,
     MypyFile,
+    NameExpr,
     Node,
     OverloadedFuncDef,
     Statement,
+    StrExpr,
+    TupleExpr,
 )
 from mypy.options import Options
 from mypy.plugin import AnalyzeTypeContext, Plugin, ReportConfigContext
@@ -86,23 +94,51 @@ def _fix_shapes(typ: Type | None) -> bool:
     return found
 
 
-def _fix_signatures(statements: list[Statement]) -> bool:
-    """Fix the shapes in the signature of every function among ``statements``, nested ones
-    included (in classes, functions, ``if``/``with``/``try``/loop bodies); whether there
-    were any."""
+def _fix_assigned_shape(value: Expression) -> bool:
+    """``Batch = FLOAT["N", 3]`` may be a type alias, whose target mypy reads as a type with
+    the same lookups: its string dimensions become bytes, which mypy makes raw literals of
+    (the value still means the class: ``TensorType``'s metaclass takes any index)."""
+    if not (isinstance(value, IndexExpr) and isinstance(value.base, (NameExpr, MemberExpr))):
+        return False
+    if not _is_tensor_type_name(value.base.name):
+        return False
+    index = value.index
+    items = index.items if isinstance(index, TupleExpr) else [index]
+    raw = [_bytes(i) if isinstance(i, StrExpr) else i for i in items]
+    if all(a is b for a, b in zip(raw, items)):
+        return False
+    if isinstance(index, TupleExpr):
+        index.items = raw
+    else:
+        value.index = raw[0]
+    return True
+
+
+def _bytes(text: StrExpr) -> Expression:
+    found = BytesExpr(text.value)
+    found.set_line(text)
+    return found
+
+
+def _fix_statements(statements: list[Statement]) -> bool:
+    """Fix the string dimensions in the signature of every function among ``statements``
+    and in assignments that may be type aliases, nested ones included (in classes,
+    functions, ``if``/``with``/``try``/loop bodies); whether there were any."""
     found = False
     for node in statements:
         if isinstance(node, Decorator):
             node = node.func
         if isinstance(node, OverloadedFuncDef):
-            found = _fix_signatures(list(node.items)) or found
+            found = _fix_statements(list(node.items)) or found
             continue
         if isinstance(node, FuncDef):
             found = _fix_shapes(node.type) or found
             if node.unanalyzed_type is not node.type:
                 found = _fix_shapes(node.unanalyzed_type) or found
+        elif isinstance(node, AssignmentStmt):
+            found = _fix_assigned_shape(node.rvalue) or found
         for block in _blocks(node):
-            found = _fix_signatures(block.body) or found
+            found = _fix_statements(block.body) or found
     return found
 
 
@@ -143,7 +179,7 @@ class TensorTypePlugin(Plugin):
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
         # Called once per file after parsing and before semantic analysis: the only point
         # at which a plugin sees signatures before mypy looks names up in them.
-        if _imports_onnxscript(file) and _fix_signatures(file.defs):
+        if _imports_onnxscript(file) and _fix_statements(file.defs):
             self._fixed.add(file.fullname)
         return []
 
@@ -157,7 +193,7 @@ class TensorTypePlugin(Plugin):
         return None
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:
-        if fullname.startswith(_MODULE) and fullname[len(_MODULE) :].isupper():
+        if fullname.startswith(_MODULE) and fullname[len(_MODULE) :] in _TYPE_NAMES:
             return _drop_shape
         return None
 

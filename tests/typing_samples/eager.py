@@ -24,4 +24,5 @@ def main() -> None:
     print(op.Add(x, 1.0), op.Relu(x), op.Concat(x, x, axis=0))
     print(scale(x), scale(x, factor=3.0))
     proto: onnx.FunctionProto = scale.to_function_proto()
-    print(proto.name, export(scale).graph.name)
+    typed = scale.to_model_proto(io_types=FLOAT["N"])
+    print(proto.name, export(scale).graph.name, typed.graph.input[0].name)

@@ -1,11 +1,18 @@
 """Script functions as users write them: shaped annotations, Python operators, op calls,
-attribute parameters, loops, optional inputs, indexing, one script function calling
-another."""
+attribute parameters, loops (over ranges and over rows), optional inputs, indexing, numpy
+constants, type aliases, one script function calling another."""
 
 from typing import Optional
 
+import numpy as np
+
 from onnxscript import BOOL, FLOAT, INT64, UINT64, script
 from onnxscript import opset18 as op
+
+Rows = FLOAT["N", 4]
+"""A type alias with a symbolic dimension."""
+
+OFFSET = np.array([1.0, 2.0, 3.0, 4.0], dtype=np.float32)
 
 
 @script()
@@ -74,3 +81,11 @@ def clamp_above(x: FLOAT["N"], high: Optional[FLOAT["N"]] = None) -> FLOAT["N"]:
     if high is not None:
         return op.Min(x, high)
     return x - x[0]
+
+
+@script()
+def shifted_row_sum(x: Rows) -> FLOAT[4]:
+    total = x[0] * 0.0
+    for row in x:
+        total = total + row + OFFSET
+    return total
