@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import uuid
 
 import numpy as np
 import pytest
@@ -75,18 +76,19 @@ def test_same_lines_as_inspect():
 
 
 def test_exec_source_needs_registration():
-    # A function name no other test registers: a registered source with the same code
-    # would be found.
-    source = "def unregistered_f(x):\n    return x\n"
+    # A function name nothing registered before (this test may run twice in a process): a
+    # registered source with the same code would be found.
+    name = f"unregistered_{uuid.uuid4().hex}"
+    source = f"def {name}(x):\n    return x\n"
     namespace: dict = {}
     exec(compile(source, "<not-registered>", "exec"), namespace)
     from onnxscript import ScriptError
 
     with pytest.raises(ScriptError, match=r"register_source\(source\) before exec\(source\)"):
-        script()(namespace["unregistered_f"])
+        script()(namespace[name])
     register_source(source, "<registered>")
     exec(compile(source, "<registered>", "exec"), namespace)
-    compiled = script()(namespace["unregistered_f"])
+    compiled = script()(namespace[name])
     assert compiled.to_function_proto().node[0].op_type == "Identity"
 
 
