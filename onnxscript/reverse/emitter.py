@@ -55,13 +55,16 @@ class Mismatch(Exception):
 
 
 @functools.lru_cache(maxsize=4096)
-def _schema_facts(domain: str, op_type: str, version: int) -> tuple[bool, bool, int]:
-    """(the op's last output is variadic, the op has attributes, how many leading inputs
-    are required) from its schema; an op without a schema may have anything."""
+def _schema_facts(
+    domain: str, op_type: str, version: int
+) -> tuple[bool, frozenset[str] | None, int]:
+    """(the op's last output is variadic, the names of its attributes, how many leading
+    inputs are required) from its schema; an op without a schema may have anything
+    (``None`` for its attribute names)."""
     try:
         schema = onnx.defs.get_schema(op_type, version, domain)
     except Exception:
-        return False, True, 0
+        return False, None, 0
     option = onnx.defs.OpSchema.FormalParameterOption
     outs = schema.outputs
     variadic = bool(outs) and outs[-1].option == option.Variadic
@@ -70,7 +73,7 @@ def _schema_facts(domain: str, op_type: str, version: int) -> tuple[bool, bool, 
         if formal.option != option.Single:
             break
         required += 1
-    return variadic, bool(schema.attributes), required
+    return variadic, frozenset(schema.attributes), required
 
 
 @dataclass
@@ -80,6 +83,17 @@ class LocalFunction:
     py_name: str
     n_outputs: int
     attributes: dict[str, str]  # proto attribute name -> Python parameter name
+
+
+@dataclass(frozen=True, slots=True)
+class OpFacts:
+    """What writing a call of one op needs, worked out once per op and function."""
+
+    callee: str  # ``op.Add``, ``my_domain["odd name"]``, or a local function's name
+    local: LocalFunction | None
+    variadic: bool  # the last output is variadic: one result is written ``(x,)``
+    attributes: frozenset[str] | None  # the attribute names it has (None: unknown)
+    required: int  # how many leading inputs it requires
 
 
 @dataclass
@@ -120,9 +134,7 @@ class Emitter:
         # Reading a loop result also reads the loop's initial value (a watched loop input of
         # an enclosing loop): id(result) -> (variable, watched value).
         self.links: dict[int, list[tuple[str, Val]]] = {}
-        self._ops: dict[
-            str | tuple[str, str], tuple[str, LocalFunction | None, bool, bool, int]
-        ] = {}
+        self._ops: dict[str | tuple[str, str], OpFacts] = {}
 
     # -- the simulated environment ------------------------------------------------------
 
@@ -272,19 +284,21 @@ class Emitter:
         return f"{opset}[{string(name)}]"
 
     def attributes(self, node: NodeInfo, value_name: str) -> list[str]:
-        proto = node.proto
-        if proto is None:
-            return []
+        """``name=value`` arguments for the node's attributes (graphs excepted)."""
         scope = self.scope
-        local = scope.functions.get((node.domain, node.op_type))
+        op = self.op_facts(node)
+        local = op.local
         out: list[str] = []
         odd: list[str] = []
         # Sorted by name: the text then does not depend on the order in the proto.
         previous = None
-        for attr in sorted(proto.attribute, key=lambda a: a.name):
+        for attr in sorted(node.attributes, key=lambda a: a.name):
             if attr.name == previous:
                 raise TranslationError(f"{node.op_type} gives attribute {attr.name!r} twice")
             previous = attr.name
+            if op.attributes is not None and attr.name not in op.attributes:
+                _check_standard_name(node, attr.name, "attribute")  # the clearer message
+                raise TranslationError(f"{node.op_type} has no attribute {attr.name!r}")
             if attr.type in _GRAPH_KINDS:
                 continue
             key = attr.name
@@ -319,26 +333,26 @@ class Emitter:
             out.append(f"**{name}")
         return out
 
-    def _op_info(self, node: NodeInfo) -> tuple[str, LocalFunction | None, bool, bool, int]:
-        """(callee text, local function, variadic outputs, may have attributes, leading
-        required inputs) for the node's op, cached."""
+    def op_facts(self, node: NodeInfo) -> OpFacts:
+        """The facts of the node's op (cached: :meth:`call` looks them up inline)."""
         key: str | tuple[str, str] = (node.domain, node.op_type) if node.domain else node.op_type
-        info = self._ops.get(key)
-        if info is None:
-            local = self.scope.functions.get((node.domain, node.op_type))
+        op = self._ops.get(key)
+        if op is None:
+            op = self._ops[key] = self._new_op_facts(node)
+        return op
+
+    def _new_op_facts(self, node: NodeInfo) -> OpFacts:
+        local = self.scope.functions.get((node.domain, node.op_type))
+        variadic, attributes, required = False, None, 0
+        if local is None and node.domain in _STANDARD_DOMAINS:
             version = self.scope.opset_versions.get(node.domain, 1)
-            variadic, has_attributes, required = False, True, 0
-            if local is None and node.domain in ("", "ai.onnx.ml", "ai.onnx.preview.training"):
-                variadic, has_attributes, required = _schema_facts(
-                    node.domain, node.op_type, version
-                )
-            info = (self.callee(node), local, variadic, has_attributes, required)
-            self._ops[key] = info
-        return info
+            variadic, attributes, required = _schema_facts(node.domain, node.op_type, version)
+        return OpFacts(self.callee(node), local, variadic, attributes, required)
 
     def targets(self, node: NodeInfo) -> str:
         outs = node.outputs
-        _, local, variadic, _, _ = self._op_info(node)
+        op = self.op_facts(node)
+        local = op.local
         if len(outs) > 1:
             # Unused results of multi-output ops are written `_`.
             names = [v.py if v is not None and _kept(v) else "_" for v in outs]
@@ -347,10 +361,11 @@ class Emitter:
         if local is not None:
             names.extend("_" for _ in range(local.n_outputs - len(names)))
         if len(names) == 1:
-            return f"({names[0]},)" if variadic else names[0]
+            return f"({names[0]},)" if op.variadic else names[0]
         return ", ".join(names)
 
     def call(self, node: NodeInfo, indent: str) -> None:
+        """``outputs = op.Op(inputs, attributes)`` (the hot path of writing)."""
         proto = node.proto
         outs = node.outputs
         first = outs[0] if outs else None
@@ -361,20 +376,25 @@ class Emitter:
             text = self._initializer(node, first)
             local, variadic = None, False
         else:
-            if proto.doc_string:
-                lines.extend(comment_lines(proto.doc_string, indent))
+            doc = proto.doc_string
+            if doc:
+                lines.extend(comment_lines(doc, indent))
+            op = self._ops.get(node.op_type if not node.domain else (node.domain, node.op_type))
+            if op is None:
+                op = self.op_facts(node)
             env_get = self.env.get
+            tracking = self.pending or self.watch
             args = []
             for v in node.inputs:
                 if v is None:
                     args.append("None")
                 elif env_get(v.py) is v:
                     args.append(v.py)
-                    if self.pending or self.watch:
+                    if tracking:
                         self._seen(v.py, v)
                 else:
                     args.append(self.read(v))
-            callee, local, variadic, has_attributes, required = self._op_info(node)
+            required = op.required
             if required and (len(args) < required or "None" in args[:required]):
                 raise TranslationError(
                     f"{node.op_type} omits a required input (an empty name or too few inputs)"
@@ -383,16 +403,18 @@ class Emitter:
             if operator is not None:
                 text = operator
             else:
-                if has_attributes and len(proto.attribute):
+                if node.attributes:
                     args.extend(self.attributes(node, first.name if first is not None else ""))
-                text = f"{callee}({', '.join(args)})"
+                text = f"{op.callee}({', '.join(args)})"
+            local, variadic = op.local, op.variadic
         if not outs:
             lines.append(indent + text)
             return
         if len(outs) == 1 and first is not None and not variadic and local is None:
             name = first.py
-            self.log.append((name, self.env.get(name, _MISSING)))
-            self.env[name] = first
+            env = self.env
+            self.log.append((name, env.get(name, _MISSING)))
+            env[name] = first
             lines.append(f"{indent}{name} = {text}")
             return
         self._assign_results(node, text, indent)
@@ -409,7 +431,7 @@ class Emitter:
         if not self.scope.use_operators or node.domain or len(args) != 2:
             return None
         symbol = _BINARY_OPERATORS.get(node.op_type)
-        if symbol is None or len(node.outputs) != 1 or node.proto is None or node.proto.attribute:
+        if symbol is None or len(node.outputs) != 1 or node.proto is None or node.attributes:
             return None
         if any(v is None or id(v) in self.index_vals or id(v) in self.inline for v in node.inputs):
             return None
@@ -662,9 +684,9 @@ class Emitter:
         if proto.doc_string:
             self.lines.extend(comment_lines(proto.doc_string, indent))
         graph_args = []
-        graphs = node.graphs
+        graphs = list(node.graphs)
         if node.op_type == "If" and not node.domain:
-            graphs = sorted(graphs, key=lambda item: item[0] != "then_branch")
+            graphs.sort(key=lambda item: item[0] != "then_branch")
         for attr_name, graph in graphs:
             if not is_plain_identifier(attr_name):
                 raise TranslationError(f"attribute name {attr_name!r} is not an identifier")

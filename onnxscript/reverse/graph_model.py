@@ -86,7 +86,7 @@ class Val:
         self.last_use = -1
         self.nested_last = -1  # last position of a read from inside a nested graph
         self.var: Var | None = None
-        self.py = ""
+        self.py = cand  # the Python name (naming changes it for values that share one)
         self.type: onnx.TypeProto | None = None
 
     def __repr__(self) -> str:
@@ -97,6 +97,7 @@ class NodeInfo:
     """One node (or an initializer, as a pseudo ``Constant`` node with ``tensor`` set)."""
 
     __slots__ = (
+        "attributes",
         "domain",
         "form",
         "graphs",
@@ -109,14 +110,22 @@ class NodeInfo:
         "tensor",
     )
 
-    def __init__(self, proto: onnx.NodeProto | None, op_type: str, domain: str, index: int) -> None:
+    def __init__(
+        self,
+        proto: onnx.NodeProto | None,
+        op_type: str,
+        domain: str,
+        index: int,
+        attributes: Sequence[onnx.AttributeProto] = (),
+    ) -> None:
         self.proto = proto
+        self.attributes = attributes  # the proto's (read once: each read of it is slow)
         self.op_type = op_type
         self.domain = domain
         self.index = index
         self.inputs: list[Val | None] = []
         self.outputs: list[Val | None] = []
-        self.graphs: list[tuple[str, GraphInfo]] = []
+        self.graphs: tuple[tuple[str, GraphInfo], ...] = ()
         self.form = 0
         self.plan: object = None
         self.tensor: onnx.TensorProto | onnx.SparseTensorProto | None = None
@@ -128,9 +137,9 @@ class NodeInfo:
             return None
         if self.tensor is not None:
             return self.tensor
-        if self.proto is None or len(self.proto.attribute) != 1:
+        if len(self.attributes) != 1:
             return None
-        attr = self.proto.attribute[0]
+        attr = self.attributes[0]
         return attr.t if attr.name == "value" and not attr.ref_attr_name else None
 
     def graph(self, attr: str) -> GraphInfo | None:
@@ -144,6 +153,7 @@ class GraphInfo:
     """A graph (or function body): inputs, nodes in order, outputs."""
 
     __slots__ = (
+        "control",
         "depth",
         "doc",
         "func_name",
@@ -165,6 +175,7 @@ class GraphInfo:
         self.inputs: list[Val] = []
         self.outputs: list[Val] = []
         self.nodes: list[NodeInfo] = []
+        self.control: list[NodeInfo] = []  # the nodes that have nested graphs, in order
         self.func_name = ""
         self.doc = ""
 
@@ -283,12 +294,15 @@ class Reader:
         index: int,
         shadowed: list[tuple[str, Val | None]],
     ) -> int:
-        """Read the nodes of ``graph`` (the hot loop of reading: inputs are resolved inline)."""
+        """Read the nodes of ``graph``: the hot loop of reading, with inputs and outputs
+        resolved inline (see :meth:`_read_outputs` for the general case of outputs)."""
         scope = self.scope
         positions = self.positions
         depth = graph.depth
         nested = depth > 0  # names defined in nested graphs go out of scope at their end
         graph_nodes = graph.nodes
+        values = self.values
+        used = self.names.used
         seq = self.seq
         for node in nodes:
             op_type = node.op_type
@@ -299,8 +313,8 @@ class Reader:
                 else:
                     self.domains.add(domain)
                     self.calls.add((domain, op_type))
-            info = NodeInfo(node, op_type, domain, index)
-            positions[depth] = index
+            attributes = node.attribute
+            info = NodeInfo(node, op_type, domain, index, attributes)
             inputs = info.inputs
             try:
                 for in_name in node.input[:]:
@@ -326,11 +340,34 @@ class Reader:
             if inputs and inputs[-1] is None:
                 while inputs and inputs[-1] is None:
                     inputs.pop()
-            seq = self._read_outputs(info, node.output[:], graph, seq, shadowed if nested else None)
-            if domain or op_type in _GRAPH_OPS:
+            out_names = node.output[:]
+            out_name = out_names[0] if len(out_names) == 1 else ""
+            if (
+                out_name
+                and out_name not in used
+                and out_name.isidentifier()
+                and out_name.isascii()
+                and out_name not in _KEYWORDS
+                and out_name[:2] != "__"
+            ):
+                # One output with a free plain name: the common case, inlined.
+                used.add(out_name)
+                seq += 1
+                val = Val(out_name, out_name, seq, graph, info, 0, index)
+                values.append(val)
+                info.outputs.append(val)
+                if nested:
+                    shadowed.append((out_name, scope.get(out_name)))
+                scope[out_name] = val
+            else:
+                seq = self._read_outputs(info, out_names, graph, seq, shadowed if nested else None)
+            if attributes and (domain or op_type in _GRAPH_OPS):
+                positions[depth] = index
                 self.seq = seq
-                self._read_graph_attributes(info, node)
+                self._read_graph_attributes(info, attributes)
                 seq = self.seq
+                if info.graphs:
+                    graph.control.append(info)
             graph_nodes.append(info)
             index += 1
         self.seq = seq
@@ -347,7 +384,6 @@ class Reader:
         """Define the outputs of ``info`` (``shadowed`` records what nested names hide);
         returns the last value number used."""
         scope = self.scope
-        used = self.names.used
         outs = info.outputs
         index = info.index
         for slot, out_name in enumerate(names):
@@ -355,19 +391,7 @@ class Reader:
                 outs.append(None)
                 continue
             seq += 1
-            # The common case of NameAllocator.take, inlined.
-            if (
-                out_name not in used
-                and out_name.isidentifier()
-                and out_name.isascii()
-                and out_name not in _KEYWORDS
-                and out_name[:2] != "__"
-            ):
-                used.add(out_name)
-                cand = out_name
-            else:
-                cand = self.names.take(out_name)
-            val = Val(out_name, cand, seq, graph, info, slot, index)
+            val = Val(out_name, self.names.take(out_name), seq, graph, info, slot, index)
             self.values.append(val)
             outs.append(val)
             if shadowed is not None:
@@ -377,17 +401,21 @@ class Reader:
             outs.pop()
         return seq
 
-    def _read_graph_attributes(self, info: NodeInfo, node: onnx.NodeProto) -> None:
-        """Read the graphs of ``node``'s graph attributes as nested graphs of ``info``."""
-        for attr in node.attribute:
+    def _read_graph_attributes(
+        self, info: NodeInfo, attributes: Sequence[onnx.AttributeProto]
+    ) -> None:
+        """Read the graphs among a node's ``attributes`` as nested graphs of ``info``."""
+        graphs = []
+        for attr in attributes:
             kind = attr.type
             if kind == _GRAPH:
-                info.graphs.append((attr.name, self.read_subgraph(attr.g, info)))
+                graphs.append((attr.name, self.read_subgraph(attr.g, info)))
             elif kind == _GRAPHS:
                 raise TranslationError(
                     f"{info.op_type} has a list-of-graphs attribute {attr.name!r}, which "
                     "scripts cannot express"
                 )
+        info.graphs = tuple(graphs)
 
     def read_subgraph(self, g: onnx.GraphProto, parent: NodeInfo) -> GraphInfo:
         initializers = g.initializer
@@ -405,6 +433,20 @@ class Reader:
         sub.doc = g.doc_string
         self.subgraphs.append(sub)
         return sub
+
+    def release(self, graph: GraphInfo) -> None:
+        """Break the reference cycles between the values, nodes and graphs read from
+        ``graph`` (this reader's): freed by reference counting as soon as the translation
+        drops them, instead of by a later garbage collection that has to scan them all."""
+        for val in self.values:
+            val.node = None
+            val.var = None
+        for sub in [graph, *self.subgraphs]:
+            sub.parent = None
+            sub.inputs.clear()
+            sub.outputs.clear()
+            sub.nodes.clear()
+            sub.control.clear()
 
     def name_subgraphs(self) -> None:
         """Give every nested graph a Python function name (after all values are named, so

@@ -35,7 +35,7 @@ from onnxscript.reverse.identifiers import (
 )
 from onnxscript.reverse.literals import string
 from onnxscript.reverse.options import Options
-from onnxscript.reverse.planning import Planner
+from onnxscript.reverse.planning import CALL, Planner
 from onnxscript.reverse.tensors import TensorWriter
 from onnxscript.reverse.types import (
     DTYPE_NAMES,
@@ -275,16 +275,17 @@ class ModuleWriter:
         values = fn.reader.values
         main_graph = fn.graph if fn.is_main else None
         while True:
-            for val in values:
-                val.var = None
-            Planner(level, avoid, main_graph).plan(fn.graph)
+            if tries:
+                _reset(fn)
+            planner = Planner(level, avoid, main_graph)
+            planner.plan(fn.graph)
             state = self.names.snapshot()
             fn_state = fn.names.snapshot()
             module_mark = len(self.tensors.module_lines)
             imports_state = (set(self.imports.names), set(self.imports.modules))
             emitter = Emitter(fn.scope)
             try:
-                self._name_values(fn, values)
+                self._name_values(fn, values, planner.vars)
                 emitter.function(fn.graph, fn.header, fn.doc, "", fn.outputs)
             except Mismatch as exc:
                 self.names.restore(state)
@@ -305,17 +306,20 @@ class ModuleWriter:
             fn.lines = emitter.lines
             return
 
-    def _name_values(self, fn: _Function, values: Sequence[Val]) -> None:
+    def _name_values(self, fn: _Function, values: Sequence[Val], variables: list[Var]) -> None:
+        """Python names: each value its candidate name, except that the values of a
+        variable take its first value's (with ``rename``, short names instead)."""
         if not self.options.rename:
             multi: dict[str, Var] = {}
-            for val in values:
-                var = val.var
-                if var is not None:
-                    val.py = var.root.cand
-                    if len(var.members) > 1:
-                        multi[val.py] = var
-                else:
-                    val.py = val.cand
+            for variable in variables:
+                root = variable.root
+                if root.var is not variable:
+                    continue  # merged into another variable
+                name = root.cand
+                for member in variable.members:
+                    member.py = name
+                if len(variable.members) > 1:
+                    multi[name] = variable
             self._avoid_suffix_names(fn, values, multi)
             return
         keep = _interface(fn)
@@ -390,6 +394,15 @@ class ModuleWriter:
             parts = [*parts, "", *module_lines]
         return "\n".join([*parts, *body]) + "\n"
 
+    def __enter__(self) -> ModuleWriter:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        """Break the reference cycles of the functions' graphs (see :meth:`Reader.release`)
+        once the text is written, or translation failed."""
+        for fn in self.functions:
+            fn.reader.release(fn.graph)
+
     def _ordered(self) -> list[_Function]:
         """Functions with every callee before its callers (main last)."""
         by_name = {fn.py_name: fn for fn in self.functions}
@@ -400,23 +413,10 @@ class ModuleWriter:
         }
         done: list[_Function] = []
         seen: set[int] = set()
-
-        def visit(fn: _Function) -> None:
-            if id(fn) in seen:
-                return
-            seen.add(id(fn))
-            for key in sorted(fn.calls):
-                callee = by_key.get(key)
-                if callee is not None:
-                    visit(callee)
-            done.append(fn)
-
-        for fn in self.functions:
-            if not fn.is_main:
-                visit(fn)
-        for fn in self.functions:
-            if fn.is_main:
-                visit(fn)
+        for fn in [f for f in self.functions if not f.is_main] + [
+            f for f in self.functions if f.is_main
+        ]:
+            _visit(fn, by_key, seen, done)
         return done
 
     def _header(self) -> list[str]:
@@ -460,6 +460,34 @@ class ModuleWriter:
     def _imported(self, names: Sequence[str]) -> str:
         aliases = self.imports.aliases
         return ", ".join(n + _as(n, aliases.get(n, n)) for n in names)
+
+
+def _reset(fn: _Function) -> None:
+    """Undo a failed attempt at ``fn``: no variables, candidate names, every node a call
+    (planning sets the other forms again)."""
+    for val in fn.reader.values:
+        val.var = None
+        val.py = val.cand
+    for graph in [fn.graph, *fn.reader.subgraphs]:
+        for node in graph.nodes:
+            node.form = CALL
+
+
+def _visit(
+    fn: _Function,
+    by_key: dict[tuple[str, str], _Function],
+    seen: set[int],
+    done: list[_Function],
+) -> None:
+    """Append ``fn`` to ``done`` after its callees (depth first, callees by key)."""
+    if id(fn) in seen:
+        return
+    seen.add(id(fn))
+    for key in sorted(fn.calls):
+        callee = by_key.get(key)
+        if callee is not None:
+            _visit(callee, by_key, seen, done)
+    done.append(fn)
 
 
 def _as(name: str, alias: str) -> str:

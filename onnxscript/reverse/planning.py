@@ -57,17 +57,20 @@ class LoopPlan:
     cond_deferred: bool = False
 
 
-def var_of(val: Val) -> Var:
+def var_of(val: Val, created: list[Var]) -> Var:
+    """The variable of ``val``, made (and added to ``created``) if it has none yet."""
     var = val.var
     if var is None:
         var = val.var = Var(val)
+        created.append(var)
     return var
 
 
-def unite(a: Val, b: Val) -> None:
-    """Put ``a`` and ``b`` (and everything sharing a variable with them) in one variable."""
-    va = var_of(a)
-    vb = var_of(b)
+def unite(a: Val, b: Val, created: list[Var]) -> None:
+    """Put ``a`` and ``b`` (and everything sharing a variable with them) in one variable
+    (a variable that ends up empty stays in ``created``: its root no longer refers to it)."""
+    va = var_of(a, created)
+    vb = var_of(b, created)
     if va is vb:
         return
     if len(va.members) < len(vb.members):
@@ -156,6 +159,7 @@ class Planner:
         self.avoid = avoid
         self.main = main
         self.skipped_uses: dict[int, int] = {}  # uses of a value by skipped nodes
+        self.vars: list[Var] = []  # the variables made (some end up merged into others)
 
     def optional(self, val: Val) -> bool:
         """Whether an optional merge moving ``val`` is allowed."""
@@ -171,17 +175,15 @@ class Planner:
             self._merge_all(graph)
 
     def _merge_all(self, graph: GraphInfo) -> None:
-        for node in graph.nodes:
+        for node in graph.control:
             for _, sub in node.graphs:
                 self._merge_all(sub)
         self.merge_ssa(graph)
 
     def plan_graph(self, graph: GraphInfo) -> None:
-        """Choose the form of every node of ``graph`` and its nested graphs."""
-        for node in graph.nodes:
-            if not node.graphs:
-                node.form = CALL
-                continue
+        """Choose the form of the nodes of ``graph`` that have nested graphs (the others
+        are op calls, the form they are read with), and plan their graphs first."""
+        for node in graph.control:
             for _, sub in node.graphs:
                 self.plan_graph(sub)
             if node.op_type == "If" and not node.domain:
@@ -216,7 +218,7 @@ class Planner:
         node.form = IF
         results: list[Val] = [o for o in outs if o is not None]
         for out in results:
-            var_of(out)
+            var_of(out, self.vars)
         plan = IfPlan(then_g, else_g)
         plan.then_deferred = self._branch(results, then_g, ordered=True)
         plan.else_deferred = self._branch(results, else_g, ordered=False)
@@ -252,7 +254,7 @@ class Planner:
             if ok and ordered:
                 ok = prefix and pos > last
             if ok:
-                unite(out, value)
+                unite(out, value, self.vars)
                 last = pos
             else:
                 deferred.append(i)
@@ -280,9 +282,9 @@ class Planner:
         plan = LoopPlan(body, trip, cond, inits, results)
         carried = _Carried(plan, body.inputs[1] if node.form == WHILE else None)
         for j, result in enumerate(results):
-            unite(result, body.inputs[j + 2])
+            unite(result, body.inputs[j + 2], self.vars)
         if carried.cond_in is not None:
-            var_of(carried.cond_in)
+            var_of(carried.cond_in, self.vars)
         self._unite_body_outputs(plan, carried)
         self._unite_body_cond(plan, carried, node.form)
         self._unite_initial_values(node, graph, plan, carried)
@@ -330,7 +332,7 @@ class Planner:
                 and (value.index, value.slot) > last
             )
             if ok:
-                unite(result, value)
+                unite(result, value, self.vars)
                 last = (value.index, value.slot)
             else:
                 plan.deferred.append(j)
@@ -353,13 +355,13 @@ class Planner:
                 and cond_in.last_use <= cond_out.index
                 and not carried.taken(cond_out, cond_in)
             ):
-                unite(cond_in, cond_out)
+                unite(cond_in, cond_out, self.vars)
             else:
                 plan.cond_deferred = True
         elif form == FOR_BREAK and computed and cond_out.var is None:
             # The compiler names the body's condition input after the variable tested by
             # `if not c: break`; sharing the input's name keeps the names stable.
-            unite(cond_in, cond_out)
+            unite(cond_in, cond_out, self.vars)
 
     def _unite_initial_values(
         self, node: NodeInfo, graph: GraphInfo, plan: LoopPlan, carried: _Carried
@@ -370,7 +372,7 @@ class Planner:
             if graph is self.main and result.is_output:
                 continue
             if self._can_merge_init(node, init, graph) and not carried.taken(init, result):
-                unite(result, init)
+                unite(result, init, self.vars)
         # A constant condition stays its own variable: it may also be the (unread) condition
         # of `for` loops, which would make the choice differ once compiled again.
         cond, cond_in = plan.cond, carried.cond_in
@@ -381,7 +383,7 @@ class Planner:
             and self._can_merge_init(node, cond, graph)
             and not carried.taken(cond, cond_in)
         ):
-            unite(cond_in, cond)
+            unite(cond_in, cond, self.vars)
 
     def _unreshaped(self, cond: Val) -> Val:
         """The compiler reshapes a ``while`` condition to a scalar itself: a condition that
@@ -395,7 +397,7 @@ class Planner:
             or len(node.inputs) != 2
             or node.form == SKIP
             or node.proto is None
-            or len(node.proto.attribute)
+            or node.attributes
         ):
             return cond
         source, shape = node.inputs
@@ -444,7 +446,7 @@ class Planner:
                 base = ssa_base(val.cand)
                 earlier = latest.get(base) if base is not None else None
                 if base is not None and earlier is not None and self._merges(earlier, val, is_main):
-                    unite(earlier, val)
+                    unite(earlier, val, self.vars)
                     latest[base] = val
                 else:
                     latest[val.cand] = val

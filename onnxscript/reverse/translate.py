@@ -84,53 +84,55 @@ def translate_model(model: onnx.ModelProto, options: Options) -> str:
     """The module for a whole model (functions, main graph and ``make_model``)."""
     validation.check_model(model)
     model_imports = imported_versions(model.opset_import)
-    writer = ModuleWriter(options, model.functions)
-    model_fn_name = writer.names.take("make_model")
-    fn_imports = []
-    for fn in model.functions:
-        own = imported_versions(fn.opset_import)
-        fn_imports.append({**model_imports, **own} if own else dict(model_imports))
-    writer.declare_opsets([model_imports, *fn_imports], _main_version(model_imports))
-    fn_names = [writer.function_name(fn.name) for fn in model.functions]
-    main_name = writer.names.take(
-        options.function_name or model.graph.name or "main", default="main"
-    )
-    writer.release_attribute_names()
-    seen = set()
-    for fn, py_name, imports in zip(model.functions, fn_names, fn_imports):
-        key = (canonical_domain(fn.domain), fn.name)
-        if key in seen:
-            raise TranslationError(
-                f"the model defines {fn.domain}::{fn.name} twice (overloads are not supported)"
-            )
-        seen.add(key)
-        _add_function_proto(writer, fn, py_name, imports)
-    graph = model.graph
-    main = _add_main(writer, graph, main_name, model_imports, options, keep_initializers=True)
-    writer.prepare()
-    _function_headers(writer, model.functions, model_imports)
-    in_over, out_over = _main_header(writer, main, graph)
-    for fn in writer.functions:
-        writer.translate(fn)
-    renames = {**_interface_renames(main), **_file_renames(main, options)}
-    extra = {}
-    if "" not in model_imports and writer.opset_vars[("", writer.main_version)] in (
-        writer.imports.opsets
-    ):
-        extra[""] = writer.main_version
-    initializers = [] if options.skip_initializers else _initializer_entries(writer, main, graph)
-    writer.trailer = model_function_lines(
-        model_fn_name,
-        main_name,
-        model,
-        in_over,
-        out_over,
-        renames,
-        extra,
-        initializers,
-        writer.imports,
-    )
-    return writer.write()
+    with ModuleWriter(options, model.functions) as writer:
+        model_fn_name = writer.names.take("make_model")
+        fn_imports = []
+        for fn in model.functions:
+            own = imported_versions(fn.opset_import)
+            fn_imports.append({**model_imports, **own} if own else dict(model_imports))
+        writer.declare_opsets([model_imports, *fn_imports], _main_version(model_imports))
+        fn_names = [writer.function_name(fn.name) for fn in model.functions]
+        main_name = writer.names.take(
+            options.function_name or model.graph.name or "main", default="main"
+        )
+        writer.release_attribute_names()
+        seen = set()
+        for fn, py_name, imports in zip(model.functions, fn_names, fn_imports):
+            key = (canonical_domain(fn.domain), fn.name)
+            if key in seen:
+                raise TranslationError(
+                    f"the model defines {fn.domain}::{fn.name} twice (overloads are not supported)"
+                )
+            seen.add(key)
+            _add_function_proto(writer, fn, py_name, imports)
+        graph = model.graph
+        main = _add_main(writer, graph, main_name, model_imports, options, keep_initializers=True)
+        writer.prepare()
+        _function_headers(writer, model.functions, model_imports)
+        in_over, out_over = _main_header(writer, main, graph)
+        for fn in writer.functions:
+            writer.translate(fn)
+        renames = {**_interface_renames(main), **_file_renames(main, options)}
+        extra = {}
+        if "" not in model_imports and writer.opset_vars[("", writer.main_version)] in (
+            writer.imports.opsets
+        ):
+            extra[""] = writer.main_version
+        initializers = (
+            [] if options.skip_initializers else _initializer_entries(writer, main, graph)
+        )
+        writer.trailer = model_function_lines(
+            model_fn_name,
+            main_name,
+            model,
+            in_over,
+            out_over,
+            renames,
+            extra,
+            initializers,
+            writer.imports,
+        )
+        return writer.write()
 
 
 def _initializer_entries(
@@ -271,30 +273,30 @@ def translate_function(proto: onnx.FunctionProto, options: Options) -> str:
     """The module for one ``FunctionProto``."""
     validation.check_function(proto)
     imports = imported_versions(proto.opset_import)
-    writer = ModuleWriter(options, [proto])
-    writer.declare_opsets([imports], _main_version(imports))
-    if options.function_name:
-        py_name = writer.names.take(options.function_name, default="function")
-    else:
-        py_name = writer.function_name(proto.name)
-    writer.release_attribute_names()
-    _add_function_proto(writer, proto, py_name, imports)
-    writer.prepare()
-    _function_headers(writer, [proto], imports)
-    for fn in writer.functions:
-        writer.translate(fn)
-    return writer.write()
+    with ModuleWriter(options, [proto]) as writer:
+        writer.declare_opsets([imports], _main_version(imports))
+        if options.function_name:
+            py_name = writer.names.take(options.function_name, default="function")
+        else:
+            py_name = writer.function_name(proto.name)
+        writer.release_attribute_names()
+        _add_function_proto(writer, proto, py_name, imports)
+        writer.prepare()
+        _function_headers(writer, [proto], imports)
+        for fn in writer.functions:
+            writer.translate(fn)
+        return writer.write()
 
 
 def translate_graph(graph: onnx.GraphProto, options: Options) -> str:
     """The module for a bare ``GraphProto`` (its opsets come from ``opset_imports``)."""
     imports = dict(options.opset_imports or {"": _default_version()})
-    writer = ModuleWriter(options)
-    writer.declare_opsets([imports], _main_version(imports))
-    name = writer.names.take(options.function_name or graph.name or "main", default="main")
-    main = _add_main(writer, graph, name, imports, options)
-    writer.prepare()
-    _main_header(writer, main, graph)
-    for fn in writer.functions:
-        writer.translate(fn)
-    return writer.write()
+    with ModuleWriter(options) as writer:
+        writer.declare_opsets([imports], _main_version(imports))
+        name = writer.names.take(options.function_name or graph.name or "main", default="main")
+        main = _add_main(writer, graph, name, imports, options)
+        writer.prepare()
+        _main_header(writer, main, graph)
+        for fn in writer.functions:
+            writer.translate(fn)
+        return writer.write()

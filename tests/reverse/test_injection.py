@@ -256,12 +256,14 @@ def test_evil_graph_attribute_names_are_refused(name):
         [vi("a", FLOAT, ["N"]), vi("b", FLOAT, ["N"])],
         [vi("c", FLOAT, ["N"])],
     )
-    node = oh.make_node("SequenceMap", ["s", "x"], ["y"])
+    # An op of another domain: a standard op has no attribute of such a name.
+    node = oh.make_node("Map", ["s", "x"], ["y"], domain="my.dom")
     node.attribute.append(oh.make_attribute(name, body))
     model = make_model(
         [node],
         [oh.make_tensor_sequence_value_info("s", FLOAT, ["N"]), vi("x", FLOAT, ["N"])],
         [oh.make_tensor_sequence_value_info("y", FLOAT, ["N"])],
+        extra_opsets={"my.dom": 1},
     )
     # An identifier Python reads as itself (not "\ufb01le", which NFKC makes "file").
     stable = __import__("unicodedata").normalize("NFKC", name) == name
