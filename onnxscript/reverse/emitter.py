@@ -122,7 +122,9 @@ class Emitter:
         self.scope = scope
         self.lines: list[str] = []
         self.env: dict[str, object] = {}
-        self.log: list[tuple[str, object]] = []
+        self.log: list[tuple[str, object]] = []  # (name, previous value) per binding
+        self.marks = 0
+        self.use_operators = scope.use_operators
         self.inline: dict[int, str] = {}  # id(value) -> expression, for inline_const
         self.index_vals: set[int] = set()
         # Liveness as the compiler sees it. The compiler only makes an If output or a loop
@@ -143,7 +145,8 @@ class Emitter:
         if self.pending and name in self.pending:
             dead = self.pending.pop(name)
             raise Mismatch(f"{dead.name!r} is never read, so it would not be computed", dead)
-        self.log.append((name, env.get(name, _MISSING)))
+        if self.marks:
+            self.log.append((name, env.get(name, _MISSING)))
         env[name] = value
 
     def read(self, val: Val) -> str:
@@ -186,6 +189,12 @@ class Emitter:
             else:
                 raise Mismatch(f"{dead.name!r} is never read, so it would not be computed", dead)
 
+    def mark(self) -> int:
+        """A position in the log to :meth:`undo` to (each mark is undone once). Bindings are
+        logged only while a mark is open: those made outside every block are never undone."""
+        self.marks += 1
+        return len(self.log)
+
     def undo(self, mark: int) -> list[str]:
         """Restore the environment to the log position ``mark``; return the names assigned
         since then, in order of first assignment."""
@@ -197,6 +206,7 @@ class Emitter:
             else:
                 env[name] = old
         del self.log[mark:]
+        self.marks -= 1
         return list(dict.fromkeys([entry[0] for entry in entries]))
 
     # -- blocks ---------------------------------------------------------------------------
@@ -388,10 +398,12 @@ class Emitter:
             for v in node.inputs:
                 if v is None:
                     args.append("None")
-                elif env_get(v.py) is v:
-                    args.append(v.py)
+                    continue
+                name = v.py
+                if env_get(name) is v:
                     if tracking:
-                        self._seen(v.py, v)
+                        self._seen(name, v)
+                    args.append(name)
                 else:
                     args.append(self.read(v))
             required = op.required
@@ -399,7 +411,7 @@ class Emitter:
                 raise TranslationError(
                     f"{node.op_type} omits a required input (an empty name or too few inputs)"
                 )
-            operator = self._operator(node, args) if self.scope.use_operators else None
+            operator = self._operator(node, args) if self.use_operators else None
             if operator is not None:
                 text = operator
             else:
@@ -413,7 +425,8 @@ class Emitter:
         if len(outs) == 1 and first is not None and not variadic and local is None:
             name = first.py
             env = self.env
-            self.log.append((name, env.get(name, _MISSING)))
+            if self.marks:
+                self.log.append((name, env.get(name, _MISSING)))
             env[name] = first
             lines.append(f"{indent}{name} = {text}")
             return
@@ -510,7 +523,7 @@ class Emitter:
         inner = indent + "    "
         then_assigned = self._branch(plan.then_graph, inner, results, plan.then_deferred, names)
         if plan.elif_:
-            mark = len(self.log)
+            mark = self.mark()
             inner_if = next(n for n in plan.else_graph.nodes if n.form != SKIP)
             self.if_(inner_if, indent, "elif")
             self._check_outputs(results, plan.else_graph)
@@ -546,7 +559,7 @@ class Emitter:
         deferred: list[int],
         order: list[str] | None,
     ) -> list[str]:
-        mark = len(self.log)
+        mark = self.mark()
         start = len(self.lines)
         if graph.doc:
             self.lines.extend(comment_lines(graph.doc, indent))
@@ -578,7 +591,7 @@ class Emitter:
         for name in names:
             self.pending.pop(name, None)
             saved.append(self.watch.pop(name, None))
-        mark = len(self.log)
+        mark = self.mark()
         self._loop_enter(plan, form, names)
         body_mark = len(self.log)
         inner = indent + "    "
@@ -712,7 +725,7 @@ class Emitter:
         decorator = imports.name("graph")
         self.lines.append(f"{indent}@{decorator}()")
         self.lines.append(f"{indent}def {graph.func_name}({', '.join(params)}):")
-        mark = len(self.log)
+        mark = self.mark()
         inner = indent + "    "
         if graph.doc:
             self.lines.extend(docstring(graph.doc, inner))

@@ -124,7 +124,7 @@ class NodeInfo:
         self.domain = domain
         self.index = index
         self.inputs: list[Val | None] = []
-        self.outputs: list[Val | None] = []
+        self.outputs: tuple[Val | None, ...] = ()  # set once, when they are read
         self.graphs: tuple[tuple[str, GraphInfo], ...] = ()
         self.form = 0
         self.plan: object = None
@@ -282,7 +282,7 @@ class Reader:
         self.domains.add("")
         self.positions[graph.depth] = index
         val = self._new(name, graph, info, 0, index)
-        info.outputs.append(val)
+        info.outputs = (val,)
         graph.nodes.append(info)
         self._define(val, shadowed)
         return index + 1
@@ -323,11 +323,10 @@ class Reader:
                         continue
                     val = scope[in_name]
                     val.uses += 1
-                    vdepth = val.depth
-                    if vdepth == depth:
+                    if val.depth == depth:
                         val.last_use = index
                     else:
-                        pos = positions[vdepth]
+                        pos = positions[val.depth]
                         if pos > val.last_use:
                             val.last_use = pos
                         if pos > val.nested_last:
@@ -355,7 +354,7 @@ class Reader:
                 seq += 1
                 val = Val(out_name, out_name, seq, graph, info, 0, index)
                 values.append(val)
-                info.outputs.append(val)
+                info.outputs = (val,)
                 if nested:
                     shadowed.append((out_name, scope.get(out_name)))
                 scope[out_name] = val
@@ -384,7 +383,7 @@ class Reader:
         """Define the outputs of ``info`` (``shadowed`` records what nested names hide);
         returns the last value number used."""
         scope = self.scope
-        outs = info.outputs
+        outs: list[Val | None] = []
         index = info.index
         for slot, out_name in enumerate(names):
             if not out_name:
@@ -399,6 +398,7 @@ class Reader:
             scope[out_name] = val
         while outs and outs[-1] is None:
             outs.pop()
+        info.outputs = tuple(outs)
         return seq
 
     def _read_graph_attributes(

@@ -12,8 +12,12 @@ import builtins
 import keyword
 import re
 import unicodedata
+from collections.abc import Iterable
 
 _ASCII_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_DIGITS = "0123456789"
+# Where a name ends with `_` and digits (a name may contain NUL: then it may also match).
+_SSA_TAIL = re.compile(r"_[0-9]+(?:\x00|\Z)")
 
 # Names the emitted code itself reads inside functions; a variable with one of these names
 # would hide it. Builtins that scripts do not use (``input``, ``max``, ...) stay available
@@ -60,10 +64,17 @@ def sanitize(name: str, default: str = "v") -> str:
 
 def ssa_base(name: str) -> str | None:
     """``x`` for ``x_3``: the variable an SSA-renamed value probably came from."""
-    head, sep, tail = name.rpartition("_")
-    if sep and head and tail.isdigit() and tail.isascii():
-        return head
+    head = name.rstrip(_DIGITS)
+    if len(head) < len(name) and len(head) > 1 and head[-1] == "_":
+        return head[:-1]
     return None
+
+
+def may_have_ssa_names(names: Iterable[str]) -> bool:
+    """Whether one of ``names`` may be an SSA variant (see :func:`ssa_base`; it may say yes
+    for a name that is not): one search through all of them, so that the passes that look
+    at every value for such names can be skipped when there are none."""
+    return _SSA_TAIL.search("\x00".join(names)) is not None
 
 
 class NameAllocator:

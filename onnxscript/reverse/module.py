@@ -30,6 +30,7 @@ from onnxscript.reverse.identifiers import (
     RESERVED_BUILTINS,
     NameAllocator,
     is_plain_identifier,
+    may_have_ssa_names,
     sanitize,
     ssa_base,
 )
@@ -274,10 +275,11 @@ class ModuleWriter:
         tries = 0
         values = fn.reader.values
         main_graph = fn.graph if fn.is_main else None
+        ssa_names = may_have_ssa_names(fn.names.used)  # (every value's name is in it)
         while True:
             if tries:
                 _reset(fn)
-            planner = Planner(level, avoid, main_graph)
+            planner = Planner(level, avoid, main_graph, ssa_names)
             planner.plan(fn.graph)
             state = self.names.snapshot()
             fn_state = fn.names.snapshot()
@@ -285,7 +287,7 @@ class ModuleWriter:
             imports_state = (set(self.imports.names), set(self.imports.modules))
             emitter = Emitter(fn.scope)
             try:
-                self._name_values(fn, values, planner.vars)
+                self._name_values(fn, values, planner.vars, ssa_names)
                 emitter.function(fn.graph, fn.header, fn.doc, "", fn.outputs)
             except Mismatch as exc:
                 self.names.restore(state)
@@ -306,9 +308,12 @@ class ModuleWriter:
             fn.lines = emitter.lines
             return
 
-    def _name_values(self, fn: _Function, values: Sequence[Val], variables: list[Var]) -> None:
+    def _name_values(
+        self, fn: _Function, values: Sequence[Val], variables: list[Var], ssa_names: bool
+    ) -> None:
         """Python names: each value its candidate name, except that the values of a
-        variable take its first value's (with ``rename``, short names instead)."""
+        variable take its first value's (with ``rename``, short names instead).
+        ``ssa_names``: some value may have a name like ``x_1``."""
         if not self.options.rename:
             multi: dict[str, Var] = {}
             for variable in variables:
@@ -320,7 +325,8 @@ class ModuleWriter:
                     member.py = name
                 if len(variable.members) > 1:
                     multi[name] = variable
-            self._avoid_suffix_names(fn, values, multi)
+            if ssa_names or not fn.names.used.isdisjoint(_COMPILER_HINTS):
+                self._avoid_suffix_names(fn, values, multi)
             return
         keep = _interface(fn)
         taken = set(self.module_names or ())

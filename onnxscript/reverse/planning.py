@@ -154,10 +154,13 @@ class _Carried:
 class Planner:
     """Plans one function body (and its nested graphs) at one ``level``."""
 
-    def __init__(self, level: int, avoid: set[int], main: GraphInfo | None) -> None:
+    def __init__(
+        self, level: int, avoid: set[int], main: GraphInfo | None, ssa_names: bool = True
+    ) -> None:
         self.level = level
         self.avoid = avoid
         self.main = main
+        self.ssa_names = ssa_names  # False: no value has a name like x_1 (nothing to merge)
         self.skipped_uses: dict[int, int] = {}  # uses of a value by skipped nodes
         self.vars: list[Var] = []  # the variables made (some end up merged into others)
 
@@ -171,7 +174,7 @@ class Planner:
         """Plan a function body: control flow first (innermost first), then SSA merges,
         which must see the final control-flow variables."""
         self.plan_graph(graph)
-        if self.level == 0:
+        if self.level == 0 and self.ssa_names:
             self._merge_all(graph)
 
     def _merge_all(self, graph: GraphInfo) -> None:
@@ -443,13 +446,15 @@ class Planner:
                 if var is not None and var.root is not val:
                     latest[var.root.cand] = val  # val joined a variable that another value started
                     continue
-                base = ssa_base(val.cand)
-                earlier = latest.get(base) if base is not None else None
-                if base is not None and earlier is not None and self._merges(earlier, val, is_main):
-                    unite(earlier, val, self.vars)
-                    latest[base] = val
-                else:
-                    latest[val.cand] = val
+                cand = val.cand
+                base = ssa_base(cand) if cand[-1].isdigit() else None  # (a quick no first)
+                if base is not None:
+                    earlier = latest.get(base)
+                    if earlier is not None and self._merges(earlier, val, is_main):
+                        unite(earlier, val, self.vars)
+                        latest[base] = val
+                        continue
+                latest[cand] = val
 
     def _merges(self, earlier: Val, val: Val, is_main: bool) -> bool:
         """Whether ``val`` (``x_1``) may join the variable of ``earlier`` (``x``): they are
