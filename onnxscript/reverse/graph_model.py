@@ -313,7 +313,7 @@ class Reader:
                 else:
                     self.domains.add(domain)
                     self.calls.add((domain, op_type))
-            attributes = node.attribute
+            attributes = node.attribute or ()  # (the empty container is not kept)
             info = NodeInfo(node, op_type, domain, index, attributes)
             inputs = info.inputs
             try:
