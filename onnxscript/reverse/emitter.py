@@ -92,7 +92,7 @@ class OpFacts:
     callee: str  # ``op.Add``, ``my_domain["odd name"]``, or a local function's name
     local: LocalFunction | None
     variadic: bool  # the last output is variadic: one result is written ``(x,)``
-    attributes: frozenset[str] | None  # the attribute names it has (None: unknown)
+    attribute_names: frozenset[str] | None  # the attributes it has (None: unknown)
     required: int  # how many leading inputs it requires
 
 
@@ -306,7 +306,7 @@ class Emitter:
             if attr.name == previous:
                 raise TranslationError(f"{node.op_type} gives attribute {attr.name!r} twice")
             previous = attr.name
-            if op.attributes is not None and attr.name not in op.attributes:
+            if op.attribute_names is not None and attr.name not in op.attribute_names:
                 _check_standard_name(node, attr.name, "attribute")  # the clearer message
                 raise TranslationError(f"{node.op_type} has no attribute {attr.name!r}")
             if attr.type in _GRAPH_KINDS:
@@ -353,11 +353,11 @@ class Emitter:
 
     def _new_op_facts(self, node: NodeInfo) -> OpFacts:
         local = self.scope.functions.get((node.domain, node.op_type))
-        variadic, attributes, required = False, None, 0
+        variadic, attribute_names, required = False, None, 0
         if local is None and node.domain in _STANDARD_DOMAINS:
             version = self.scope.opset_versions.get(node.domain, 1)
-            variadic, attributes, required = _schema_facts(node.domain, node.op_type, version)
-        return OpFacts(self.callee(node), local, variadic, attributes, required)
+            variadic, attribute_names, required = _schema_facts(node.domain, node.op_type, version)
+        return OpFacts(self.callee(node), local, variadic, attribute_names, required)
 
     def targets(self, node: NodeInfo) -> str:
         outs = node.outputs

@@ -419,9 +419,7 @@ class ModuleWriter:
         }
         done: list[_Function] = []
         seen: set[int] = set()
-        for fn in [f for f in self.functions if not f.is_main] + [
-            f for f in self.functions if f.is_main
-        ]:
+        for fn in sorted(self.functions, key=lambda f: f.is_main):  # (a stable sort)
             _visit(fn, by_key, seen, done)
         return done
 
