@@ -654,8 +654,8 @@ def _initial_value(t: Translator, name: str, init: Sym | None, out: Value, stmt:
     """The value a carried variable enters the loop with.
 
     A variable first assigned inside the loop gets a placeholder of the right element type
-    (zero); it is only observable if the loop runs zero times, where Python would raise
-    UnboundLocalError.
+    (zero); it is only observable where Python would raise UnboundLocalError (the loop runs
+    zero times, or an iteration reads it before any iteration assigned it).
     """
     out_dtype = type_inference.known_dtype(out)
     if optional_values.is_none(init) or optional_values.is_optional(init):

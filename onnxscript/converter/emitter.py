@@ -255,7 +255,7 @@ class GraphEmitter:
             array = onnx.numpy_helper.to_array(value)
             dtype = value.data_type
         else:
-            array = python_to_array(value)
+            array = python_to_array(value, dtype)
         if dtype is not None and dtypes.onnx_dtype(array.dtype) != dtype:
             array = array.astype(dtypes.numpy_dtype(dtype))
         code = dtype if dtype is not None else dtypes.onnx_dtype(array.dtype)

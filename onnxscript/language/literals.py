@@ -33,18 +33,29 @@ def is_literal(value: Any) -> bool:
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 
 
-def python_to_array(value: Any) -> np.ndarray:
+def python_to_array(value: Any, dtype: int | None = None) -> np.ndarray:
     """A numpy array for a Python scalar or (nested) list, with the default element types
-    (int -> INT64, float -> FLOAT, bool -> BOOL, str -> STRING).
+    (int -> INT64, float -> FLOAT, bool -> BOOL, str -> STRING), or straight in element type
+    ``dtype`` when given (so that 0.1 next to a DOUBLE tensor is the double nearest 0.1,
+    not a FLOAT's value widened; the caller has checked that the literal fits ``dtype``,
+    see :func:`literal_misfit`). Arrays keep their own element type.
 
-    Exact or refused (:class:`AttributeValueError`): no int outside INT64's range, no
-    ragged lists, no strings mixed with numbers, nothing but numbers and strings.
+    Exact or refused (:class:`AttributeValueError`): no int outside INT64's range (unless
+    ``dtype`` is given), no ragged lists, no strings mixed with numbers, nothing but numbers
+    and strings.
     """
     if isinstance(value, (np.ndarray, np.generic)):
         return _checked_array(np.asarray(value))
-    _check_items(_flatten(value), value)
+    _check_items(_flatten(value), value, wide_ints=dtype is not None)
     try:
+        if dtype is not None:
+            return np.array(value, dtype=dtypes.numpy_dtype(dtype))
         array = np.array(value)
+    except OverflowError:
+        raise AttributeValueError(
+            f"cannot make a tensor from {_short(value)}: a number does not fit in "
+            f"{dtypes.dtype_name(dtype)}"
+        ) from None
     except ValueError:
         raise AttributeValueError(
             f"cannot make a tensor from {_short(value)}: its nested lists have different lengths"
@@ -85,7 +96,7 @@ def _checked_array(array: np.ndarray) -> np.ndarray:
 _ITEM_TYPES = (bool, int, float, str, np.number, np.bool_, np.ndarray)
 
 
-def _check_items(items: list[Any], value: Any) -> None:
+def _check_items(items: list[Any], value: Any, wide_ints: bool = False) -> None:
     for item in items:
         if not isinstance(item, _ITEM_TYPES):
             raise AttributeValueError(
@@ -97,7 +108,7 @@ def _check_items(items: list[Any], value: Any) -> None:
         raise AttributeValueError(
             f"cannot make a tensor from {_short(value)}: it mixes strings and numbers"
         )
-    if not any(isinstance(item, (float, np.floating)) for item in items):
+    if not wide_ints and not any(isinstance(item, (float, np.floating)) for item in items):
         for item in items:
             if type(item) is int and not INT64_MIN <= item <= INT64_MAX:
                 raise AttributeValueError(
@@ -192,17 +203,12 @@ def describe(value: Any) -> str:
 def literal_array(value: Any, dtype: int | None, where: str) -> np.ndarray:
     """A literal as an array of element type ``dtype`` (its default type when ``None``).
     Raises ``TypeError`` (message starting with ``where``) when it cannot be one."""
+    if dtype is not None:
+        check_literal_fits(value, dtype, where)
     try:
-        array = python_to_array(value)
+        return python_to_array(value, dtype)
     except (TypeError, ValueError) as exc:
         raise TypeError(f"{where}: cannot make a tensor from {describe(value)}: {exc}") from None
-    if dtype is None:
-        return array
-    check_literal_fits(value, dtype, where)
-    target = dtypes.numpy_dtype(dtype)
-    if array.dtype != target:
-        array = array.astype(target)
-    return array
 
 
 def cast_array(array: np.ndarray, dtype: int) -> np.ndarray:

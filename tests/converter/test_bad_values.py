@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from onnxscript import FLOAT, INT32, INT64, ScriptError, script
+from onnxscript import DOUBLE, FLOAT, INT32, INT64, ScriptError, script
 from onnxscript import opset18 as op
 from tests.helpers import assert_close, define, run_compiled
 
@@ -128,3 +128,29 @@ def test_range_past_int64_is_refused(loop, expected):
     )
     error = _compile_error(source.replace("range_placeholder", loop))
     assert expected in str(error)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("x + [0.1, 0.2]", lambda x: x + np.array([0.1, 0.2])),
+        ("x * 0.1", lambda x: x * 0.1),
+    ],
+)
+def test_float_literals_next_to_double_tensors_are_exact(body, expected):
+    # Found by comparing eager and compiled results of fuzz mutants: the literal used to be
+    # a FLOAT widened to DOUBLE (1.1000000014901161), eagerly and, for lists, compiled too.
+    f = script()(define(f"def f(x: DOUBLE[2]):\n    return {body}\n", {"DOUBLE": DOUBLE}))
+    x = np.array([1.0, 2.0])
+    want = expected(x)
+    np.testing.assert_array_equal(f(x), want)
+    np.testing.assert_array_equal(run_compiled(f, x)[0], want)
+
+
+def test_ints_past_int64_next_to_float_tensors_are_the_same_eagerly_and_compiled():
+    source = "def f(x: FLOAT):\n    if x < -2**63 - 1:\n        return -x\n    return x * 2**70\n"
+    f = script()(define(source, {"FLOAT": FLOAT}))
+    x = np.float32(2.0)
+    want = np.float32(2.0) * np.float32(2**70)
+    np.testing.assert_array_equal(f(x), want)
+    np.testing.assert_array_equal(run_compiled(f, x)[0], want)
