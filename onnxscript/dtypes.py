@@ -8,6 +8,7 @@ disagree on what a type is called or which numpy dtype holds it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -85,6 +86,11 @@ def type_string(code: int) -> str:
 def dtype_of_type_string(type_str: str) -> int | None:
     """The element type of a schema type string: ``"tensor(int64)"`` -> INT64, else None."""
     return _TYPE_STRINGS.get(type_str)
+
+
+def tensor_dtypes(type_strs: Iterable[str]) -> frozenset[int]:
+    """The element types of the ``tensor(...)`` strings among a schema's type strings."""
+    return frozenset(c for c in map(dtype_of_type_string, type_strs) if c is not None)
 
 
 def sequence_elem_type(type_str: str) -> int | None:

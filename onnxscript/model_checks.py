@@ -24,9 +24,6 @@ import onnx.shape_inference
 
 from onnxscript.errors import ModelCheckWarning
 
-_CHECKABLE_BYTES = 2**31 - 1
-"""onnx.checker takes protos up to 2 GB in memory (larger ones only as files)."""
-
 
 def _missing(info: onnx.ValueInfoProto) -> str | None:
     kind = info.type.WhichOneof("value")
@@ -68,7 +65,7 @@ def _incomplete_io(model: onnx.ModelProto) -> str | None:
 
 
 def _checker_message(model: onnx.ModelProto) -> str | None:
-    if model.ByteSize() > _CHECKABLE_BYTES:
+    if model.ByteSize() > onnx.checker.MAXIMUM_PROTOBUF:  # larger ones only as files
         return None
     try:
         onnx.checker.check_model(model, full_check=True)

@@ -15,10 +15,9 @@ import onnx
 from onnxscript import dtypes, schemas
 from onnxscript.converter import type_checks, type_inference
 from onnxscript.errors import AttributeValueError
-from onnxscript.language import operators
 from onnxscript.language.attributes import AT, infer_kind, tensor_from_value
 from onnxscript.language.binding import Signature, signature_for
-from onnxscript.language.literals import python_to_array
+from onnxscript.language.literals import INT64_MAX, INT64_MIN, python_to_array
 from onnxscript.program.graph import Attr, Graph, Node, SourceLocation, Value
 from onnxscript.program.types import element_type
 from onnxscript.source import SourceText
@@ -174,9 +173,7 @@ class GraphEmitter:
     ) -> None:
         """A located ScriptError when the schema refuses an input's element type (or an
         element-type attribute, or the output count an attribute fixes)."""
-        problem = type_checks.input_problem(
-            op_type, domain, _label(op_type, self.origin), sig, inputs
-        )
+        problem = type_checks.input_problem(op_type, domain, self.origin, sig, inputs)
         if problem is None and op_type in type_checks.ATTRIBUTE_CHECKED_OPS:
             values = attr_values
             if values is None:
@@ -244,7 +241,7 @@ class GraphEmitter:
         kind = type(value)
         if kind is int or kind is float or kind is bool:
             code = dtype if dtype is not None else _DEFAULT_CODES[kind]
-            if kind is int and code == dtypes.INT64 and not _INT64_MIN <= value <= _INT64_MAX:
+            if kind is int and code == dtypes.INT64 and not INT64_MIN <= value <= INT64_MAX:
                 raise AttributeValueError(
                     f"the integer {value} does not fit in INT64 (-2**63 to 2**63 - 1)"
                 )
@@ -290,19 +287,6 @@ class GraphEmitter:
         return out
 
 
-def _label(op_type: str, origin: ast.AST | None) -> str:
-    """How an error names the op: with the Python operator the user wrote, if any."""
-    symbol = None
-    if isinstance(origin, ast.BinOp):
-        symbol = operators.AST_BINARY.get(type(origin.op))
-    elif isinstance(origin, ast.UnaryOp):
-        symbol = operators.AST_UNARY.get(type(origin.op))
-    elif isinstance(origin, ast.Compare) and len(origin.ops) == 1:
-        symbol = operators.AST_COMPARE.get(type(origin.ops[0]))
-    return f"`{symbol}` (ONNX {op_type})" if symbol is not None else op_type
-
-
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 _DEFAULT_CODES = {int: dtypes.INT64, float: dtypes.FLOAT, bool: dtypes.BOOL}
 # Element types whose scalars are written without numpy: (TensorProto field, Python type).
 _SCALAR_FIELDS: dict[int, tuple[str, type]] = {

@@ -9,11 +9,13 @@ written instead of producing a model that fails later.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from onnxscript import dtypes, schemas
 from onnxscript.converter.type_inference import ATTR_DTYPE_OPS, known_dtype
+from onnxscript.language import operators
 from onnxscript.language.binding import Signature, signature_for
 from onnxscript.program.graph import Value
 
@@ -39,11 +41,15 @@ def _dtype(value: Value) -> int | None:
 
 
 def input_problem(
-    op_type: str, domain: str, label: str, sig: Signature, inputs: Sequence[Value | None]
+    op_type: str,
+    domain: str,
+    origin: ast.AST | None,
+    sig: Signature,
+    inputs: Sequence[Value | None],
 ) -> TypeProblem | None:
     """The first input whose known element type the op's schema does not accept, or two
-    inputs of one type variable with different element types. ``label`` names the op in
-    messages."""
+    inputs of one type variable with different element types. ``origin`` is the AST node
+    being compiled (messages name the Python operator written there)."""
     rules = sig.input_dtype_rules
     last = len(rules) - 1
     if last < 0:
@@ -66,7 +72,7 @@ def input_problem(
                 f"e.g. op.Cast(..., to={_example(rule.allowed)})"
             )
             return TypeProblem(
-                f"{label} does not accept {dtypes.dtype_name_with_article(dtype)} tensor for "
+                f"{_label(op_type, origin)} does not accept {dtypes.dtype_name_with_article(dtype)} tensor for "
                 "its input "
                 f"{rule.name!r} (it takes {_names(rule.allowed)})",
                 hint,
@@ -79,12 +85,24 @@ def input_problem(
         elif earlier[0] != dtype:
             first, second = dtypes.dtype_name(earlier[0]), dtypes.dtype_name(dtype)
             return TypeProblem(
-                f"{label} needs the same element type for its inputs {earlier[1]!r} and "
+                f"{_label(op_type, origin)} needs the same element type for its inputs {earlier[1]!r} and "
                 f"{rule.name!r} (type {rule.type_var}), but they are {first} and {second}",
                 "ONNX does not convert element types: convert one of them, e.g. "
                 f"op.Cast(..., to={first}) or op.CastLike(..., other)",
             )
     return None
+
+
+def _label(op_type: str, origin: ast.AST | None) -> str:
+    """How an error names the op: with the Python operator the user wrote, if any."""
+    symbol = None
+    if isinstance(origin, ast.BinOp):
+        symbol = operators.AST_BINARY.get(type(origin.op))
+    elif isinstance(origin, ast.UnaryOp):
+        symbol = operators.AST_UNARY.get(type(origin.op))
+    elif isinstance(origin, ast.Compare) and len(origin.ops) == 1:
+        symbol = operators.AST_COMPARE.get(type(origin.ops[0]))
+    return f"`{symbol}` (ONNX {op_type})" if symbol is not None else op_type
 
 
 def _first_accepting(
@@ -148,7 +166,7 @@ def attribute_problem(
     strings = sig.type_constraints.get(out.type_var)
     if strings is None or dtypes.type_string(value) in strings:
         return None
-    allowed = frozenset(c for c in map(dtypes.dtype_of_type_string, strings) if c is not None)
+    allowed = dtypes.tensor_dtypes(strings)
     return TypeProblem(
         f"{op_type} cannot produce {dtypes.dtype_name(value)} at this opset "
         f"(its output takes {_names(allowed)})",

@@ -79,9 +79,7 @@ def _dtype_rule(param: Param, constraints: Mapping[str, tuple[str, ...]]) -> Inp
     strings = constraints.get(type_var)
     if strings is None:
         return InputDtypeRule(param.name, type_var, None, False)
-    allowed = frozenset(
-        code for code in map(dtypes.dtype_of_type_string, strings) if code is not None
-    )
+    allowed = dtypes.tensor_dtypes(strings)
     known = all(s.startswith(("tensor(", "seq(", "optional(", "sparse_tensor(")) for s in strings)
     return InputDtypeRule(param.name, type_var, allowed if known else None, param.homogeneous)
 

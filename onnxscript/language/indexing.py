@@ -158,7 +158,13 @@ def _clamped(bound: Any) -> Any:
 
 def index_misfit(value: Any) -> str | None:
     """Why an integer index (or list of them) cannot be an INT64 index, else None."""
-    for item in np.ravel(np.asarray(value, dtype=object)):
+    if type(value) is int:  # the common case, without building an array
+        items: Any = (value,)
+    elif isinstance(value, (np.ndarray, np.generic)):
+        return None  # numpy integers fit by construction
+    else:
+        items = np.ravel(np.asarray(value, dtype=object))
+    for item in items:
         if isinstance(item, int) and not INT64_MIN <= item <= INT64_MAX:
             return f"the index {item} is out of range for any tensor (past INT64)"
     return None
