@@ -12,6 +12,7 @@ import pytest
 
 from onnxscript import BOOL, DOUBLE, FLOAT, INT64, STRING, Opset, script
 from onnxscript import opset18 as op
+from onnxscript.errors import ModelCheckWarning
 from tests.helpers import assert_close, checked_model, define, run_compiled, run_model
 
 rng = np.random.default_rng(0)
@@ -434,7 +435,8 @@ def test_to_model_proto_options():
     assert model.ir_version == 9 and model.producer_name == "me"
     assert model.graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.FLOAT
     checked_model(f, input_types=[DOUBLE["N"], DOUBLE["N"]], output_types=[DOUBLE["N"]])
-    untyped = f.to_model_proto()
+    with pytest.warns(ModelCheckWarning, match="input 'x' has no type"):
+        untyped = f.to_model_proto()
     assert not untyped.graph.input[0].HasField("type")
     with pytest.raises(TypeError, match="unexpected keyword"):
         f.to_model_proto(not_an_option=1)

@@ -14,6 +14,7 @@ import ast
 import importlib
 import inspect
 import itertools
+import warnings
 from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
@@ -23,6 +24,7 @@ import onnx
 import pytest
 
 import tests.helpers as helpers
+from onnxscript.errors import ModelCheckWarning
 from onnxscript.testing import assert_same_values, compiled_outputs
 from onnxscript.values import OnnxFunction
 
@@ -244,7 +246,9 @@ def _compare_on_synthesized_inputs(functions: list[OnnxFunction]) -> tuple[int, 
             not_runnable += 1
             continue
         try:
-            with np.errstate(all="ignore"):
+            # A model the checker rejects (a test's deliberate mistake) is not runnable.
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("error", ModelCheckWarning)
                 compiled = compiled_outputs(fn, *args)
         except Exception:
             not_runnable += 1  # the model rejects these inputs (or is not meant to run)
