@@ -61,12 +61,15 @@ _MODULE_NAMES = frozenset(
         "model_tensor",
         "rename_values",
         "with_denotations",
+        "named",
         "_",
         *DTYPE_NAMES.values(),
     }
 )
 _MAX_TARGETED_RETRIES = 8
-_RUNTIME_NAMES = frozenset({"external_tensor", "model_tensor", "rename_values", "with_denotations"})
+_RUNTIME_NAMES = frozenset(
+    {"external_tensor", "model_tensor", "named", "rename_values", "with_denotations"}
+)
 # Names a model's functions and attributes cannot keep: the entry point of the module,
 # builtins the emitted code calls, and the name of unused results.
 _NOT_KEPT = frozenset({"make_model", "_"})

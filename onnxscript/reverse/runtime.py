@@ -8,6 +8,8 @@
   names when those are not Python identifiers (``input.1``, ``output:0``).
 * :func:`with_denotations` sets the denotations of a ``TypeProto`` that ``onnx.helper``
   builds (``input_types=`` of ``make_model``).
+* :func:`named` gives a function the ONNX name it had in the model when that name cannot
+  be its Python name (``@script(dom)`` then ``@named("my-func")`` above ``def my_func``).
 
 Both are evaluated when the script is compiled (they are plain Python calls with constant
 arguments) and give ``onnx.TensorProto`` objects for ``op.Constant(value=...)``.
@@ -17,8 +19,8 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 import onnx
 
@@ -74,6 +76,22 @@ def with_denotations(
             if text is not None:
                 dim.denotation = text
     return t
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def named(name: str) -> Callable[[_F], _F]:
+    """A decorator that sets the function's ``__name__`` to ``name``, which ``@script``
+    (applied after it) compiles the function under: a function name that is not a Python
+    identifier (``my-func``, ``pkg.Linear``), a keyword, or the name of another function of
+    the module."""
+
+    def rename(fn: _F) -> _F:
+        fn.__name__ = name
+        return fn
+
+    return rename
 
 
 def _graph_tensors(graph: onnx.GraphProto) -> Iterator[tuple[str, onnx.TensorProto]]:

@@ -109,7 +109,7 @@ def translate_model(model: onnx.ModelProto, options: Options) -> str:
         main = _add_main(writer, graph, main_name, model_imports, options, keep_initializers=True)
         writer.prepare()
         _function_headers(writer, model.functions, model_imports)
-        in_over, out_over = _main_header(writer, main, graph)
+        in_over, out_over = _main_header(writer, main, graph, not options.function_name)
         for fn in writer.functions:
             writer.translate(fn)
         renames = {**_interface_renames(main), **_file_renames(main, options)}
@@ -244,16 +244,23 @@ def _add_main(
 
 
 def _main_header(
-    writer: ModuleWriter, main: Any, graph: onnx.GraphProto
+    writer: ModuleWriter, main: Any, graph: onnx.GraphProto, keep_name: bool
 ) -> tuple[list[str | None], list[str | None]]:
     params, in_over = input_parameters(main.graph.inputs, writer.imports)
     returns, out_over = output_annotation([o.type for o in graph.output], writer.imports)
     decorator = writer.imports.name("script")
     main.header = function_header(f"@{decorator}()", main.py_name, params, returns)
+    if keep_name and graph.name and graph.name != main.py_name:
+        # The compiled model's graph takes the model's graph name, not the Python name.
+        main.header.insert(1, f"@{writer.imports.name('named')}({string(graph.name)})")
     return in_over, out_over
 
 
-def _function_headers(writer: ModuleWriter, functions: Any, model_imports: dict[str, int]) -> None:
+def _function_headers(
+    writer: ModuleWriter, functions: Any, model_imports: dict[str, int], keep_names: bool = True
+) -> None:
+    """The decorator and ``def`` lines of the model's functions (``keep_names``: functions
+    whose Python name differs from their name in the model are compiled under the latter)."""
     assert writer.tensors is not None
     by_name = {fn.py_name: fn for fn in writer.functions if not fn.is_main}
     for proto in functions:
@@ -267,6 +274,9 @@ def _function_headers(writer: ModuleWriter, functions: Any, model_imports: dict[
         attributes = fn.scope.attributes
         params += attribute_parameters(proto, attributes, local.attributes, fn.scope.opset_versions)
         fn.header = function_header(f"@{decorator}({opset})", local.py_name, params, "")
+        if local.py_name != proto.name and keep_names:
+            # The compiled function takes the model's name for it, not its Python name.
+            fn.header.insert(1, f"@{writer.imports.name('named')}({string(proto.name)})")
 
 
 def translate_function(proto: onnx.FunctionProto, options: Options) -> str:
@@ -282,7 +292,7 @@ def translate_function(proto: onnx.FunctionProto, options: Options) -> str:
         writer.release_attribute_names()
         _add_function_proto(writer, proto, py_name, imports)
         writer.prepare()
-        _function_headers(writer, [proto], imports)
+        _function_headers(writer, [proto], imports, keep_names=not options.function_name)
         for fn in writer.functions:
             writer.translate(fn)
         return writer.write()
@@ -296,7 +306,7 @@ def translate_graph(graph: onnx.GraphProto, options: Options) -> str:
         name = writer.names.take(options.function_name or graph.name or "main", default="main")
         main = _add_main(writer, graph, name, imports, options)
         writer.prepare()
-        _main_header(writer, main, graph)
+        _main_header(writer, main, graph, not options.function_name)
         for fn in writer.functions:
             writer.translate(fn)
         return writer.write()

@@ -9,6 +9,7 @@ Each model is built with onnx.helper, translated, executed, compiled back with
 
 from __future__ import annotations
 
+import ast
 import warnings
 
 import numpy as np
@@ -258,6 +259,39 @@ def test_attribute_named_like_a_function_it_does_not_call():
     source, back = _exact_roundtrip(calling_model(fn, op=1))
     assert "def op(x, op: int):" in source and "y = op(x, op=1)" in source
     assert [(f.name, list(f.attribute)) for f in back.functions] == [("op", ["op"])]
+
+
+FUNCTION_NAMES = ["my-func", "pkg.Linear", "class", "make_model", "__x", 'a"); import os; ("']
+
+
+def test_function_names_python_cannot_keep_are_given_back_with_named():
+    fns = [
+        oh.make_function(
+            "d", n, ["x"], ["y"], [oh.make_node("Relu", ["x"], ["y"])], [oh.make_opsetid("", 18)]
+        )
+        for n in FUNCTION_NAMES
+    ]
+    nodes, x = [], "x"
+    for i, name in enumerate(FUNCTION_NAMES):
+        nodes.append(oh.make_node(name, [x], [f"y{i}"], domain="d"))
+        x = f"y{i}"
+    model = make_model(
+        nodes, [vi("x", FLOAT, [2])], [vi(x, FLOAT, [2])], functions=fns, extra_opsets={"d": 1}
+    )
+    model.graph.name = "main graph"
+    source, back = _exact_roundtrip(model)
+    assert '@script(d)\n@named("my-func")\ndef my_func(x):' in source
+    assert '@script()\n@named("main graph")\ndef main_graph(' in source
+    imported = [
+        a.name for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Import) for a in n.names
+    ]
+    assert "os" not in imported  # the hostile name stays inside its string literal
+    assert [f.name for f in back.functions] == FUNCTION_NAMES
+    assert [n.op_type for n in back.graph.node] == FUNCTION_NAMES
+    assert back.graph.name == "main graph"
+    # A Python name asked for by function_name= is the compiled name too.
+    chosen = proto2python(fns[0], function_name="relu_fn")
+    assert "named" not in chosen and "def relu_fn(x):" in chosen
 
 
 def _denoted(shape: list[int], dims: list[str | None]) -> onnx.TypeProto:
