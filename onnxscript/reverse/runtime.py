@@ -11,8 +11,8 @@
 * :func:`named` gives a function the ONNX name it had in the model when that name cannot
   be its Python name (``@script(dom)`` then ``@named("my-func")`` above ``def my_func``).
 
-Both are evaluated when the script is compiled (they are plain Python calls with constant
-arguments) and give ``onnx.TensorProto`` objects for ``op.Constant(value=...)``.
+The tensor helpers are evaluated when the script is compiled (they are plain Python calls
+with constant arguments) and give ``onnx.TensorProto`` objects for ``op.Constant(value=...)``.
 """
 
 from __future__ import annotations
