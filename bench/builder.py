@@ -13,8 +13,6 @@ Usage: ``python bench/builder.py [--nodes 3000] [--repeat 5] [--no-baseline]``.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -24,7 +22,7 @@ REPO_ROOT = BENCH_DIR.parent
 if str(BENCH_DIR) not in sys.path:
     sys.path.insert(0, str(BENCH_DIR))
 
-from support import BASELINE_VERSION, ensure_baseline_venv  # noqa: E402
+from support import BASELINE_VERSION, ensure_baseline_venv, run_json  # noqa: E402
 
 SCRIPT = r"""
 import json, sys, time
@@ -61,17 +59,7 @@ print(json.dumps({
 
 
 def _run(python: str, count: int, repeat: int, cwd: Path) -> dict[str, object]:
-    done = subprocess.run(
-        [python, "-c", SCRIPT, str(count), str(repeat)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"{python} failed:\n{done.stderr}")
-    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    return run_json([python, "-c", SCRIPT, str(count), str(repeat)], cwd=cwd)
 
 
 def _line(label: str, figures: dict[str, object]) -> str:

@@ -25,10 +25,8 @@ from __future__ import annotations
 
 import argparse
 import compileall
-import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -36,7 +34,7 @@ from pathlib import Path
 BENCH_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH_DIR))
 
-from support import BASELINE_VERSION, ensure_baseline_venv  # noqa: E402
+from support import BASELINE_VERSION, ensure_baseline_venv, run_json  # noqa: E402
 
 CHILD = r'''
 import time
@@ -69,13 +67,7 @@ PHASES = ("import", "script", "model", "total")
 
 
 def run_child(python: str, script_path: str, env: dict[str, str]) -> dict[str, float]:
-    done = subprocess.run(
-        [python, script_path], capture_output=True, text=True, env=env, cwd=tempfile.gettempdir()
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"{python} failed:\n{done.stderr}")
-    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    return run_json([python, script_path], cwd=tempfile.gettempdir(), env=env)
 
 
 def row(name: str, ours: float, base: float | None) -> str:

@@ -15,8 +15,6 @@ Usage: ``python bench/optimizer.py [--repeat 5] [--no-baseline] [--scale 1.0]``.
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -31,7 +29,7 @@ for path in (BENCH_DIR, REPO_ROOT):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
-from support import BASELINE_VERSION, ensure_baseline_venv  # noqa: E402
+from support import BASELINE_VERSION, ensure_baseline_venv, run_json  # noqa: E402
 
 from tests.exported_models import densenet_like, resnet_like, transformer_block  # noqa: E402
 from tests.helpers import run_unoptimized  # noqa: E402
@@ -68,17 +66,10 @@ print(json.dumps({"seconds": best, "before": len(model.graph.node), "after": len
 def _optimize_in(
     python: str, source: Path, target: Path, repeat: int, cwd: Path
 ) -> dict[str, float]:
-    done = subprocess.run(
-        [python, "-c", SCRIPT, str(source), str(target), str(repeat)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"{python} failed on {source.name}:\n{done.stderr}")
-    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
-    return figures
+    try:
+        return run_json([python, "-c", SCRIPT, str(source), str(target), str(repeat)], cwd=cwd)
+    except RuntimeError as exc:
+        raise RuntimeError(f"{source.name}: {exc}") from None
 
 
 def _max_difference(original: Path, optimized: Path) -> float:

@@ -19,9 +19,14 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO = BENCH_DIR.parent
+sys.path[:0] = [str(BENCH_DIR)]
+
+from support import run_json  # noqa: E402
+
 HOT_MODULES = ["graph_model", "emitter", "planning", "module", "identifiers"]
 SIZES = (1_000, 10_000)
 MIXES = ("mixed", "dense", "straight")
@@ -32,28 +37,20 @@ import hashlib, json, sys
 sys.path[:0] = [sys.argv[1], sys.argv[2]]
 import onnxscript.reverse.graph_model as probe
 from onnxscript.reverse import proto2python
-from reverse import make_model
+from reverse import _count, make_model
 from support import best_time
 figures = {"compiled": probe.__file__.endswith((".so", ".pyd")), "runs": []}
 for mix in json.loads(sys.argv[3]):
     for target in json.loads(sys.argv[4]):
         model = make_model(target, mix)
-        nodes = sum(1 for _ in model.graph.node)
         text = proto2python(model)
         seconds = best_time(lambda: proto2python(model), 1, 9 if target < 5000 else 5)
         figures["runs"].append({
-            "mix": mix, "target": target, "seconds": seconds,
+            "mix": mix, "nodes": _count(list(model.graph.node)), "seconds": seconds,
             "digest": hashlib.sha256(text.encode()).hexdigest(),
         })
 print(json.dumps(figures))
 """
-
-
-def _count_nodes(mix: str, target: int) -> int:
-    sys.path[:0] = [str(REPO), str(BENCH_DIR)]
-    from reverse import _count, make_model
-
-    return _count(list(make_model(target, mix).graph.node))
 
 
 def compile_copy(workdir: Path) -> Path:
@@ -77,23 +74,10 @@ def compile_copy(workdir: Path) -> Path:
     return root
 
 
-def measure(tree: Path) -> dict[str, object]:
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            _WORKER,
-            str(tree),
-            str(BENCH_DIR),
-            json.dumps(MIXES),
-            json.dumps(SIZES),
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
+def measure(tree: Path) -> dict[str, Any]:
+    return run_json(
+        [sys.executable, "-c", _WORKER, tree, BENCH_DIR, json.dumps(MIXES), json.dumps(SIZES)]
     )
-    figures: dict[str, object] = json.loads(done.stdout.splitlines()[-1])
-    return figures
 
 
 def main() -> int:
@@ -109,12 +93,9 @@ def main() -> int:
         compiled = measure(compiled_tree)
     assert pure["compiled"] is False and compiled["compiled"] is True
     same = True
-    pure_runs = pure["runs"]
-    compiled_runs = compiled["runs"]
-    assert isinstance(pure_runs, list) and isinstance(compiled_runs, list)
     print(f"{'model':16s} {'pure Python':>14s} {'compiled':>14s} {'ratio':>7s}")
-    for a, b in zip(pure_runs, compiled_runs, strict=True):
-        nodes = _count_nodes(a["mix"], a["target"])
+    for a, b in zip(pure["runs"], compiled["runs"], strict=True):
+        nodes = a["nodes"]
         pure_us = a["seconds"] / nodes * 1e6
         compiled_us = b["seconds"] / nodes * 1e6
         same &= a["digest"] == b["digest"]

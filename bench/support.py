@@ -8,12 +8,13 @@ in it does not match.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,27 @@ def best_time(fn: Callable[[], Any], number: int = 1, repeat: int = 5) -> float:
             fn()
         best = min(best, (time.perf_counter() - start) / number)
     return best
+
+
+def run_json(
+    command: Sequence[str | os.PathLike[str]],
+    cwd: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
+    """Run a benchmark's child process and return the JSON object its last line of output
+    prints; a failing child is a RuntimeError with its error output."""
+    done = subprocess.run(
+        [str(part) for part in command],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{command[0]} failed:\n{done.stderr}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
 
 
 def venv_python(venv: Path) -> Path:

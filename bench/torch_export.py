@@ -15,7 +15,6 @@ Usage: ``python bench/torch_export.py [--repeat 3] [--no-baseline]``.
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import tempfile
@@ -24,6 +23,10 @@ from pathlib import Path
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent
 MODELS_FILE = REPO_ROOT / "tests" / "function_libs" / "models.py"
+sys.path[:0] = [str(BENCH_DIR)]
+
+from support import run_json  # noqa: E402
+
 BASELINE_VENV = BENCH_DIR / ".venv-torch-onnxscript-0.7.2"
 
 SCRIPT = r"""
@@ -93,13 +96,7 @@ def ensure_baseline() -> Path:
 
 
 def _run(python: Path, script: str, *args: str, cwd: Path) -> dict[str, object]:
-    done = subprocess.run(
-        [str(python), "-c", script, *args], capture_output=True, text=True, cwd=cwd, check=False
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"{python} failed:\n{done.stderr[-3000:]}")
-    result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
+    return run_json([python, "-c", script, *args], cwd=cwd)
 
 
 def main() -> None:
