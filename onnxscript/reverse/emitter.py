@@ -441,10 +441,12 @@ class Emitter:
         self.lines.append(f"{indent}{targets} = {text}")
 
     def _operator(self, node: NodeInfo, args: list[str]) -> str | None:
-        if not self.scope.use_operators or node.domain or len(args) != 2:
+        """``a + b`` for a binary op node, where an operator writes it (:meth:`call` asks
+        only for nodes of the model, and only with ``use_operators``)."""
+        if node.domain or len(args) != 2:
             return None
         symbol = _BINARY_OPERATORS.get(node.op_type)
-        if symbol is None or len(node.outputs) != 1 or node.proto is None or node.attributes:
+        if symbol is None or len(node.outputs) != 1 or node.attributes:
             return None
         if any(v is None or id(v) in self.index_vals or id(v) in self.inline for v in node.inputs):
             return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import math
 import os
+from collections.abc import Sequence
 from typing import Any
 
 import onnx
@@ -249,11 +250,25 @@ def _main_header(
     params, in_over = input_parameters(main.graph.inputs, writer.imports)
     returns, out_over = output_annotation([o.type for o in graph.output], writer.imports)
     decorator = writer.imports.name("script")
-    main.header = function_header(f"@{decorator}()", main.py_name, params, returns)
-    if keep_name and graph.name and graph.name != main.py_name:
-        # The compiled model's graph takes the model's graph name, not the Python name.
-        main.header.insert(1, f"@{writer.imports.name('named')}({string(graph.name)})")
+    model_name = graph.name if keep_name else ""
+    main.header = _header(writer, f"@{decorator}()", main.py_name, model_name, params, returns)
     return in_over, out_over
+
+
+def _header(
+    writer: ModuleWriter,
+    decorator: str,
+    py_name: str,
+    model_name: str,
+    params: Sequence[str],
+    returns: str,
+) -> list[str]:
+    """The decorator and ``def`` lines of a function, with ``@named(model_name)`` when the
+    compiled function (or the model's graph) must take a name Python cannot give it."""
+    lines = function_header(decorator, py_name, params, returns)
+    if model_name and model_name != py_name:
+        lines.insert(1, f"@{writer.imports.name('named')}({string(model_name)})")
+    return lines
 
 
 def _function_headers(
@@ -273,10 +288,8 @@ def _function_headers(
         params = [v.cand for v in fn.graph.inputs]
         attributes = fn.scope.attributes
         params += attribute_parameters(proto, attributes, local.attributes, fn.scope.opset_versions)
-        fn.header = function_header(f"@{decorator}({opset})", local.py_name, params, "")
-        if local.py_name != proto.name and keep_names:
-            # The compiled function takes the model's name for it, not its Python name.
-            fn.header.insert(1, f"@{writer.imports.name('named')}({string(proto.name)})")
+        model_name = proto.name if keep_names else ""
+        fn.header = _header(writer, f"@{decorator}({opset})", local.py_name, model_name, params, "")
 
 
 def translate_function(proto: onnx.FunctionProto, options: Options) -> str:
