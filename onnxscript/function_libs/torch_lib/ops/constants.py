@@ -20,4 +20,9 @@ def int64_constant(values: Any) -> Any:
     return array_constant(np.asarray(values, dtype=np.int64))
 
 
-__all__ = ["array_constant", "int64_constant"]
+def typed_constant(value: Any, dtype: ir.DataType) -> Any:
+    """A scalar constant of element type ``dtype`` (a Python number converted)."""
+    return op.Constant(value=ir.tensor(value, dtype=dtype))
+
+
+__all__ = ["array_constant", "int64_constant", "typed_constant"]

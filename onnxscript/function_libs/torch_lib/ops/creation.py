@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.complex_layout import (
     complex_constant,
     is_complex_dtype,
 )
+from onnxscript.function_libs.torch_lib.ops.facts import element_type, is_integer
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TTensor
 from onnxscript.onnx_types import DOUBLE, FLOAT, INT16, INT32, TensorType
@@ -91,39 +92,70 @@ def scalar_tensor(
     return op.Cast(s, to=_dtype(dtype, FLOAT.dtype))
 
 
+# Each bound has its own type variable: a Python number keeps its own type (0 next to a
+# SymInt end stays an int, 0.5 a float) instead of taking a partner's.
+TStart = TypeVar("TStart", INT64, FLOAT, DOUBLE)
+TEnd = TypeVar("TEnd", INT64, FLOAT, DOUBLE)
+TStep = TypeVar("TStep", INT64, FLOAT, DOUBLE)
+
+
 @aten("aten::arange.start_step")
 def arange(
-    start: float,
-    end: float,
-    step: float = 1.0,
+    start: TStart,
+    end: TEnd,
+    step: TStep | None = None,
     *,
     dtype: int = -1,
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
-    # torch.onnx hands Scalar bounds over as floats, so whole numbers are taken for
-    # integers (torch's arange(-1, 7) is INT64); arange(0.0, 5.0) without a dtype is the
-    # one case this gets wrong (INT64 instead of FLOAT).
-    integral = all(float(v).is_integer() for v in (start, end, step))
+    """``start, start + step, ...`` below ``end``. The bounds are inputs (static numbers
+    become constants, symbolic sizes stay values); without a dtype the result is INT64
+    when every bound is an integer, FLOAT otherwise (torch's default dtype)."""
+    given: tuple[Any, ...] = (start, end, 1 if step is None else step)  # torch.onnx hands
+    # an omitted input over as None
+    integral = all(is_integer(v) for v in given)
     target = _dtype(dtype, INT64.dtype if integral else FLOAT.dtype)
-    bounds = [int(v) if integral else float(v) for v in (start, end, step)]
-    if target in _RANGE_TYPES:
-        return op.Range(*(_number(v, target) for v in bounds))
-    # Range has no other element types: count in int64 (or float) and cast.
-    counted = INT64.dtype if integral else FLOAT.dtype
-    return op.Cast(op.Range(*(_number(v, counted) for v in bounds)), to=target)
+    counted = target if target in _RANGE_TYPES else None
+    if counted is None or (not integral and counted not in _FLOAT_RANGE_TYPES):
+        # Range has no other element types (nor integer ones for fractional bounds):
+        # count in int64 (or float) and cast.
+        counted = INT64.dtype if integral else FLOAT.dtype
+    bounds = [v if element_type(v) == counted else op.Cast(v, to=counted) for v in given]
+    values = op.Range(*bounds)
+    return values if counted == target else op.Cast(values, to=target)
+
+
+@aten("aten::arange.start")
+def arange_start(
+    start: TStart,
+    end: TEnd,
+    *,
+    dtype: int = -1,
+    layout: str = "",
+    device: str = "",
+    pin_memory: bool = False,
+) -> TensorType:
+    return arange(start, end, 1, dtype=dtype)
+
+
+@aten("aten::arange")
+def arange_end(
+    end: TEnd,
+    *,
+    dtype: int = -1,
+    layout: str = "",
+    device: str = "",
+    pin_memory: bool = False,
+) -> TensorType:
+    return arange(0, end, 1, dtype=dtype)
 
 
 _RANGE_TYPES = {t.dtype for t in (FLOAT, DOUBLE, INT16, INT32, INT64)}
 """The element types ONNX Range takes."""
 
-
-def _number(value: float, target: int) -> Any:
-    """A Python number as a scalar of element type ``target``."""
-    if isinstance(value, int):
-        return op.Cast(op.Constant(value_int=value), to=target)
-    return op.Cast(op.Constant(value_float=value), to=target)
+_FLOAT_RANGE_TYPES = {FLOAT.dtype, DOUBLE.dtype}
 
 
 @aten("aten::empty.memory_format")

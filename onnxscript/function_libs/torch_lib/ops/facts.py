@@ -31,9 +31,13 @@ def is_empty_vector(value: Any) -> bool:
     return value.shape is not None and len(value.shape) == 1 and value.shape[0] == 0
 
 
-def _element_type(value: Any) -> ir.DataType | None:
+def element_type(value: Any) -> ir.DataType | None:
     """The element type of a symbolic value (``ir.DataType``), an array (numpy dtype,
-    when the function runs eagerly) or a Python number (its default ONNX type)."""
+    when the function runs eagerly) or a Python number (its default ONNX type).
+
+    torch's recorder types the values it hands over but not those that ops return, nor the
+    ``Constant`` values it makes of Python numbers: a constant's type is read from its
+    node."""
     if isinstance(value, bool):
         return ir.DataType.BOOL
     if isinstance(value, int):
@@ -41,18 +45,41 @@ def _element_type(value: Any) -> ir.DataType | None:
     if isinstance(value, float):
         return ir.DataType.FLOAT
     dtype = getattr(value, "dtype", None)
-    if dtype is None or isinstance(dtype, ir.DataType):
+    if dtype is None:
+        return _constant_type(value)
+    if isinstance(dtype, ir.DataType):
         return dtype
     return ir.DataType(dtypes.onnx_dtype(np.dtype(dtype)))
 
 
+def _constant_type(value: Any) -> ir.DataType | None:
+    producer = value.producer() if isinstance(value, ir.Value) else None
+    if producer is None or producer.op_type != "Constant" or producer.domain != "":
+        return None
+    attribute = producer.attributes.get("value")
+    return attribute.value.dtype if attribute is not None else None
+
+
 def is_integer(value: Any) -> bool:
-    dtype = _element_type(value)
+    dtype = element_type(value)
     return dtype is not None and dtype.is_integer()
 
 
+def is_floating(value: Any) -> bool:
+    dtype = element_type(value)
+    return dtype is not None and dtype.is_floating_point()
+
+
 def is_bool(value: Any) -> bool:
-    return _element_type(value) == ir.DataType.BOOL
+    return element_type(value) == ir.DataType.BOOL
 
 
-__all__ = ["dim", "is_bool", "is_empty_vector", "is_integer", "rank"]
+__all__ = [
+    "dim",
+    "element_type",
+    "is_bool",
+    "is_empty_vector",
+    "is_floating",
+    "is_integer",
+    "rank",
+]

@@ -197,16 +197,6 @@ def take(self: TTensor, index: INT64) -> TTensor:
     return op.Gather(op.Reshape(self, [-1]), index, axis=0)
 
 
-@aten("aten::sym_size.int")
-def sym_size(self: TTensor, dim: int) -> INT64:
-    return op.Gather(op.Shape(self), dim, axis=0)
-
-
-@aten("aten::sym_numel")
-def sym_numel(self: TTensor) -> INT64:
-    return op.Size(self)
-
-
 @aten("aten::nonzero")
 def nonzero(self: TTensor) -> INT64:
     if rank(self) == 0:  # torch: one row per true scalar, with no columns
@@ -492,18 +482,6 @@ def masked_scatter(self: TTensor, mask: BOOL, source: TTensor) -> TTensor:
     count = op.Shape(positions, end=1)
     taken = op.Slice(op.Reshape(source, [-1]), [0], count, [0])
     return op.ScatterND(self, positions, op.CastLike(taken, self))
-
-
-@aten("aten::sym_storage_offset")
-def sym_storage_offset(self: TTensor) -> INT64:
-    return op.Constant(value_int=0)  # exported tensors are fresh, contiguous values
-
-
-@aten("aten::sym_stride.int")
-def sym_stride(self: TTensor, dim: int) -> INT64:
-    """The contiguous stride of ``dim``: the product of the sizes after it."""
-    after = op.Shape(self, start=dim % rank(self) + 1)
-    return op.ReduceProd(after, keepdims=0)
 
 
 @aten("aten::as_strided", "aten::as_strided_copy")
