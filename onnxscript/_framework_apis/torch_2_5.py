@@ -30,26 +30,72 @@ def optimize(model: ir.Model) -> ir.Model:
 def convert_version(model: ir.Model, target_version: int) -> ir.Model:
     """The model at ai.onnx ``target_version``.
 
-    When no op of the model changes between its version and the target (the usual case:
-    the exporter already wrote the newer ops it needed, e.g. a Gelu-20 node in an opset-18
-    model), only the opset import changes; otherwise onnx's version converter converts it.
+    When no op of the model or of its functions changes between its version and the
+    target (the usual case: the exporter already wrote the newer ops it needed, e.g. a
+    Gelu-20 node in an opset-18 model), only the opset imports change; otherwise onnx's
+    version converter converts the main graph. That converter drops model-local
+    functions (torch.cond, while_loop and scan bodies are ones), so the functions whose
+    bodies change are inlined first and the others are kept, at the target version.
     """
     source = model.opset_imports.get("")
     if source == target_version:
         return model
-    if source is None:  # no ai.onnx op in the model (an identity export): nothing to convert
-        model.opset_imports[""] = target_version
-        return model
-    if source is not None and _unchanged_between(model, source, target_version):
+    changing = _changing_functions(model, target_version)
+    if not changing and _unchanged_between(model.graph, source or target_version, target_version):
         model.opset_imports[""] = target_version
         for function in model.functions.values():
             if "" in function.opset_imports:
                 function.opset_imports[""] = target_version
         return model
+    _inline_functions(model, changing)
+    return _converted(model, target_version)
+
+
+def _changing_functions(model: ir.Model, target: int) -> set[ir.OperatorIdentifier]:
+    """The model-local functions that onnx's converter would have to convert: those with
+    an op that changes before ``target``, and those that call one of them."""
+    changing = {
+        key
+        for key, function in model.functions.items()
+        if not _unchanged_between(function, function.opset_imports.get("", target), target)
+    }
+    grown = True
+    while grown:
+        grown = False
+        for key, function in model.functions.items():
+            if key not in changing and _calls(function, changing):
+                changing.add(key)
+                grown = True
+    return changing
+
+
+def _calls(function: ir.Function, keys: set[ir.OperatorIdentifier]) -> bool:
+    """Whether ``function`` calls one of ``keys`` (in its subgraphs too)."""
+    return any(n.op_identifier() in keys for n in ir.traversal.RecursiveGraphIterator(function))
+
+
+def _inline_functions(model: ir.Model, keys: set[ir.OperatorIdentifier]) -> None:
+    """Inline every call of the functions ``keys`` (in the main graph, subgraphs and the
+    other functions); then those functions go."""
+    if not keys:
+        return
+    optimizer.InlineFunctionsPass(criteria=lambda function: function.identifier() in keys)(model)
+
+
+def _converted(model: ir.Model, target_version: int) -> ir.Model:
+    """``model`` through onnx's version converter, its remaining functions (none of
+    which changes) put back at ``target_version``."""
     proto = ir.serde.serialize_model(model)
-    held = _hold_newer_ops(proto, source or target_version)
+    functions = list(proto.functions)
+    held = _hold_newer_ops(proto, model.opset_imports.get("", target_version))
     converted = onnx.version_converter.convert_version(proto, target_version)
     _release(converted, held)
+    for function in functions:
+        for opset in function.opset_import:
+            if opset.domain in ("", "ai.onnx"):
+                opset.version = target_version
+    del converted.functions[:]
+    converted.functions.extend(functions)
     return ir.serde.deserialize_model(converted)
 
 
@@ -99,10 +145,11 @@ def _since(op_type: str, version: int) -> int | None:
         return None
 
 
-def _unchanged_between(model: ir.Model, source: int, target: int) -> bool:
-    """Whether every ai.onnx node means the same at ``target`` as where it stands now
-    (at ``source``, or at the version the node itself names)."""
-    for node in ir.traversal.RecursiveGraphIterator(model.graph):
+def _unchanged_between(graph: ir.Graph | ir.Function, source: int, target: int) -> bool:
+    """Whether every ai.onnx node of ``graph`` (subgraphs included) means the same at
+    ``target`` as where it stands now (at ``source``, or at the version the node itself
+    names)."""
+    for node in ir.traversal.RecursiveGraphIterator(graph):
         if node.domain not in ("", "ai.onnx"):
             continue
         at_target = _since(node.op_type, target)

@@ -17,7 +17,7 @@ from onnxscript.optimizer.constant_folding import (
     basic_constant_propagation,
     fold_constants_ir,
 )
-from onnxscript.optimizer.inline import inline
+from onnxscript.optimizer.inlining import InlineFunctionsPass, inline
 from onnxscript.optimizer.model_kinds import ModelT, on_ir
 from onnxscript.optimizer.optimize import optimize, optimize_ir
 
@@ -29,6 +29,7 @@ def fold_constants(model: ModelT, **options: object) -> ModelT:
 
 __all__ = [
     "FoldConstantsPass",
+    "InlineFunctionsPass",
     "basic_constant_propagation",
     "eliminate_common_subexpressions",
     "fold_constants",

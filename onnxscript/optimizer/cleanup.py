@@ -1,8 +1,10 @@
 """Removal passes, each usable alone: unused nodes and initializers, unused functions,
 redundant Identity nodes, repeated computations (common subexpressions).
 
-onnx_ir implements these as passes; they are composed here with the names onnxscript 0.7
-users call, and accept an ``onnx.ModelProto`` too.
+Unused nodes and functions are onnx_ir's passes; Identity removal and common
+subexpressions are ours (they work in every graph, subgraphs and function bodies
+included). They are composed here with the names onnxscript 0.7 users call, and accept an
+``onnx.ModelProto`` too.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import onnx_ir as ir
 import onnx_ir.passes.common as common
 
+from onnxscript.optimizer.common_subexpressions import CommonSubexpressionPass
+from onnxscript.optimizer.identity_removal import IdentityRemovalPass
 from onnxscript.optimizer.model_kinds import ModelT, on_ir
 
 
@@ -20,28 +24,30 @@ def remove_unused_nodes(model: ModelT) -> ModelT:
 
 
 def remove_unused_functions(model: ModelT) -> ModelT:
-    """Remove model-local functions that no graph or function calls."""
+    """Remove model-local functions that no graph or function calls (calls in subgraphs
+    count)."""
     removal = common.RemoveUnusedFunctionsPass()  # type: ignore[no-untyped-call]
     return on_ir(model, removal)
 
 
 def remove_identity(model: ModelT) -> ModelT:
-    """Remove ``Identity`` nodes, wiring their consumers to the input (an Identity from a
-    graph input to a graph output stays: it is the only way to express that)."""
-    return on_ir(model, common.IdentityEliminationPass())
+    """Remove ``Identity`` nodes, wiring their consumers to the input (an Identity that
+    makes a graph output stays when its input is a graph input, initializer or output, or
+    an outer value in a subgraph: it is the only way to express that)."""
+    return on_ir(model, IdentityRemovalPass())
 
 
 def eliminate_common_subexpressions(model: ModelT) -> ModelT:
-    """Compute once what several nodes compute alike (same op, inputs and attributes;
-    random ops excepted)."""
-    return on_ir(model, common.CommonSubexpressionEliminationPass())
+    """Compute once what several nodes of a graph compute alike (same op, inputs and
+    attributes; random ops, and calls of functions using one, excepted)."""
+    return on_ir(model, CommonSubexpressionPass())
 
 
 def cleanup_passes() -> list[ir.passes.PassBase]:
     """The removal passes in the order ``optimize()`` runs them."""
     return [
-        common.IdentityEliminationPass(),
-        common.CommonSubexpressionEliminationPass(),
+        IdentityRemovalPass(),
+        CommonSubexpressionPass(),
         common.RemoveUnusedNodesPass(),
     ]
 

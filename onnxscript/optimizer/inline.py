@@ -1,5 +1,6 @@
 """Function bodies copied into a graph: the call's inputs wired in, attribute references
-resolved, names prefixed (the graph builder's ``call_inline`` and the inlining pass)."""
+resolved, names prefixed (the graph builder's ``call_inline`` and the inlining pass,
+``onnxscript.optimizer.inlining``)."""
 
 from __future__ import annotations
 
@@ -104,11 +105,3 @@ def _copy_graph(
 
 
 __all__ = ["expand_call"]
-
-
-def inline(model: ir.Model) -> None:
-    """Replace every call of a model-local function by the function's body (nested calls
-    too), then drop the functions: "a model without functions". In place."""
-    import onnx_ir.passes.common as common
-
-    common.InlinePass()(model)

@@ -9,7 +9,7 @@ import onnx_ir.passes.common as common
 from onnxscript.optimizer.cleanup import cleanup_passes
 from onnxscript.optimizer.constant_folding import ShouldFold, fold_constants_ir
 from onnxscript.optimizer.fusion import FusionPass
-from onnxscript.optimizer.inline import inline as inline_functions
+from onnxscript.optimizer.inlining import inline as inline_functions
 from onnxscript.optimizer.model_kinds import ModelT, on_ir
 
 
