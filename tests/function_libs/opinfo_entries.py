@@ -442,6 +442,7 @@ DECOMPOSED = [
     "masked.logaddexp",
     "masked.logsumexp",
     "bmm.triton_optimized",
+    "_upsample_bilinear2d_aa",
 ]
 
 COMPLEX = [

@@ -33,6 +33,8 @@ OP_MODULES = (
     "onnxscript.function_libs.torch_lib.ops.backward",
     "onnxscript.function_libs.torch_lib.ops.fft",
     "onnxscript.function_libs.torch_lib.ops.complex",
+    "onnxscript.function_libs.torch_lib.ops.upsample",
+    "onnxscript.function_libs.torch_lib.ops.attention",
 )
 
 _MARK = "_torchlib_overloads"

@@ -379,40 +379,6 @@ def native_group_norm(
     return out, op.Reshape(mean, [N, group]), op.Reshape(inv_std, [N, group])
 
 
-@aten("aten::upsample_nearest2d.vec")
-def upsample_nearest2d(
-    input: TFloat, output_size: Sequence[int] = (), scale_factors: Sequence[float] = ()
-) -> TFloat:
-    return _resize(input, output_size, scale_factors, "nearest", "asymmetric")
-
-
-@aten("aten::upsample_bilinear2d.vec")
-def upsample_bilinear2d(
-    input: TFloat,
-    output_size: Sequence[int] = (),
-    align_corners: bool = False,
-    scale_factors: Sequence[float] = (),
-) -> TFloat:
-    mode = "align_corners" if align_corners else "pytorch_half_pixel"
-    return _resize(input, output_size, scale_factors, "linear", mode)
-
-
-def _resize(
-    input: Any, output_size: Sequence[int], scales: Sequence[float], mode: str, transform: str
-) -> Any:
-    leading = op.Shape(input, end=2)
-    nearest = {"nearest_mode": "floor"} if mode == "nearest" else {}
-    if output_size:
-        sizes = op.Concat(leading, op.Constant(value_ints=list(output_size)), axis=0)
-        return op.Resize(
-            input, None, None, sizes, mode=mode, coordinate_transformation_mode=transform, **nearest
-        )
-    full = [1.0, 1.0, *scales]
-    return op.Resize(
-        input, None, full, mode=mode, coordinate_transformation_mode=transform, **nearest
-    )
-
-
 @aten("aten::col2im")
 def col2im(
     self: TFloat,
