@@ -16,19 +16,12 @@ import numpy as np
 
 from onnxscript import dtypes
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import array_constant
+from onnxscript.function_libs.torch_lib.ops.constants import array_constant, int64_constant
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import rank
-from onnxscript.function_libs.torch_lib.ops.nn import per_axis
+from onnxscript.function_libs.torch_lib.ops.nn import adaptive_cells, per_axis, window_matrix
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat
-
-
-def _static(value: Any, axis: int, what: str) -> int:
-    size = static_dim(value, axis)
-    if size is None:
-        raise NotImplementedError(f"{what} needs static spatial sizes")
-    return size
 
 
 def _spread(windows: Sequence[tuple[int, int, float]], length: int, dtype: Any) -> Any:
@@ -61,8 +54,12 @@ def adaptive_avg_pool2d_backward(grad_output: TFloat, self: TFloat) -> TFloat:
     """Output cell i of a dim of length L averaged [floor(i*L/n), ceil((i+1)*L/n))."""
     matrices = []
     for axis in (-2, -1):
-        length = _static(self, axis, "adaptive_avg_pool2d_backward")
-        cells = _static(grad_output, axis, "adaptive_avg_pool2d_backward")
+        length, cells = static_dim(self, axis), static_dim(grad_output, axis)
+        if length is None or cells is None:
+            matrices.append(
+                adaptive_cells(_size(self, axis), _size(grad_output, axis), grad_output)
+            )
+            continue
         windows = []
         for i in range(cells):
             begin, end = i * length // cells, -(-(i + 1) * length // cells)
@@ -90,8 +87,12 @@ def avg_pool2d_backward(
     )
     matrices = []
     for axis in range(2):
-        length = _static(self, axis - 2, "avg_pool2d_backward")
-        cells = _static(grad_output, axis - 2, "avg_pool2d_backward")
+        length, cells = static_dim(self, axis - 2), static_dim(grad_output, axis - 2)
+        if length is None or cells is None:
+            pooling = _Pooling(kernel[axis], strides[axis], pads[axis], count_include_pad)
+            divisor = divisor_override if axis == 0 else 1
+            matrices.append(_pooling_matrix(self, grad_output, axis - 2, pooling, divisor))
+            continue
         windows = []
         for i in range(cells):
             start = i * strides[axis] - pads[axis]
@@ -104,6 +105,43 @@ def avg_pool2d_backward(
             windows.append((begin, stop, weight))
         matrices.append(_spread(windows, length, _dtype_of(grad_output)))
     return _separable_adjoint(grad_output, *matrices)
+
+
+def _size(value: Any, axis: int) -> Any:
+    """Dim ``axis`` of ``value`` at run time (rank-0 INT64)."""
+    return op.Gather(op.Shape(value), axis, axis=0)
+
+
+@dataclass(frozen=True)
+class _Pooling:
+    """One spatial axis of an average pooling."""
+
+    kernel: int
+    stride: int
+    pad: int
+    count_include_pad: bool
+
+
+def _pooling_matrix(self: Any, grad_output: Any, axis: int, pooling: _Pooling, divisor: int) -> Any:
+    """avg_pool2d_backward's matrix for one axis whose sizes are known at run time only:
+    output cell i's window [i*stride - pad, +kernel) clipped to the input, weighted by
+    one over ``divisor`` (when not 0) or over the window's size (padding counted or
+    not)."""
+
+    def c(value: int) -> Any:
+        return op.Constant(value_int=value)
+
+    length = _size(self, axis)
+    cells = op.Range(c(0), _size(grad_output, axis), c(1))
+    start = op.Sub(op.Mul(cells, c(pooling.stride)), c(pooling.pad))
+    end = op.Min(op.Add(start, c(pooling.kernel)), op.Add(length, c(pooling.pad)))
+    begin, stop = op.Max(start, c(0)), op.Min(end, length)
+    if divisor:
+        weight = op.Expand(op.CastLike(1.0 / divisor, grad_output), op.Shape(cells))
+    else:
+        counted = op.Sub(end, start) if pooling.count_include_pad else op.Sub(stop, begin)
+        weight = op.Reciprocal(op.CastLike(counted, grad_output))
+    return window_matrix(begin, stop, weight, length)
 
 
 @aten("aten::max_pool2d_with_indices_backward")
@@ -272,7 +310,9 @@ def convolution_backward(
     geometry = _Geometry(
         per_axis(stride, spatial), per_axis(padding, spatial), per_axis(dilation, spatial), groups
     )
-    kernel = [_static(weight, axis, "convolution_backward") for axis in range(2, 2 + spatial)]
+    kernel = [static_dim(weight, axis) for axis in range(2, 2 + spatial)]
+    ends = [int(k) for k in kernel if k is not None]
+    kernel_ends = ends if len(ends) == spatial else op.Shape(weight, start=2)
     if transposed:
         # A conv_transpose's output_padding may exceed its stride: crop the extra rows.
         grad_input = op.Slice(
@@ -281,10 +321,10 @@ def convolution_backward(
             op.Shape(input, start=2),
             list(range(2, 2 + spatial)),
         )
-        grad_weight = _weight_gradient(grad_output, input, kernel, geometry)
+        grad_weight = _weight_gradient(grad_output, input, kernel_ends, geometry)
     else:
         grad_input = _input_gradient(grad_output, input, weight, geometry)
-        grad_weight = _weight_gradient(input, grad_output, kernel, geometry)
+        grad_weight = _weight_gradient(input, grad_output, kernel_ends, geometry)
     grad_bias = op.ReduceSum(grad_output, _batch_and_spatial(spatial), keepdims=0)
     return grad_input, grad_weight, grad_bias
 
@@ -295,9 +335,11 @@ def _input_gradient(grad_output: Any, input: Any, weight: Any, geometry: _Geomet
     spatial = len(geometry.strides)
     extra = []
     for axis in range(spatial):
-        length = _static(input, 2 + axis, "convolution_backward")
-        cells = _static(grad_output, 2 + axis, "convolution_backward")
-        k = _static(weight, 2 + axis, "convolution_backward")
+        length = static_dim(input, 2 + axis)
+        cells = static_dim(grad_output, 2 + axis)
+        k = static_dim(weight, 2 + axis)
+        if length is None or cells is None or k is None:
+            return _fitted_input_gradient(grad_output, input, weight, geometry)
         covered = (
             (cells - 1) * geometry.strides[axis]
             - 2 * geometry.pads[axis]
@@ -308,11 +350,26 @@ def _input_gradient(grad_output: Any, input: Any, weight: Any, geometry: _Geomet
     return op.ConvTranspose(grad_output, weight, output_padding=extra, **geometry.attributes())
 
 
-def _weight_gradient(source: Any, grad: Any, kernel: Sequence[int], geometry: _Geometry) -> Any:
+def _fitted_input_gradient(grad_output: Any, input: Any, weight: Any, geometry: _Geometry) -> Any:
+    """:func:`_input_gradient` when sizes are known at run time only: ConvTranspose with
+    only the leading pads cropped, then cut at the end to the input's size, or zeros
+    added for the rows a strided convolution skipped."""
+    spatial = len(geometry.strides)
+    settings = {**geometry.attributes(), "pads": geometry.pads + [0] * spatial}
+    full = op.ConvTranspose(grad_output, weight, **settings)
+    target = op.Shape(input, start=2)
+    axes = int64_constant(list(range(2, 2 + spatial)))
+    cut = op.Slice(full, int64_constant([0] * spatial), target, axes)
+    missing = op.Sub(target, op.Shape(cut, start=2))
+    amounts = op.Concat(int64_constant([0] * spatial), missing, axis=0)
+    return op.Pad(cut, amounts, op.CastLike(0.0, grad_output), axes)
+
+
+def _weight_gradient(source: Any, grad: Any, kernel_ends: Any, geometry: _Geometry) -> Any:
     """d(weight)[o, i, k] = sum over batch and positions of grad[n, o, p] *
     source[n, i, p * stride + k * dilation - pad], for each group: a convolution with the
     batch as channels, ``grad`` as the kernel, strides and dilations swapped."""
-    groups, spatial = geometry.groups, len(kernel)
+    groups, spatial = geometry.groups, len(geometry.strides)
     # [N, G*Ci, *S] -> [Ci, G*N, *S]: each group's N channels per input channel of it.
     by_group = op.Reshape(
         source,
@@ -330,6 +387,5 @@ def _weight_gradient(source: Any, grad: Any, kernel: Sequence[int], geometry: _G
     kernel_from_grad = op.Transpose(grad, perm=[1, 0, *range(2, 2 + spatial)])
     swapped = _Geometry(geometry.dilations, geometry.pads, geometry.strides, groups)
     full = op.Conv(stacked, kernel_from_grad, **swapped.attributes())
-    ends = [int(k) for k in kernel]
-    trimmed = op.Slice(full, [0] * spatial, ends, list(range(2, 2 + spatial)))
+    trimmed = op.Slice(full, [0] * spatial, kernel_ends, list(range(2, 2 + spatial)))
     return op.Transpose(trimmed, perm=[1, 0, *range(2, 2 + spatial)])

@@ -26,7 +26,7 @@ from onnxscript.function_libs.torch_lib.ops.elementwise import atan2
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import rank
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TFloat
+from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat
 
 
 def _operand(other: Any, like: Any) -> Any:
@@ -111,6 +111,25 @@ def to_copy(
 @aten("prims::convert_element_type", complex=True)
 def convert_element_type(a: TFloat, dtype: int) -> TFloat:
     return to_copy(a, dtype)
+
+
+@aten("aten::sym_size.int", complex=True)
+def sym_size(self: TFloat, dim: int) -> INT64:
+    """A dim's size read at run time (dynamic shapes), of the layout's dims before the
+    pair."""
+    return op.Gather(op.Shape(self), complex_axis(self, dim), axis=0)
+
+
+@aten("aten::sym_numel", complex=True)
+def sym_numel(self: TFloat) -> INT64:
+    return op.ReduceProd(op.Shape(self, end=-1), keepdims=0)
+
+
+@aten("aten::sym_stride.int", complex=True)
+def sym_stride(self: TFloat, dim: int) -> INT64:
+    """The contiguous stride of ``dim`` in complex elements: the product of the sizes
+    after it, the pair left out."""
+    return op.ReduceProd(op.Shape(self, start=complex_axis(self, dim) + 1, end=-1), keepdims=0)
 
 
 @aten("aten::view", "aten::_unsafe_view", "aten::reshape", "aten::view_copy", complex=True)

@@ -19,6 +19,7 @@ from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.complex_layout import conjugate, real_part
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import rank
+from onnxscript.function_libs.torch_lib.ops.sizes import as_int64, vector_input
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import TFloat
 
@@ -90,11 +91,24 @@ def fft_c2r(self: TFloat, dim: Sequence[int], normalization: int, last_dim_size:
     others = _sizes(self, [axis - 1 for axis in axes[:-1]])
     for axis in axes[:-1]:
         result = op.DFT(result, axis=axis, inverse=1)
-    last, n = axes[-1], int(last_dim_size)
-    half = op.Slice(result, [0], [n // 2 + 1], [last])
-    mirrored = op.Slice(half, [n - n // 2 - 1], [0], [last], [-1])
+    last, n = axes[-1], as_int64(last_dim_size)
+    kept, mirror_start = _hermitian_bounds(n)
+    half = op.Slice(result, [0], kept, [last])
+    mirrored = op.Slice(half, mirror_start, [0], [last], [-1])
     full = op.Concat(half, conjugate(mirrored), axis=last)
     result = op.DFT(full, axis=last, inverse=1)
     real = op.Squeeze(real_part(result), [0])
-    count = others * n if isinstance(others, int) else op.Mul(others, n)
+    if isinstance(others, int) and isinstance(n, int):
+        return _scaled(real, others * n, normalization, True)
+    count = op.Mul(op.Constant(value_int=others) if isinstance(others, int) else others, n)
     return _scaled(real, count, normalization, True)
+
+
+def _hermitian_bounds(n: Any) -> tuple[Any, Any]:
+    """For a real signal of ``n`` points (static or symbolic): the one-sided spectrum's
+    length n // 2 + 1 and where its mirror starts, n - n // 2 - 1, as Slice bounds."""
+    if isinstance(n, int):
+        return [n // 2 + 1], [n - n // 2 - 1]
+    half = op.Div(n, op.Constant(value_int=2))
+    one = op.Constant(value_int=1)
+    return vector_input(op.Add(half, one)), vector_input(op.Sub(op.Sub(n, half), one))

@@ -5,12 +5,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import rank
 from onnxscript.function_libs.torch_lib.ops.reduction import with_dtype
+from onnxscript.function_libs.torch_lib.ops.sizes import (
+    all_static,
+    as_int64,
+    is_static,
+    shape_input,
+)
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat
 from onnxscript.onnx_types import FLOAT
@@ -248,7 +256,9 @@ def _avg_pool(
     x = op.Unsqueeze(self, [0]) if unbatched else self
     kernel = per_axis(kernel_size, spatial)
     if divisor_override:
-        pooled = _window_sums(x, kernel, stride or kernel, padding, ceil_mode, divisor_override)
+        lengths = [static_dim(self, axis - spatial) for axis in range(spatial)]
+        windows = _Windows(kernel, stride or kernel, padding, ceil_mode)
+        pooled = _window_sums(x, lengths, windows, divisor_override)
     else:
         pooled = op.AveragePool(
             x,
@@ -261,40 +271,81 @@ def _avg_pool(
     return op.Squeeze(pooled, [0]) if unbatched else pooled
 
 
-def _window_sums(
-    self: Any,
-    kernel: Sequence[int],
-    stride: Sequence[int] | int,
-    padding: Sequence[int] | int,
-    ceil_mode: bool,
-    divisor: int,
-) -> Any:
-    """Each window's sum over ``divisor`` (avg_pool's divisor_override). Windows that
-    ceil_mode lets overhang the input are made whole by zeros padded at the end, so an
-    average that counts padding, times the window size, is the sum torch divides."""
+@dataclass(frozen=True)
+class _Windows:
+    """A pooling's kernel, stride, padding (int or per spatial axis) and ceil_mode."""
+
+    kernel: Sequence[int]
+    stride: Sequence[int] | int
+    padding: Sequence[int] | int
+    ceil_mode: bool
+
+
+def _window_sums(self: Any, lengths: Sequence[int | None], windows: _Windows, divisor: int) -> Any:
+    """Each window's sum over ``divisor`` (avg_pool's divisor_override): an average that
+    counts padding, times the window size. Windows that ceil_mode lets overhang the input
+    (``lengths``: the spatial sizes, None when dynamic) are made whole by zeros padded at
+    the end."""
+    kernel = list(windows.kernel)
     spatial = len(kernel)
-    strides, pads = per_axis(stride, spatial), per_axis(padding, spatial)
-    begins, ends = list(pads), []
-    for axis in range(spatial):
-        length = static_dim(self, axis - spatial)
-        if length is None:
-            raise NotImplementedError("avg_pool with divisor_override needs static sizes")
-        span = length + 2 * pads[axis] - kernel[axis]
-        count = (-(-span // strides[axis]) if ceil_mode else span // strides[axis]) + 1
-        if ceil_mode and (count - 1) * strides[axis] >= length + pads[axis]:
-            count -= 1  # torch drops a last window that starts in the right padding
-        ends.append(
-            pads[axis]
-            + max(0, (count - 1) * strides[axis] + kernel[axis] - (length + 2 * pads[axis]))
-        )
-    pooled = op.AveragePool(
-        self,
-        kernel_shape=list(kernel),
-        strides=strides,
-        pads=begins + ends,
-        count_include_pad=1,
-    )
+    strides, pads = per_axis(windows.stride, spatial), per_axis(windows.padding, spatial)
+    pooling = {"kernel_shape": kernel, "strides": strides, "count_include_pad": 1}
+    if windows.ceil_mode and any(length is None for length in lengths):
+        padded = _pad_whole_windows(self, windows, strides, pads)
+        pooled = op.AveragePool(padded, **pooling)
+    else:
+        ends = [
+            pads[axis] + _overhang(length, kernel[axis], strides[axis], pads[axis])
+            if windows.ceil_mode and length is not None
+            else pads[axis]
+            for axis, length in enumerate(lengths)
+        ]
+        pooled = op.AveragePool(self, pads=pads + ends, **pooling)
     return op.Mul(pooled, op.CastLike(math.prod(kernel) / divisor, self))
+
+
+def _overhang(length: int, kernel: int, stride: int, pad: int) -> int:
+    """How far ceil_mode's last window reaches past the padded input (torch drops a last
+    window that starts in the right padding)."""
+    span = length + 2 * pad - kernel
+    count = -(-span // stride) + 1
+    if (count - 1) * stride >= length + pad:
+        count -= 1
+    return max(0, (count - 1) * stride + kernel - (length + 2 * pad))
+
+
+def _pad_whole_windows(
+    self: Any, windows: _Windows, strides: Sequence[int], pads: Sequence[int]
+) -> Any:
+    """The input zero-padded as ceil_mode pools it: ``pads`` before each spatial axis, and
+    after it ``pads`` plus the last window's overhang, computed from the run-time size."""
+    kernel = list(windows.kernel)
+    spatial = len(kernel)
+    ends = []
+    for axis in range(spatial):
+        length = op.Gather(op.Shape(self), axis - spatial, axis=0)
+        ends.append(_overhang_at_run_time(length, kernel[axis], strides[axis], pads[axis]))
+    amounts = op.Concat(int64_constant(list(pads)), *ends, axis=0)
+    zero = op.CastLike(0.0, self)
+    return op.Pad(self, amounts, zero, int64_constant(list(range(-spatial, 0))))
+
+
+def _overhang_at_run_time(length: Any, kernel: int, stride: int, pad: int) -> Any:
+    """:func:`_overhang` plus ``pad`` for a symbolic length, as a 1-element INT64 vector."""
+
+    def c(value: int) -> Any:
+        return op.Constant(value_int=value)
+
+    span = op.Add(length, c(2 * pad - kernel))
+    count = op.Add(op.Div(op.Add(span, c(stride - 1)), c(stride)), c(1))
+    starts_in_padding = op.GreaterOrEqual(
+        op.Mul(op.Sub(count, c(1)), c(stride)), op.Add(length, c(pad))
+    )
+    count = op.Sub(count, op.Cast(starts_in_padding, to=INT64.dtype))
+    reach = op.Sub(
+        op.Add(op.Mul(op.Sub(count, c(1)), c(stride)), c(kernel)), op.Add(length, c(2 * pad))
+    )
+    return op.Reshape(op.Add(op.Max(reach, c(0)), c(pad)), int64_constant([1]))
 
 
 @aten("aten::adaptive_avg_pool1d")
@@ -315,18 +366,58 @@ def adaptive_avg_pool3d(self: TFloat, output_size: Sequence[int]) -> TFloat:
 def _adaptive_avg_pool(self: Any, output_size: Sequence[int]) -> Any:
     """torch's adaptive average pooling: output cell i of a dim of length L averages
     [floor(i*L/n), ceil((i+1)*L/n)). Done one spatial dim at a time (averaging a box is
-    averaging its rows, then those averages)."""
+    averaging its rows, then those averages); with dynamic sizes by a matrix of the
+    cells' weights built at run time."""
     spatial = len(output_size)
-    lengths = [static_dim(self, axis - spatial) for axis in range(spatial)]
-    if any(length is None for length in lengths):
-        raise NotImplementedError("adaptive average pooling needs static spatial sizes")
     unbatched = rank(self) == spatial + 1
     result = op.Unsqueeze(self, [0]) if unbatched else self
-    if all(size == 1 for size in output_size):
+    lengths = [static_dim(self, axis - spatial) for axis in range(spatial)]
+    if all_static(output_size) and all(int(size) == 1 for size in output_size):
         result = op.GlobalAveragePool(result)
-    else:
+    elif all_static(output_size) and all(length is not None for length in lengths):
         result = _pool_cells(result, output_size, [int(n) for n in lengths if n is not None])
+    else:
+        for offset, size in enumerate(output_size):
+            axis = 2 + offset
+            length = op.Gather(op.Shape(result), axis, axis=0)
+            cells = adaptive_cells(length, _int64_scalar(size), result)
+            result = matmul_along(result, op.Transpose(cells, perm=[1, 0]), axis, spatial + 2)
     return op.Squeeze(result, [0]) if unbatched else result
+
+
+def _int64_scalar(value: Any) -> Any:
+    """A static or symbolic int as a rank-0 INT64 value."""
+    return op.Constant(value_int=int(value)) if is_static(value) else as_int64(value)
+
+
+def adaptive_cells(length: Any, cells: Any, like: Any) -> Any:
+    """The [cells, length] matrix of adaptive average pooling along one dim (both sizes
+    rank-0 INT64 values): row i weighs its window [floor(i*L/n), ceil((i+1)*L/n)) by one
+    over the window's size, in the element type of ``like``."""
+    one = op.Constant(value_int=1)
+    index = op.Range(op.Constant(value_int=0), cells, one)
+    begin = op.Div(op.Mul(index, length), cells)
+    end = op.Div(op.Add(op.Mul(op.Add(index, one), length), op.Sub(cells, one)), cells)
+    weight = op.Reciprocal(op.CastLike(op.Sub(end, begin), like))
+    return window_matrix(begin, end, weight, length)
+
+
+def window_matrix(begin: Any, end: Any, weight: Any, length: Any) -> Any:
+    """The [n, length] matrix whose row i is ``weight[i]`` on [begin[i], end[i]) and zero
+    elsewhere (``begin``, ``end``: INT64 [n]; ``length``: rank-0 INT64)."""
+    positions = op.Range(op.Constant(value_int=0), length, op.Constant(value_int=1))
+    inside = op.And(
+        op.GreaterOrEqual(positions, op.Unsqueeze(begin, [1])),
+        op.Less(positions, op.Unsqueeze(end, [1])),
+    )
+    return op.Where(inside, op.Unsqueeze(weight, [1]), op.CastLike(0.0, weight))
+
+
+def matmul_along(x: Any, matrix: Any, axis: int, x_rank: int) -> Any:
+    """``x`` with dim ``axis`` (of ``x_rank`` dims) mapped by ``matrix`` [old, new]."""
+    perm = list(range(x_rank))
+    perm[axis], perm[-1] = perm[-1], perm[axis]
+    return op.Transpose(op.MatMul(op.Transpose(x, perm=perm), matrix), perm=perm)
 
 
 def _pool_cells(x: Any, output_size: Sequence[int], lengths: Sequence[int]) -> Any:
@@ -393,7 +484,7 @@ def col2im(
     blocks = op.Unsqueeze(self, [0]) if unbatched else self
     image = op.Col2Im(
         blocks,
-        op.Constant(value_ints=list(output_size)),
+        shape_input(list(output_size)),  # sizes that may be symbolic
         op.Constant(value_ints=per_axis(kernel_size, 2)),
         dilations=per_axis(dilation, 2),
         pads=_pads(padding, 2),
@@ -572,9 +663,17 @@ def pdist(input: TFloat, p: float = 2.0) -> TFloat:
     """Distances between every pair of rows i < j, in row-major order of (i, j)."""
     rows = static_dim(input, 0)
     if rows is None:
-        raise NotImplementedError("pdist needs a static number of rows")
+        return _upper_pairs(cdist(input, input, p), op.Gather(op.Shape(input), 0, axis=0))
     pairs = [i * rows + j for i in range(rows) for j in range(i + 1, rows)]
     if not pairs:
         return op.Slice(op.Reshape(input, [-1]), [0], [0], [0])  # no pairs: empty
     distances = cdist(input, input, p)
     return op.Gather(op.Reshape(distances, [-1]), op.Constant(value_ints=pairs), axis=0)
+
+
+def _upper_pairs(distances: Any, rows: Any) -> Any:
+    """The entries (i, j) with i < j of a [rows, rows] matrix, in row-major order, for a
+    number of rows known at run time only."""
+    index = op.Range(op.Constant(value_int=0), rows, op.Constant(value_int=1))
+    upper = op.Less(op.Unsqueeze(index, [1]), op.Unsqueeze(index, [0]))
+    return op.Compress(op.Reshape(distances, [-1]), op.Reshape(upper, [-1]), axis=0)
