@@ -61,14 +61,15 @@ def opinfos() -> dict[str, Any]:
 
 
 def entry_samples(
-    name: str, infos: dict[str, Any]
+    name: str, infos: dict[str, Any], count: int = SAMPLES_PER_OP
 ) -> Iterator[tuple[int, torch.nn.Module, tuple[torch.Tensor, ...]]]:
-    """The samples of an OpInfo entry (``name``, or ``name@complex64`` for its complex
-    samples), or recorded from torch's calls of an overload (``call:<overload>``)."""
+    """The first ``count`` samples of an OpInfo entry (``name``, or ``name@complex64`` for
+    its complex samples), or recorded from torch's calls of an overload
+    (``call:<overload>``: ``count`` per OpInfo entry recorded)."""
     if name.startswith(recorded_samples.PREFIX):
-        return recorded_samples.recorded_samples(name, infos, SAMPLES_PER_OP)
+        return recorded_samples.recorded_samples(name, infos, count)
     entry, _, dtype_name = name.partition("@")
-    return samples(infos[entry], getattr(torch, dtype_name) if dtype_name else None)
+    return samples(infos[entry], getattr(torch, dtype_name) if dtype_name else None, count)
 
 
 class _OneOp(torch.nn.Module):
@@ -85,13 +86,14 @@ class _OneOp(torch.nn.Module):
 
 
 def samples(
-    info: Any, dtype: torch.dtype | None = None
+    info: Any, dtype: torch.dtype | None = None, count: int = SAMPLES_PER_OP
 ) -> Iterator[tuple[int, _OneOp, tuple[torch.Tensor, ...]]]:
-    """The first samples of ``dtype`` (float32 if the entry has it, else its first)."""
+    """The first ``count`` samples of ``dtype`` (float32 if the entry has it, else its
+    first)."""
     if dtype is None:
         dtype = torch.float32 if torch.float32 in info.dtypes else sorted(info.dtypes, key=str)[0]
     for index, sample in enumerate(info.sample_inputs("cpu", dtype, requires_grad=False)):
-        if index >= SAMPLES_PER_OP:
+        if index >= count:
             return
         template = [sample.input, *sample.args]
         if any(
@@ -131,11 +133,11 @@ def _numpy(tensor: torch.Tensor) -> np.ndarray:
     return (torch.view_as_real(tensor) if tensor.is_complex() else tensor).numpy()
 
 
-def _flat(result: Any) -> list[np.ndarray]:
+def flat_outputs(result: Any) -> list[np.ndarray]:
     if isinstance(result, torch.Tensor):
         return [_numpy(result)]
     if isinstance(result, (list, tuple)):
-        return [r for item in result for r in _flat(item)]
+        return [r for item in result for r in flat_outputs(item)]
     return [np.asarray(result)]
 
 
@@ -158,7 +160,7 @@ def _compare(got: list[Any], expected: list[np.ndarray], random: bool = False) -
     return "pass"
 
 
-def _judge(
+def judge(
     got: list[Any],
     expected: list[np.ndarray],
     module: torch.nn.Module,
@@ -176,7 +178,7 @@ def _judge(
         for t in tensors
     )
     try:
-        reference = _flat(module(*wider))
+        reference = flat_outputs(module(*wider))
     except Exception:
         return verdict
     for g, e, r in zip(got, expected, reference):
@@ -212,16 +214,16 @@ ASSERTIONS = {
 def run_exported(module: torch.nn.Module, tensors: tuple[torch.Tensor, ...]) -> Verdict:
     import onnxruntime
 
-    expected = _flat(module(*tensors))
+    expected = flat_outputs(module(*tensors))
     logging.disable(logging.WARNING)
     try:
         program = torch.onnx.export(module, tensors, dynamo=True, optimize=False, verbose=False)
     except Exception as error:  # the outcome records why
-        return Verdict(_capture_skip(module, tensors) or f"fail: export: {_short(error)}")
+        return Verdict(_capture_skip(module, tensors) or f"fail: export: {short_error(error)}")
     finally:
         logging.disable(logging.NOTSET)
     used = graph_overloads(program.exported_program.graph) if program.exported_program else ()
-    random = _uncompared(used)
+    random = uncompared(used)
     options = onnxruntime.SessionOptions()
     options.log_severity_level = 3
     try:
@@ -229,8 +231,8 @@ def run_exported(module: torch.nn.Module, tensors: tuple[torch.Tensor, ...]) -> 
         feeds = {i.name: _numpy(t) for i, t in zip(session.get_inputs(), tensors)}
         got = session.run(None, feeds)
     except Exception as error:
-        return Verdict(f"fail: onnxruntime: {_short(error)}", used)
-    return Verdict(_judge(got, expected, module, tensors, random), used)
+        return Verdict(f"fail: onnxruntime: {short_error(error)}", used)
+    return Verdict(judge(got, expected, module, tensors, random), used)
 
 
 def _capture_skip(module: torch.nn.Module, tensors: tuple[torch.Tensor, ...]) -> str | None:
@@ -239,7 +241,7 @@ def _capture_skip(module: torch.nn.Module, tensors: tuple[torch.Tensor, ...]) ->
     try:
         torch.export.export(module, tensors)
     except Exception as error:
-        return f"skip: torch.export: {_short(error)}"
+        return f"skip: torch.export: {short_error(error)}"
     return None
 
 
@@ -267,7 +269,7 @@ UNCOMPARED_OVERLOADS = {
 compares shapes and element types only."""
 
 
-def _uncompared(used: tuple[str, ...]) -> bool:
+def uncompared(used: tuple[str, ...]) -> bool:
     return not UNCOMPARED_OVERLOADS.isdisjoint(used)
 
 
@@ -282,15 +284,15 @@ def run_eager(
     exported path may not reach. Type promotion is made explicit as torch.onnx does."""
     from torch.onnx._internal.exporter import _fx_passes
 
-    expected = _flat(module(*tensors))
+    expected = flat_outputs(module(*tensors))
     try:
         exported = torch.export.export(module, tensors).run_decompositions(core_decompositions())
     except Exception as error:
-        return Verdict(f"skip: torch.export: {_short(error)}")
+        return Verdict(f"skip: torch.export: {short_error(error)}")
     _fx_passes.insert_type_promotion_nodes(exported.graph_module)
     graph = exported.graph_module.graph
     used = graph_overloads(graph)
-    random = _uncompared(used)
+    random = uncompared(used)
     values = _placeholder_values(exported, tensors)
     for node in graph.nodes:
         if node.op == "call_function":
@@ -303,7 +305,7 @@ def run_eager(
                 r for item in got for r in (item if isinstance(item, (list, tuple)) else [item])
             ]
             # Updated buffers and mutated inputs come first; the user's outputs last.
-            judged = _judge(flat[len(flat) - len(expected) :], expected, module, tensors, random)
+            judged = judge(flat[len(flat) - len(expected) :], expected, module, tensors, random)
             return Verdict(judged, used)
     return Verdict("fail: no output", used)
 
@@ -374,12 +376,12 @@ def _eager_node(node: Any, values: dict[str, Any], table: dict[str, Any]) -> str
     try:
         result = function(*args, **kwargs)
     except Exception as error:
-        return f"fail: eager {name}: {_short(error)}"
+        return f"fail: eager {name}: {short_error(error)}"
     values[node.name] = result
     return None
 
 
-def _short(error: BaseException) -> str:
+def short_error(error: BaseException) -> str:
     text = str(error)
     marker = text.find("Exception summary")
     if marker >= 0:
