@@ -2,14 +2,22 @@
 same torch with onnxscript 0.7.2, in the same run.
 
 The baseline is a virtual environment (``bench/.venv-torch-onnxscript-0.7.2``) with the
-torch and onnxruntime versions of this one and onnxscript 0.7.2, made on first use. Each
-side exports every model of ``tests/function_libs/models.py`` in its own subprocess (after
-one warm-up export of a small model), without and with ``optimize()``, best of
+torch, torchvision, transformers and onnxruntime versions of this one and onnxscript
+0.7.2, made on first use. Each side exports every model of the suite in its own
+subprocess (after one warm-up export), without and with ``optimize()``, best of
 ``--repeat``; printed: seconds per model and in total, node counts after optimize, and the
 ratio ours/0.7.2. Also the time of ``get_torchlib_ops()`` in a fresh interpreter.
 Nothing is asserted on timings.
 
-Usage: ``python bench/torch_export.py [--repeat 3] [--no-baseline]``.
+Two suites: the static one (default), the torch.nn models of
+``tests/function_libs/models.py`` at fixed shapes; and with ``--dynamic`` the real
+architectures of ``tests/function_libs/real_models.py`` (transformers and torchvision,
+tiny random weights) exported with dynamic shapes, where each side also says whether its
+optimized model matches torch at the export's shape and at a second one (the totals and
+the ratio count the models both sides export).
+
+Usage: ``python bench/torch_export.py [--repeat 3] [--no-baseline]
+[--dynamic [--models llama_kv,bert]]``.
 """
 
 from __future__ import annotations
@@ -19,10 +27,13 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_ROOT = BENCH_DIR.parent
 MODELS_FILE = REPO_ROOT / "tests" / "function_libs" / "models.py"
+REAL_MODELS_FILE = REPO_ROOT / "tests" / "function_libs" / "real_models.py"
+DYNAMIC_EXPORT_FILE = REPO_ROOT / "tests" / "function_libs" / "dynamic_export.py"
 sys.path[:0] = [str(BENCH_DIR)]
 
 from support import run_json  # noqa: E402
@@ -61,6 +72,67 @@ for name, (module, args) in suite.items():
 print(json.dumps(results))
 """
 
+# The dynamic suite's child: the suite's modules are loaded from their files (not as the
+# tests package, whose directory would put our onnxscript first on the baseline's path).
+DYNAMIC_SCRIPT = r"""
+import importlib.util, json, logging, sys, time, warnings
+warnings.filterwarnings("ignore")
+logging.disable(logging.WARNING)
+
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+real = load("real_models", sys.argv[1])
+dynamic = load("dynamic_export", sys.argv[2])
+repeat = int(sys.argv[3])
+wanted = [n for n in sys.argv[4].split(",") if n]
+
+def export(model, module, args, optimize):
+    program = dynamic.export(module, args, model.dynamic_shapes(module), optimize=False)
+    if optimize:
+        program.optimize()
+    return program
+
+def reason(error):
+    lines = [l.strip() for l in str(error).splitlines() if l.strip()]
+    if "## Exception summary" in lines:
+        lines = lines[lines.index("## Exception summary") + 1 :]
+    return (type(error).__name__ + ": " + (lines[0] if lines else ""))[:400]
+
+def measure(model):
+    module, args = model.module(), model.inputs(0)
+    figures = {}
+    for optimize in (False, True):
+        best = float("inf")
+        for _ in range(repeat):
+            start = time.perf_counter()
+            program = export(model, module, args, optimize)
+            best = min(best, time.perf_counter() - start)
+        figures["optimized" if optimize else "plain"] = best
+    figures["nodes_optimized"] = len(list(program.model.graph))
+    differences = dynamic.check_at(program, module, [args, model.inputs(1)])
+    figures["matches"] = all(d.ok for d in differences)
+    figures["relative"] = max(d.relative for d in differences)
+    return figures
+
+suite = real.suite()
+warm = suite["bert"]
+export(warm, warm.module(), warm.inputs(0), True)  # warm-up: imports, registry
+results = {}
+for name, model in suite.items():
+    if model.torch_fails or (wanted and name not in wanted):
+        continue
+    try:
+        results[name] = measure(model)
+    except Exception as error:
+        results[name] = {"error": reason(error)}
+print(json.dumps(results))
+"""
+
 OPS_TIMING = r"""
 import json, time
 start = time.perf_counter()
@@ -74,24 +146,51 @@ def _python(venv: Path) -> Path:
     return venv / "bin" / "python"
 
 
-def ensure_baseline() -> Path:
-    """The baseline venv's Python, made with this torch/onnxruntime and onnxscript 0.7.2."""
-    import onnxruntime
-    import torch
+BASELINE_PACKAGES = ("torch", "torchvision", "transformers", "onnxruntime", "onnxscript")
+"""The packages pinned in the baseline venv: ours' versions, onnxscript at 0.7.2."""
 
+VERSIONS = r"""
+import importlib.metadata as metadata, json, sys
+found = {}
+for name in sys.argv[1:]:
+    try:
+        found[name] = metadata.version(name).split("+")[0]
+    except metadata.PackageNotFoundError:
+        pass
+print(json.dumps(found))
+"""
+
+
+def _pins(versions: dict[str, object]) -> list[str]:
+    return [f"{name}=={versions[name]}" for name in BASELINE_PACKAGES if name in versions]
+
+
+def _versions(python: Path) -> dict[str, object]:
+    """The baseline packages' versions installed for ``python`` (local parts such as
+    +cu130 dropped); read isolated (-I: no cwd on the path)."""
+    return run_json([python, "-I", "-c", VERSIONS, *BASELINE_PACKAGES])
+
+
+def ensure_baseline() -> Path:
+    """The baseline venv's Python, with this torch/torchvision/transformers/onnxruntime
+    and onnxscript 0.7.2. Its ``requirements.txt`` marker lists the pins installed; a venv
+    without the marker (or with a stale one) whose packages already match only gets the
+    marker written, else it is made again."""
     python = _python(BASELINE_VENV)
-    wanted = [
-        f"torch=={torch.__version__.split('+')[0]}",
-        f"onnxruntime=={onnxruntime.__version__}",
-        "onnxscript==0.7.2",
-    ]
+    wanted = _pins({**_versions(Path(sys.executable)), "onnxscript": "0.7.2"})
     marker = BASELINE_VENV / "requirements.txt"
     if python.exists() and marker.exists() and marker.read_text() == "\n".join(wanted):
+        return python
+    if python.exists() and _pins(_versions(python)) == wanted:
+        marker.write_text("\n".join(wanted))
         return python
     print(f"creating {BASELINE_VENV} with {wanted} ...", flush=True)
     subprocess.run([sys.executable, "-m", "venv", "--clear", str(BASELINE_VENV)], check=True)
     subprocess.run([str(python), "-m", "pip", "install", "--quiet", *wanted], check=True)
-    marker.write_text("\n".join(wanted))
+    installed = _pins(_versions(python))
+    if installed != wanted:
+        raise RuntimeError(f"{BASELINE_VENV} holds {installed}, not {wanted}")
+    marker.write_text("\n".join(installed))
     return python
 
 
@@ -103,21 +202,31 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--no-baseline", action="store_true")
+    parser.add_argument(
+        "--dynamic", action="store_true", help="the real-model suite with dynamic shapes"
+    )
+    parser.add_argument("--models", default="", help="with --dynamic: names, comma-separated")
     args = parser.parse_args()
     sides = {"ours": Path(sys.executable)}
     if not args.no_baseline:
         sides["0.7.2"] = ensure_baseline()
+    if args.dynamic:
+        script = [DYNAMIC_SCRIPT, str(REAL_MODELS_FILE), str(DYNAMIC_EXPORT_FILE)]
+        script += [str(args.repeat), args.models]
+    else:
+        script = [SCRIPT, str(MODELS_FILE), str(args.repeat)]
     with tempfile.TemporaryDirectory() as tmp:
         cwds = {"ours": REPO_ROOT, "0.7.2": Path(tmp)}
-        results = {
-            side: _run(python, SCRIPT, str(MODELS_FILE), str(args.repeat), cwd=cwds[side])
-            for side, python in sides.items()
-        }
+        results = {side: _run(python, *script, cwd=cwds[side]) for side, python in sides.items()}
         timings = {side: _run(python, OPS_TIMING, cwd=cwds[side]) for side, python in sides.items()}
-    _report(results, timings)
+    if args.dynamic:
+        _report_dynamic(results)
+    else:
+        _report(results)
+    _report_timings(timings)
 
 
-def _report(results: dict[str, dict[str, object]], timings: dict[str, dict[str, object]]) -> None:
+def _report(results: dict[str, dict[str, object]]) -> None:
     sides = list(results)
     print(
         f"{'model':<10}"
@@ -139,10 +248,64 @@ def _report(results: dict[str, dict[str, object]], timings: dict[str, dict[str, 
     )
     if "0.7.2" in totals:
         print(f"ratio ours/0.7.2: {totals['ours'] / totals['0.7.2']:.2f} (target: at most 0.8)")
+
+
+def _report_timings(timings: dict[str, dict[str, object]]) -> None:
     for side, figures in timings.items():
         print(
             f"get_torchlib_ops() {side}: {figures['seconds']:.3f} s for {figures['count']} overloads"
         )
+
+
+def _report_dynamic(results: dict[str, dict[str, Any]]) -> None:
+    """Per model and side: seconds without and with optimize, nodes after optimize and
+    whether it matches torch at both shapes (or FAIL); then totals over the models both
+    sides export, the ratio, and each failure's reason."""
+    sides = list(results)
+    print(
+        f"{'model':<38}"
+        + "".join(f" {s + ' plain':>11} {s + ' opt':>9} {'nodes':>6} {'ok':>4}" for s in sides)
+    )
+    for name in results["ours"]:
+        row = f"{name:<38}"
+        for side in sides:
+            figures = results[side].get(name, {"error": "not run"})
+            if "error" in figures:
+                row += f" {'-':>11} {'-':>9} {'-':>6} {'FAIL':>4}"
+                continue
+            ok = "yes" if figures["matches"] else "NO"
+            row += f" {figures['plain']:11.2f} {figures['optimized']:9.2f} {figures['nodes_optimized']:>6} {ok:>4}"
+        print(row)
+    both = [
+        n
+        for n in results["ours"]
+        if all("error" not in results[s].get(n, {"error": 1}) for s in sides)
+    ]
+    totals = {
+        s: sum(results[s][n]["plain"] + results[s][n]["optimized"] for n in both) for s in sides
+    }
+    nodes = {s: sum(results[s][n]["nodes_optimized"] for n in both) for s in sides}
+    print(
+        f"total over the {len(both)} models every side exports (plain + optimized seconds; "
+        "nodes): " + ", ".join(f"{s} {totals[s]:.1f} s, {nodes[s]} nodes" for s in sides)
+    )
+    if "0.7.2" in totals:
+        print(
+            f"ratio ours/0.7.2: time {totals['ours'] / totals['0.7.2']:.2f}, nodes {nodes['ours'] / nodes['0.7.2']:.2f}"
+        )
+    for side in sides:
+        exported = [n for n, f in results[side].items() if "error" not in f]
+        matching = [n for n in exported if results[side][n]["matches"]]
+        print(
+            f"{side}: {len(exported)}/{len(results[side])} export, {len(matching)} match torch at both shapes"
+        )
+        for name, figures in results[side].items():
+            if "error" in figures:
+                print(f"  {name}: {figures['error']}")
+            elif not figures["matches"]:
+                print(
+                    f"  {name}: differs from torch by {figures['relative']:.2g} of the output's scale"
+                )
 
 
 if __name__ == "__main__":
