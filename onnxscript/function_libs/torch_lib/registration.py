@@ -27,6 +27,7 @@ OP_MODULES = (
     "onnxscript.function_libs.torch_lib.ops.reduction",
     "onnxscript.function_libs.torch_lib.ops.shape",
     "onnxscript.function_libs.torch_lib.ops.creation",
+    "onnxscript.function_libs.torch_lib.ops.masks",
     "onnxscript.function_libs.torch_lib.ops.symbolic",
     "onnxscript.function_libs.torch_lib.ops.rnn",
     "onnxscript.function_libs.torch_lib.ops.prims",

@@ -1,5 +1,8 @@
-"""Views and layout: view/reshape, permute, transpose, expand, (un)squeeze, cat, slice,
-select, split, gather, index_select, pad."""
+"""Views and layout: view/reshape, permute, transpose, expand, (un)squeeze, cat, stack,
+slice, narrow, select, split, chunk, unbind, gather, index_select, flatten, pad, repeat,
+unfold, diagonal, as_strided. Sizes, bounds and indices may be symbolic (rank-0 values
+torch.onnx hands over for ``SymInt``): they are computed at run time, static runs of a size
+list staying one constant."""
 
 from __future__ import annotations
 
@@ -8,28 +11,79 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import onnx_ir as ir
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.complex_layout import complex_axis, parts_constant
 from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
 from onnxscript.function_libs.torch_lib.ops.elementwise import floor_divide_int
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import (
+    element_type,
     is_bool,
     is_empty_vector,
     is_integer,
     rank,
 )
+from onnxscript.function_libs.torch_lib.ops.sizes import (
+    BIG,
+    add,
+    all_static,
+    as_int64,
+    ceil_div,
+    concat_shape,
+    dim_size,
+    dims_piece,
+    int64_typed,
+    is_static,
+    maximum,
+    minimum,
+    mul,
+    scalar_like,
+    shape_input,
+    shape_of,
+    size_pieces,
+    sub,
+    vector_input,
+)
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TTensor
 
-_BIG = 2**63 - 1
+
+def _reshape(self: Any, size: Any) -> Any:
+    """Reshape to a size list (static or symbolic sizes, -1 inferred). A literal 0 is a
+    size of 0, as in torch (ONNX copies the input dim unless ``allowzero``)."""
+    zero = isinstance(size, (list, tuple)) and any(is_static(d) and d == 0 for d in size)
+    return op.Reshape(self, shape_input(size), allowzero=1 if zero else 0)
 
 
-@aten("aten::view", "aten::_unsafe_view", "aten::reshape", "aten::view_copy")
+@aten("aten::view", "aten::_unsafe_view", "aten::view_copy")
 def view(self: TTensor, size: Sequence[int]) -> TTensor:
-    return op.Reshape(
-        self, op.Cast(size, to=INT64.dtype) if not isinstance(size, (list, tuple)) else size
-    )
+    return _reshape(self, size)
+
+
+@aten("aten::reshape")
+def reshape(self: TTensor, shape: Sequence[int]) -> TTensor:
+    return _reshape(self, shape)
+
+
+@aten("aten::view_as")
+def view_as(self: TTensor, other: TTensor) -> TTensor:
+    return _reshape_like(self, other)
+
+
+@aten("aten::view_as", complex=True)
+def view_as_complex_layout(self: TTensor, other: TTensor) -> TTensor:
+    """A complex ``self`` shaped as ``other``, taken to be complex too (its layout's shape,
+    parts axis included, is the target; a real ``other`` cannot be told apart here)."""
+    return _reshape_like(self, other)
+
+
+def _reshape_like(self: Any, other: Any) -> Any:
+    target = shape_of(other)
+    if isinstance(target, list):
+        return _reshape(self, target)
+    return op.Reshape(self, target, allowzero=1)
 
 
 @aten("aten::permute", "aten::permute_copy")
@@ -49,10 +103,42 @@ def transpose(self: TTensor, dim0: int, dim1: int) -> TTensor:
     return op.Transpose(self, perm=perm)
 
 
+@aten("aten::contiguous")
+def contiguous(self: TTensor, *, memory_format: str = "") -> TTensor:
+    return op.Identity(self)
+
+
+@aten("aten::contiguous", complex=True)
+def contiguous_complex(self: TTensor, *, memory_format: str = "") -> TTensor:
+    return op.Identity(self)
+
+
 @aten("aten::expand", "aten::expand_copy")
 def expand(self: TTensor, size: Sequence[int], implicit: bool = False) -> TTensor:
-    target = [1 if isinstance(d, int) and d == -1 else d for d in size]
-    return op.Expand(self, target)
+    """-1 keeps a dim: Expand's broadcasting keeps it for a 1."""
+    target = [1 if is_static(d) and d == -1 else d for d in size]
+    return op.Expand(self, shape_input(target))
+
+
+@aten("aten::broadcast_to")
+def broadcast_to(self: TTensor, size: Sequence[int]) -> TTensor:
+    return expand(self, size)
+
+
+@aten("aten::broadcast_to", complex=True)
+def broadcast_to_complex(self: TTensor, size: Sequence[int]) -> TTensor:
+    return expand(self, [*size, 2])
+
+
+@aten("aten::expand_as")
+def expand_as(self: TTensor, other: TTensor) -> TTensor:
+    return op.Expand(self, shape_of(other))
+
+
+@aten("aten::expand_as", complex=True)
+def expand_as_complex(self: TTensor, other: TTensor) -> TTensor:
+    """Like :func:`view_as_complex_layout`, ``other`` is taken to be complex."""
+    return op.Expand(self, shape_of(other))
 
 
 @aten("aten::unsqueeze", "aten::unsqueeze_copy")
@@ -83,53 +169,230 @@ def squeeze(self: TTensor) -> TTensor:
     return _squeeze(self, list(range(rank(self))))
 
 
+@aten("aten::flatten.using_ints")
+def flatten(self: TTensor, start_dim: int = 0, end_dim: int = -1) -> TTensor:
+    if rank(self) == 0:
+        return op.Reshape(self, [1])
+    return _flatten(self, start_dim % rank(self), end_dim % rank(self))
+
+
+@aten("aten::flatten.using_ints", complex=True)
+def flatten_complex(self: TTensor, start_dim: int = 0, end_dim: int = -1) -> TTensor:
+    count = rank(self) - 1
+    if count == 0:
+        return op.Reshape(self, [1, 2])
+    return _flatten(self, start_dim % count, end_dim % count)
+
+
+def _flatten(self: Any, start: int, end: int) -> Any:
+    """Dims ``start..end`` (inclusive) merged into one. The dims before stay as 0s (ONNX
+    copies them from the input, static or not) and the merged one is -1, unless a dim
+    after is a static 0 (a literal 0 there must mean 0)."""
+    if start >= end:
+        return op.Identity(self)
+    after = dims_piece(self, end + 1, rank(self))
+    if not (isinstance(after, list) and 0 in after):
+        return op.Reshape(self, concat_shape([[0] * start + [-1], after]))
+    before = dims_piece(self, 0, start)
+    merged = dims_piece(self, start, end + 1)
+    product = [math.prod(merged)] if isinstance(merged, list) else op.ReduceProd(merged)
+    return op.Reshape(self, concat_shape([before, product, after]), allowzero=1)
+
+
+@aten("aten::unflatten.int")
+def unflatten(self: TTensor, dim: int, sizes: Sequence[int]) -> TTensor:
+    return _unflatten(self, dim % rank(self), sizes)
+
+
+@aten("aten::unflatten.int", complex=True)
+def unflatten_complex(self: TTensor, dim: int, sizes: Sequence[int]) -> TTensor:
+    return _unflatten(self, complex_axis(self, dim), sizes)
+
+
+def _unflatten(self: Any, axis: int, sizes: Sequence[Any]) -> Any:
+    """Dim ``axis`` split into ``sizes`` (one may be -1): the dims before are copied (0s),
+    those after read from torch's shape or at run time."""
+    middle = size_pieces(sizes)
+    after = dims_piece(self, axis + 1, rank(self))
+    zero = any(is_static(d) and d == 0 for d in sizes) or (isinstance(after, list) and 0 in after)
+    before = dims_piece(self, 0, axis) if zero else [0] * axis
+    target = concat_shape([before, *middle, after])
+    return op.Reshape(self, target, allowzero=1 if zero else 0)
+
+
 @aten("aten::cat", "aten::concat")
 def cat(tensors: Sequence[TTensor], dim: int = 0) -> TTensor:
     present = [t for t in tensors if not is_empty_vector(t)]
     return op.Concat(*(present or tensors), axis=dim)
 
 
+@aten("aten::stack")
+def stack(tensors: Sequence[TTensor], dim: int = 0) -> TTensor:
+    return _stack(tensors, dim % (rank(tensors[0]) + 1))
+
+
+@aten("aten::stack", complex=True)
+def stack_complex(tensors: Sequence[TTensor], dim: int = 0) -> TTensor:
+    return _stack(tensors, dim % rank(tensors[0]))
+
+
+def _stack(tensors: Sequence[Any], axis: int) -> Any:
+    """A new dim ``axis`` along which the tensors follow each other."""
+    if len(tensors) == 1:
+        return op.Unsqueeze(tensors[0], [axis])
+    return op.Concat(*(op.Unsqueeze(t, [axis]) for t in tensors), axis=axis)
+
+
 @aten("aten::slice.Tensor", "aten::slice_copy.Tensor")
-def slice_(
-    self: TTensor,
-    dim: int = 0,
-    start: int | None = None,
-    end: int | None = None,
-    step: int = 1,
-) -> TTensor:
-    begin = 0 if start is None else start
-    stop = _BIG if end is None else end
-    return op.Slice(self, [begin], [stop], [dim], [step])
+def slice_(self: TTensor, dim: int = 0, start: int = 0, end: int = BIG, step: int = 1) -> TTensor:
+    """Attributes, not optional inputs, so that torch.onnx drops an omitted bound (None)
+    and the default applies; eager callers may still pass None."""
+    begin, stop = _given(start, 0), _given(end, BIG)
+    return op.Slice(self, vector_input(begin), vector_input(stop), [dim], vector_input(step))
+
+
+def _given(value: Any, default: Any) -> Any:
+    """An optional ATen argument: ``default`` for None."""
+    return default if value is None else value
+
+
+@aten("aten::narrow")
+def narrow(self: TTensor, dim: int, start: int, length: int) -> TTensor:
+    return _narrow(self, dim, start, length)
+
+
+@aten("aten::narrow", complex=True)
+def narrow_complex(self: TTensor, dim: int, start: int, length: int) -> TTensor:
+    return _narrow(self, complex_axis(self, dim), start, length)
+
+
+def _narrow(self: Any, axis: int, start: Any, length: Any) -> Any:
+    """``length`` elements from ``start`` along ``axis``; a negative start counts from
+    the end (tested at run time when it is symbolic)."""
+    if is_static(start):
+        if start < 0:
+            start = add(dim_size(self, axis), start)
+    else:
+        start = as_int64(start)
+        wrapped = op.Add(start, dim_size(self, axis))
+        start = int64_typed(op.Where(op.Less(start, 0), wrapped, start))
+    return op.Slice(self, vector_input(start), vector_input(add(start, length)), [axis])
 
 
 @aten("aten::select.int", "aten::select_copy.int")
 def select(self: TTensor, dim: int, index: int) -> TTensor:
-    return op.Gather(self, index, axis=dim)
+    return op.Gather(self, as_int64(index), axis=dim)
 
 
 @aten("aten::split.Tensor", "aten::split_copy.Tensor")
 def split(self: TTensor, split_size: int, dim: int = 0) -> Sequence[TTensor]:
-    length = static_dim(self, dim)
-    if length is None:
-        raise NotImplementedError("split of a dynamic dim is not supported")
+    return _split(self, split_size, dim)
+
+
+def _split(self: Any, split_size: Any, axis: int) -> Any:
+    """Parts of ``split_size`` (the last one shorter). When the dim or the size is dynamic
+    the number of parts is known only at run time: the parts are then one sequence value
+    (SplitToSequence), whose items torch.onnx reads with ``_operator::getitem``."""
+    length = static_dim(self, axis)
+    if length is None or not is_static(split_size):
+        parts = op.SplitToSequence(self, as_int64(split_size), axis=axis)
+        return _typed_sequence(parts, self)
+    if length == 0:
+        return [op.Identity(self)]
     sizes = [min(split_size, length - i) for i in range(0, length, split_size)]
-    return split_with_sizes(self, sizes, dim)
+    return _split_with_sizes(self, sizes, axis)
+
+
+def _typed_sequence(parts: Any, like: Any) -> Any:
+    """Give a sequence value its type (torch.onnx types no list output, and
+    ``_operator::getitem`` picks SequenceAt for values typed as sequences)."""
+    dtype = element_type(like)
+    if isinstance(parts, ir.Value) and dtype is not None:
+        parts.type = ir.SequenceType(ir.TensorType(dtype))
+    return parts
 
 
 @aten("aten::split_with_sizes", "aten::split_with_sizes_copy")
 def split_with_sizes(self: TTensor, split_sizes: Sequence[int], dim: int = 0) -> Sequence[TTensor]:
-    sizes = list(split_sizes)
-    if len(sizes) > 1 and len(set(sizes)) == 1:
+    return _split_with_sizes(self, list(split_sizes), dim)
+
+
+def _split_with_sizes(self: Any, sizes: list[Any], axis: int) -> list[Any]:
+    if len(sizes) > 1 and all_static(sizes) and len(set(sizes)) == 1:
         # Equal parts: one Split node (num_outputs tells every recorder the count).
-        return list(op.Split(self, axis=dim, num_outputs=len(sizes)))
+        return list(op.Split(self, axis=axis, num_outputs=len(sizes)))
     # Otherwise one Slice per part: recorders disagree on how many outputs a Split with
-    # sizes has.
+    # sizes has. Symbolic sizes give run-time bounds (static ones fold); the last part
+    # runs to the end.
+    bounds: list[Any] = [vector_input(0)]
+    offset: Any = 0
+    for size in sizes[:-1]:
+        offset = add(offset, size)
+        bounds.append(vector_input(offset))
+    bounds.append([BIG])
+    return [op.Slice(self, bounds[i], bounds[i + 1], [axis]) for i in range(len(sizes))]
+
+
+@aten("aten::split.sizes")
+def split_sizes(self: TTensor, split_size: Sequence[int], dim: int = 0) -> Sequence[TTensor]:
+    """``split`` with a list of sizes (``split_with_sizes`` under another schema)."""
+    return _split_with_sizes(self, list(split_size), dim)
+
+
+@aten("aten::split.sizes", complex=True)
+def split_sizes_complex(
+    self: TTensor, split_size: Sequence[int], dim: int = 0
+) -> Sequence[TTensor]:
+    return _split_with_sizes(self, list(split_size), complex_axis(self, dim))
+
+
+@aten("aten::chunk")
+def chunk(self: TTensor, chunks: int, dim: int = 0) -> Sequence[TTensor]:
+    return _chunk(self, chunks, dim)
+
+
+@aten("aten::chunk", complex=True)
+def chunk_complex(self: TTensor, chunks: int, dim: int = 0) -> Sequence[TTensor]:
+    return _chunk(self, chunks, complex_axis(self, dim))
+
+
+def _chunk(self: Any, chunks: int, axis: int) -> list[Any]:
+    """Parts of ``ceil(n / chunks)`` along ``axis`` (fewer parts when they cover the dim
+    sooner). For a dynamic dim, ``chunks`` parts with run-time bounds: torch's graph
+    has as many (the last ones may be empty)."""
+    length = dim_size(self, axis)
+    if is_static(length):
+        if length == 0:
+            return [op.Identity(self) for _ in range(chunks)]
+        return _split(self, ceil_div(length, chunks), axis)
+    size = ceil_div(length, chunks)
     parts = []
-    begin = 0
-    for size in split_sizes:
-        parts.append(op.Slice(self, [begin], [begin + size], [dim]))
-        begin += size
+    for i in range(chunks):
+        end = BIG if i == chunks - 1 else mul(i + 1, size)
+        parts.append(op.Slice(self, vector_input(mul(i, size)), vector_input(end), [axis]))
     return parts
+
+
+@aten("aten::unbind.int")
+def unbind(self: TTensor, dim: int = 0) -> Sequence[TTensor]:
+    return _unbind(self, dim % rank(self))
+
+
+@aten("aten::unbind.int", complex=True)
+def unbind_complex(self: TTensor, dim: int = 0) -> Sequence[TTensor]:
+    return _unbind(self, complex_axis(self, dim))
+
+
+def _unbind(self: Any, axis: int) -> Any:
+    """The slices along ``axis``, that dim removed; a sequence value when the dim is
+    dynamic (see :func:`split`)."""
+    length = static_dim(self, axis)
+    if length is None:
+        return _typed_sequence(op.SplitToSequence(self, axis=axis, keepdims=0), self)
+    if length == 1:
+        return [op.Squeeze(self, [axis])]
+    parts = op.Split(self, axis=axis, num_outputs=length) if length else []
+    return [op.Squeeze(part, [axis]) for part in parts]
 
 
 @aten("aten::index_select")
@@ -144,15 +407,63 @@ def gather(self: TTensor, dim: int, index: INT64, sparse_grad: bool = False) -> 
     return op.GatherElements(self, index, axis=dim)
 
 
-@aten("aten::constant_pad_nd")
-def constant_pad_nd(self: TTensor, pad: Sequence[int], value: float = 0.0) -> TTensor:
-    count = rank(self)
-    begins = [0] * count
-    ends = [0] * count
-    for i in range(len(pad) // 2):  # torch lists (begin, end) pairs from the last dim
+def _pad_pairs(count: int, pad: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+    """torch's (begin, end) pairs, listed from the last dim, as ONNX's begins and ends
+    per axis (0 for the axes not padded)."""
+    begins: list[Any] = [0] * count
+    ends: list[Any] = [0] * count
+    for i in range(len(pad) // 2):
         begins[count - 1 - i] = pad[2 * i]
         ends[count - 1 - i] = pad[2 * i + 1]
-    return op.Pad(self, begins + ends, op.CastLike(value, self))
+    return begins, ends
+
+
+@aten("aten::constant_pad_nd")
+def constant_pad_nd(self: TTensor, pad: Sequence[int], value: float = 0.0) -> TTensor:
+    return _constant_pad(self, pad, value, rank(self))
+
+
+def _constant_pad(self: Any, pad: Sequence[Any], value: Any, count: int) -> Any:
+    """Pad with ``value`` (static or symbolic, as are the pads) a tensor of rank
+    ``count``; negative pads crop."""
+    begins, ends = _pad_pairs(count, pad)
+    return op.Pad(self, shape_input(begins + ends), scalar_like(value, self))
+
+
+@aten("aten::pad")
+def pad(self: TTensor, pad: Sequence[int], mode: str = "constant", value: float = 0.0) -> TTensor:
+    """torch.nn.functional.pad: constant, reflect, replicate or circular, pairs from the
+    last dim (negative ones crop)."""
+    return _pad(self, pad, mode, _given(value, 0.0))
+
+
+def _pad(self: Any, pads: Sequence[Any], mode: str, value: float) -> Any:
+    if mode == "constant":
+        return _constant_pad(self, pads, value, rank(self))
+    if mode == "reflect":
+        return _pad_mode(self, pads, "reflect")
+    if mode == "replicate":
+        return _pad_mode(self, pads, "edge")
+    if mode == "circular":
+        return _circular_pad(self, pads)
+    raise ValueError(f"pad mode {mode!r} is not one of torch's")
+
+
+@aten("aten::pad", complex=True)
+def pad_complex(
+    self: TTensor, pad: Sequence[int], mode: str = "constant", value: float = 0.0
+) -> TTensor:
+    """The complex dims padded (the parts axis gets a (0, 0) pair); a non-zero constant
+    fills the real parts."""
+    pads = [0, 0, *pad]
+    padded = _pad(self, pads, mode, 0.0)
+    if mode != "constant" or not _given(value, 0.0):
+        return padded
+    dtype = element_type(self)
+    ones = op.ConstantOfShape(op.Shape(self), value=ir.tensor([1], dtype=dtype))
+    inside = _constant_pad(ones, pads, 0, rank(self))
+    outside = op.Sub(scalar_like(1, self), inside)
+    return op.Add(padded, op.Mul(outside, op.CastLike(parts_constant(value), self)))
 
 
 @aten("aten::flip")
@@ -167,25 +478,40 @@ def flip(self: TTensor, dims: Sequence[int]) -> TTensor:
 def repeat(self: TTensor, repeats: Sequence[int]) -> TTensor:
     extra = len(repeats) - rank(self)
     base = op.Unsqueeze(self, list(range(extra))) if extra > 0 else self
-    return op.Tile(base, list(repeats))
+    return op.Tile(base, shape_input(list(repeats)))
+
+
+@aten("aten::tile")
+def tile(self: TTensor, dims: Sequence[int]) -> TTensor:
+    """``repeat`` with ``dims`` padded by leading 1s to the rank."""
+    return repeat(self, [1] * (rank(self) - len(dims)) + list(dims))
+
+
+@aten("aten::tile", complex=True)
+def tile_complex(self: TTensor, dims: Sequence[int]) -> TTensor:
+    return repeat(self, [1] * (rank(self) - 1 - len(dims)) + [*dims, 1])
 
 
 @aten("aten::unfold")
 def unfold(self: TTensor, dimension: int, size: int, step: int) -> TTensor:
     """Windows of ``size`` every ``step`` along ``dimension``: that dim becomes the number
-    of windows and a last dim of ``size`` is added."""
+    of windows and a last dim of ``size`` is added (window starts counted at run time
+    when the dim is dynamic)."""
     if rank(self) == 0:
         return op.Unsqueeze(self, [0])
     axis = dimension % rank(self)
     length = static_dim(self, axis)
     if length is None:
-        raise NotImplementedError("unfold of a dynamic dim is not supported")
-    starts = range(0, length - size + 1, step)
-    positions = [[start + offset for offset in range(size)] for start in starts]
-    if not positions:
-        positions_value = int64_constant(np.zeros((0, size), dtype=np.int64))
+        starts = op.Range(0, sub(dim_size(self, axis), size - 1), step)
+        offsets = int64_constant(np.arange(size, dtype=np.int64))
+        positions_value = op.Add(op.Unsqueeze(starts, [1]), offsets)
     else:
-        positions_value = int64_constant(positions)
+        starts_list = range(0, length - size + 1, step)
+        positions = [[start + offset for offset in range(size)] for start in starts_list]
+        if not positions:
+            positions_value = int64_constant(np.zeros((0, size), dtype=np.int64))
+        else:
+            positions_value = int64_constant(positions)
     windows = op.Gather(self, positions_value, axis=axis)
     perm = [*range(axis + 1), *range(axis + 2, rank(self) + 1), axis + 1]
     return op.Transpose(windows, perm=perm)
@@ -266,28 +592,57 @@ def _scatter_mean(self: Any, dim: int, index: Any, src: Any, include_self: bool)
     return op.Where(landed, mean, self)
 
 
-@aten("aten::scatter.reduce", "aten::scatter.value_reduce")
+@aten("aten::scatter.reduce")
 def scatter_with_reduce(
     self: TTensor, dim: int, index: INT64, src: TTensor, *, reduce: str
 ) -> TTensor:
+    updates = op.Expand(op.CastLike(src, self), op.Shape(index)) if rank(src) == 0 else src
+    return op.ScatterElements(self, index, updates, axis=dim, reduction=_scatter_reduction(reduce))
+
+
+@aten("aten::scatter.value_reduce")
+def scatter_value_with_reduce(
+    self: TTensor, dim: int, index: INT64, value: float, *, reduce: str
+) -> TTensor:
+    updates = op.Expand(scalar_like(value, self), op.Shape(index))
+    return op.ScatterElements(self, index, updates, axis=dim, reduction=_scatter_reduction(reduce))
+
+
+def _scatter_reduction(reduce: str) -> str:
     reduction = {"add": "add", "multiply": "mul"}.get(reduce)
     if reduction is None:
         raise NotImplementedError(f"scatter with reduce={reduce!r} is not supported")
-    updates = op.Expand(op.CastLike(src, self), op.Shape(index)) if rank(src) == 0 else src
-    return op.ScatterElements(self, index, updates, axis=dim, reduction=reduction)
+    return reduction
+
+
+def _positions(length: Any, axis: int = 0, count: int = 1) -> Any:
+    """0..n-1 (n static or symbolic) laid along ``axis`` of ``count`` dims (1 on the
+    others)."""
+    shape = [1] * count
+    shape[axis] = -1
+    if is_static(length):
+        return int64_constant(np.arange(length, dtype=np.int64).reshape(shape))
+    steps = op.Range(0, length, 1)
+    return steps if count == 1 else op.Reshape(steps, shape)
+
+
+def _cast_like(value: Any, like: Any) -> Any:
+    """``value`` in the element type of ``like`` (no Cast when torch typed both alike)."""
+    dtype = element_type(like)
+    return value if dtype is not None and element_type(value) == dtype else op.CastLike(value, like)
 
 
 @aten("aten::select_scatter")
 def select_scatter(self: TTensor, src: TTensor, dim: int, index: int) -> TTensor:
     """``self`` with ``self.select(dim, index)`` replaced by ``src``."""
     dim = dim % rank(self)
-    length = op.Gather(op.Shape(self), dim, axis=0)
-    position = op.Mod(op.CastLike(index, length), length)
-    positions = op.Range(op.CastLike(0, length), length, op.CastLike(1, length))
-    axis_shape = [1] * rank(self)
-    axis_shape[dim] = -1
-    chosen = op.Equal(op.Reshape(positions, axis_shape), position)
-    return op.Where(chosen, op.Unsqueeze(op.CastLike(src, self), [dim]), self)
+    length = dim_size(self, dim)
+    if is_static(index) and is_static(length):
+        position: Any = int(index) % int(length) if length else 0
+    else:
+        position = op.Mod(as_int64(index), as_int64(length))
+    chosen = op.Equal(_positions(length, dim, rank(self)), position)
+    return op.Where(chosen, op.Unsqueeze(_cast_like(src, self), [dim]), self)
 
 
 @aten("aten::reflection_pad1d", "aten::reflection_pad2d", "aten::reflection_pad3d")
@@ -300,16 +655,19 @@ def replication_pad(self: TTensor, padding: Sequence[int]) -> TTensor:
     return _pad_mode(self, padding, "edge")
 
 
-def _pad_mode(self: TTensor, padding: Sequence[int], mode: str) -> TTensor:
+def _pad_mode(self: Any, padding: Sequence[Any], mode: str) -> Any:
     """torch's (begin, end) pairs from the last dim. Negative ones crop, which ONNX's edge
     and reflect modes do not take: an edge-padded axis with a crop is a gather of
-    clamped positions (torch's own definition), a reflected one is sliced first."""
+    clamped positions (torch's own definition), a reflected one is sliced first.
+    Symbolic pads (of either sign) pad each axis by a gather of positions computed at
+    run time."""
     count = rank(self)
-    begins = [0] * count
-    ends = [0] * count
-    for i in range(len(padding) // 2):
-        begins[count - 1 - i] = padding[2 * i]
-        ends[count - 1 - i] = padding[2 * i + 1]
+    begins, ends = _pad_pairs(count, padding)
+    if not all_static(begins + ends):
+        for axis in range(count):
+            if not (_is_zero(begins[axis]) and _is_zero(ends[axis])):
+                self = _gathered_pad(self, axis, begins[axis], ends[axis], mode)
+        return self
     lengths = [static_dim(self, axis) for axis in range(count)]  # ops' results have none
     for axis in range(count):
         if min(begins[axis], ends[axis]) >= 0:
@@ -321,7 +679,7 @@ def _pad_mode(self: TTensor, padding: Sequence[int], mode: str) -> TTensor:
             self = op.Slice(
                 self,
                 [max(0, -begins[axis])],
-                [ends[axis] if ends[axis] < 0 else _BIG],
+                [ends[axis] if ends[axis] < 0 else BIG],
                 [axis],
             )
             begins[axis], ends[axis] = max(0, begins[axis]), max(0, ends[axis])
@@ -329,12 +687,62 @@ def _pad_mode(self: TTensor, padding: Sequence[int], mode: str) -> TTensor:
     return op.Pad(self, pads, mode=mode) if any(pads) else op.Identity(self)
 
 
+def _gathered_pad(self: Any, axis: int, begin: Any, end: Any, mode: str) -> Any:
+    """``axis`` padded (or cropped) by ``begin`` and ``end`` elements: output position j
+    takes input position p = j - begin clamped (edge) or reflected (reflect) into
+    0..n-1."""
+    length = dim_size(self, axis)
+    positions = op.Range(as_int64(sub(0, begin)), as_int64(add(length, end)), 1)
+    last = as_int64(sub(length, 1))
+    if mode == "edge":
+        index = op.Min(op.Max(positions, 0), last)
+    else:  # reflect: p -> |p| -> n-1 - |n-1 - |p||
+        index = op.Sub(last, op.Abs(op.Sub(last, op.Abs(positions))))
+    return op.Gather(self, index, axis=axis)
+
+
 def _clamped_gather(self: Any, axis: int, length: int | None, begin: int, end: int) -> Any:
     """Output position j of ``axis`` takes input position clamp(j - begin, 0, n - 1)."""
     if length is None:
-        raise NotImplementedError("replication padding that crops needs a static size")
+        return _gathered_pad(self, axis, begin, end, "edge")
     positions = [min(max(j - begin, 0), length - 1) for j in range(length + begin + end)]
     return op.Gather(self, op.Constant(value_ints=positions), axis=axis)
+
+
+def _circular_pad(self: Any, padding: Sequence[Any]) -> Any:
+    """Each axis cropped by its negative pads, then wrapped: the begin pad repeats the
+    (cropped) axis's end, the end pad its start."""
+    count = rank(self)
+    begins, ends = _pad_pairs(count, padding)
+    padded = self
+    for axis in range(count):
+        if not (_is_zero(begins[axis]) and _is_zero(ends[axis])):
+            padded = _circular_axis(padded, axis, begins[axis], ends[axis])
+    return op.Identity(self) if padded is self else padded
+
+
+def _is_zero(value: Any) -> bool:
+    return is_static(value) and value == 0
+
+
+def _circular_axis(self: Any, axis: int, begin: Any, end: Any) -> Any:
+    length = dim_size(self, axis)
+    crop_begin, crop_end = maximum(sub(0, begin), 0), maximum(sub(0, end), 0)
+    if not (_is_zero(crop_begin) and _is_zero(crop_end)):
+        stop = sub(length, crop_end)
+        self = op.Slice(self, vector_input(crop_begin), vector_input(stop), [axis])
+        length = sub(stop, crop_begin)
+    grow_begin, grow_end = maximum(begin, 0), maximum(end, 0)
+    if is_static(grow_begin) and is_static(grow_end):
+        pieces = []
+        if grow_begin:
+            pieces.append(op.Slice(self, [-grow_begin], [BIG], [axis]))
+        pieces.append(self)
+        if grow_end:
+            pieces.append(op.Slice(self, [0], [grow_end], [axis]))
+        return op.Concat(*pieces, axis=axis) if len(pieces) > 1 else self
+    positions = op.Range(as_int64(sub(0, grow_begin)), as_int64(add(length, grow_end)), 1)
+    return op.Gather(self, op.Mod(positions, as_int64(length)), axis=axis)
 
 
 @aten("aten::index.Tensor")
@@ -435,35 +843,45 @@ def _masked_put(self: Any, mask: Any, values: Any, accumulate: bool) -> Any:
 
 @aten("aten::slice_scatter")
 def slice_scatter(
-    self: TTensor, src: TTensor, dim: int = 0, start: int = 0, end: int = _BIG, step: int = 1
+    self: TTensor,
+    src: TTensor,
+    dim: int = 0,
+    start: int = 0,
+    end: int = BIG,
+    step: int = 1,
 ) -> TTensor:
     """``self`` with ``self[start:end:step]`` along ``dim`` replaced by ``src``: the
-    positions are computed and written with ScatterElements."""
+    positions are computed (at run time for symbolic bounds or dims) and written with
+    ScatterElements."""
     dim = dim % rank(self)
-    length = op.Gather(op.Shape(self), dim, axis=0)
-    positions = op.Range(op.CastLike(0, length), length, op.CastLike(1, length))
-    chosen = op.Slice(positions, [start], [end], [0], [step])
+    positions = _positions(dim_size(self, dim))
+    begin, stop = _given(start, 0), _given(end, BIG)
+    chosen = op.Slice(positions, vector_input(begin), vector_input(stop), [0], vector_input(step))
     axis_shape = [1] * rank(self)
     axis_shape[dim] = -1
     index = op.Expand(op.Reshape(chosen, axis_shape), op.Shape(src))
-    return op.ScatterElements(self, index, op.CastLike(src, self), axis=dim)
+    return op.ScatterElements(self, index, _cast_like(src, self), axis=dim)
 
 
 @aten("aten::diagonal", "aten::diagonal_copy")
 def diagonal(self: TTensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> TTensor:
     """The diagonal of dims (dim1, dim2) moved to the last axis: each k takes
-    ``self[..., k, k + offset]`` (rows shifted instead for a negative offset)."""
+    ``self[..., k, k + offset]`` (rows shifted instead for a negative offset). Its length
+    is counted at run time when either dim is dynamic."""
     count = rank(self)
     dim1, dim2 = dim1 % count, dim2 % count
     rest = [d for d in range(count) if d not in (dim1, dim2)]
     moved = op.Transpose(self, perm=[*rest, dim1, dim2])
-    rows, cols = static_dim(self, dim1), static_dim(self, dim2)
-    if rows is None or cols is None:
-        raise NotImplementedError("diagonal needs static sizes of the two dims")
-    length = max(0, min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols))
     row_start, col_start = (0, offset) if offset >= 0 else (-offset, 0)
-    row_index = op.Constant(value_ints=[row_start + k for k in range(length)])
-    col_index = op.Constant(value_ints=[col_start + k for k in range(length)])
+    rows, cols = dim_size(self, dim1), dim_size(self, dim2)
+    length = maximum(0, minimum(sub(rows, row_start), sub(cols, col_start)))
+    if is_static(length):
+        row_index = op.Constant(value_ints=[row_start + k for k in range(length)])
+        col_index = op.Constant(value_ints=[col_start + k for k in range(length)])
+    else:
+        steps = op.Range(0, length, 1)
+        row_index = op.Add(steps, row_start) if row_start else steps
+        col_index = op.Add(steps, col_start) if col_start else steps
     picked_rows = op.Gather(moved, row_index, axis=-2)  # [..., L, cols]
     index = op.Unsqueeze(col_index, [-1])  # [L, 1]
     lead = op.Shape(picked_rows, end=-1)
@@ -489,14 +907,32 @@ def as_strided(
     self: TTensor, size: Sequence[int], stride: Sequence[int], storage_offset: int = 0
 ) -> TTensor:
     """A view of the flat (contiguous) data: element ``idx`` of the result is element
-    ``storage_offset + sum(idx[k] * stride[k])``. The positions are computed while
-    tracing, so sizes and strides must be Python ints."""
-    positions = [storage_offset]
+    ``storage_offset + sum(idx[k] * stride[k])``. Static sizes and strides give constant
+    positions (checked against the tensor); symbolic ones positions computed at run
+    time."""
+    offset = _given(storage_offset, 0)
+    flat = op.Reshape(self, [-1])
+    if not all_static([*size, *stride, offset]):
+        return op.Gather(flat, _strided_positions(size, stride, offset), axis=0)
+    positions = [int(offset)]
     for length, step in zip(size, stride):
-        positions = [p + i * step for p in positions for i in range(length)]
+        positions = [p + i * int(step) for p in positions for i in range(int(length))]
     _check_within(self, positions)
-    flat = op.Gather(op.Reshape(self, [-1]), op.Constant(value_ints=positions), axis=0)
-    return op.Reshape(flat, op.Constant(value_ints=list(size)))
+    gathered = op.Gather(flat, op.Constant(value_ints=positions), axis=0)
+    return op.Reshape(gathered, op.Constant(value_ints=[int(d) for d in size]))
+
+
+def _strided_positions(size: Sequence[Any], stride: Sequence[Any], offset: Any) -> Any:
+    """``offset + sum(i_k * stride_k)`` over the grid of ``size``: one run-time Range per
+    dim, broadcast into place."""
+    positions: Any = as_int64(offset)
+    count = len(size)
+    for k, (length, step) in enumerate(zip(size, stride)):
+        along = op.Mul(op.Range(0, as_int64(length), 1), as_int64(step))
+        if count - k - 1:
+            along = op.Unsqueeze(along, list(range(1, count - k)))
+        positions = op.Add(positions, along)
+    return positions
 
 
 def _check_within(self: Any, positions: Sequence[int]) -> None:

@@ -4,20 +4,25 @@ With dynamic shapes torch.onnx hands an ``int``/``float`` parameter over either 
 number or as a rank-0 value (``INT64`` for a ``SymInt``, ``FLOAT`` for a ``SymFloat``,
 ``BOOL`` for a ``SymBool``), and a size list may mix both (``[2, s0, 64]``). These helpers
 turn either form into what the ONNX ops take, keeping Python numbers as numbers so that
-static shapes stay constants.
+static shapes stay constants, and do size arithmetic that folds while both sides are known.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import onnx_ir as ir
 
 from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.constants import int64_constant, typed_constant
+from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import element_type
 from onnxscript.onnx_types import INT64
+
+BIG = 2**63 - 1
+"""An end past any dim (Slice clamps it): torch's ``end=None``."""
 
 
 def is_static(value: Any) -> bool:
@@ -37,7 +42,36 @@ def as_int64(value: Any) -> Any:
         return int(value)
     if element_type(value) == INT64.dtype:
         return value
-    return op.Cast(value, to=INT64.dtype)
+    return int64_typed(op.Cast(value, to=INT64.dtype))
+
+
+def int64_typed(value: Any) -> Any:
+    """``value``, an INT64 result of size arithmetic, typed as such: torch.onnx's recorder
+    leaves the results of ops untyped, and a later :func:`as_int64` would cast them."""
+    if isinstance(value, ir.Value) and value.dtype is None:
+        value.dtype = ir.DataType.INT64
+    return value
+
+
+def concat_shape(pieces: Sequence[Any]) -> Any:
+    """Pieces of a 1-D INT64 shape (lists of static ints, 1-D INT64 values) as one input:
+    the list itself when every piece is a list; else one Concat in which each run of
+    adjacent lists is a single constant."""
+    if all(isinstance(p, list) for p in pieces):
+        return [d for p in pieces for d in p]
+    merged: list[Any] = []
+    run: list[int] = []
+    for piece in pieces:
+        if isinstance(piece, list):
+            run.extend(piece)
+            continue
+        if run:
+            merged.append(int64_constant(run))
+            run = []
+        merged.append(piece)
+    if run:
+        merged.append(int64_constant(run))
+    return merged[0] if len(merged) == 1 else int64_typed(op.Concat(*merged, axis=0))
 
 
 def shape_input(size: Any) -> Any:
@@ -47,21 +81,13 @@ def shape_input(size: Any) -> Any:
     list) is cast to INT64."""
     if not isinstance(size, (list, tuple)):
         return as_int64(size)
-    if all_static(size):
-        return [int(d) for d in size]
-    pieces: list[Any] = []
-    run: list[int] = []
-    for item in size:
-        if is_static(item):
-            run.append(int(item))
-            continue
-        if run:
-            pieces.append(int64_constant(run))
-            run = []
-        pieces.append(op.Reshape(as_int64(item), int64_constant([-1])))
-    if run:
-        pieces.append(int64_constant(run))
-    return pieces[0] if len(pieces) == 1 else op.Concat(*pieces, axis=0)
+    return concat_shape(size_pieces(size))
+
+
+def size_pieces(size: Sequence[Any]) -> list[Any]:
+    """Each size of a list as a :func:`concat_shape` piece: ``[n]`` for a static one, a
+    1-element INT64 vector for a symbolic one."""
+    return [[int(d)] if is_static(d) else int64_typed(op.Reshape(as_int64(d), [-1])) for d in size]
 
 
 def vector_input(value: Any) -> Any:
@@ -81,11 +107,116 @@ def scalar_like(value: Any, like: Any) -> Any:
     return op.CastLike(value, like)
 
 
+def constant_number(value: Any) -> int | float | complex | None:
+    """A number known while tracing: a Python number, or the value of a scalar ``Constant``
+    torch.onnx made of one (a complex one is a pair of parts there); else None."""
+    if is_static(value) or isinstance(value, complex):
+        return value
+    producer = value.producer() if isinstance(value, ir.Value) else None
+    if producer is None or producer.op_type != "Constant" or producer.domain != "":
+        return None
+    attribute = producer.attributes.get("value")
+    if attribute is None:
+        return None
+    array = np.asarray(attribute.value.numpy())
+    if array.size == 1:
+        return array.item()
+    if array.shape == (2,):
+        return complex(array[0], array[1])
+    return None
+
+
+def dim_size(self: Any, axis: int) -> Any:
+    """Dim ``axis`` of a tensor: an int when torch's shape has it static, else a rank-0
+    INT64 value read at run time."""
+    known = static_dim(self, axis) if self.shape is not None else None
+    if known is not None:
+        return known
+    end = axis + 1 if axis != -1 else None
+    return int64_typed(op.Squeeze(op.Shape(self, start=axis, end=end)))
+
+
+def shape_of(self: Any) -> Any:
+    """The shape of a tensor: a list of ints when torch's shape is static, else the
+    run-time INT64 shape."""
+    return dims_piece(self, 0, len(self.shape))
+
+
+def dims_piece(self: Any, start: int, end: int) -> Any:
+    """Dims ``start:end`` of a tensor as a :func:`concat_shape` piece: the list of ints
+    when they are static, else the run-time slice of its shape."""
+    found = [static_dim(self, axis) for axis in range(start, end)]
+    if all(d is not None for d in found):
+        return [d for d in found if d is not None]
+    return int64_typed(op.Shape(self, start=start, end=end))
+
+
+def _arith(
+    a: Any, b: Any, static: Callable[[int, int], int], symbolic: Callable[[Any, Any], Any]
+) -> Any:
+    if is_static(a) and is_static(b):
+        return static(int(a), int(b))
+    return int64_typed(symbolic(as_int64(a), as_int64(b)))
+
+
+def add(a: Any, b: Any) -> Any:
+    """``a + b`` of sizes, folded when both are static (and a static 0 added is free)."""
+    if is_static(b) and b == 0:
+        return as_int64(a)
+    if is_static(a) and a == 0:
+        return as_int64(b)
+    return _arith(a, b, lambda x, y: x + y, op.Add)
+
+
+def sub(a: Any, b: Any) -> Any:
+    if is_static(b) and b == 0:
+        return as_int64(a)
+    return _arith(a, b, lambda x, y: x - y, op.Sub)
+
+
+def mul(a: Any, b: Any) -> Any:
+    if is_static(b) and b == 1:
+        return as_int64(a)
+    if is_static(a) and a == 1:
+        return as_int64(b)
+    return _arith(a, b, lambda x, y: x * y, op.Mul)
+
+
+def ceil_div(a: Any, b: Any) -> Any:
+    """``ceil(a / b)`` of non-negative sizes (ONNX's integer Div truncates, which is the
+    floor here)."""
+    if is_static(a) and is_static(b):
+        return -(-int(a) // int(b))
+    return int64_typed(op.Div(add(a, sub(b, 1)), as_int64(b)))
+
+
+def minimum(a: Any, b: Any) -> Any:
+    return _arith(a, b, min, op.Min)
+
+
+def maximum(a: Any, b: Any) -> Any:
+    return _arith(a, b, max, op.Max)
+
+
 __all__ = [
+    "BIG",
+    "add",
     "all_static",
     "as_int64",
+    "ceil_div",
+    "concat_shape",
+    "constant_number",
+    "dim_size",
+    "dims_piece",
+    "int64_typed",
     "is_static",
+    "maximum",
+    "minimum",
+    "mul",
     "scalar_like",
     "shape_input",
+    "shape_of",
+    "size_pieces",
+    "sub",
     "vector_input",
 ]
