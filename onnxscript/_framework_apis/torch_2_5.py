@@ -14,6 +14,7 @@ import onnx_ir as ir
 
 from onnxscript import optimizer
 from onnxscript.function_libs.torch_lib.registration import OpRecord, collect_ops
+from onnxscript.version_converter import upgrades_unchanged
 
 
 def get_torchlib_ops() -> list[OpRecord]:
@@ -148,13 +149,18 @@ def _since(op_type: str, version: int) -> int | None:
 def _unchanged_between(graph: ir.Graph | ir.Function, source: int, target: int) -> bool:
     """Whether every ai.onnx node of ``graph`` (subgraphs included) means the same at
     ``target`` as where it stands now (at ``source``, or at the version the node itself
-    names)."""
+    names): the op did not change in between, or changed only compatibly (new element
+    types, attributes whose defaults keep the old meaning)."""
     for node in ir.traversal.RecursiveGraphIterator(graph):
         if node.domain not in ("", "ai.onnx"):
             continue
         at_target = _since(node.op_type, target)
         here = node.version if node.version is not None else source
-        if at_target is None or at_target != _since(node.op_type, here):
+        if at_target is None:
+            return False
+        if at_target != _since(node.op_type, here) and not upgrades_unchanged(
+            node.op_type, here, target
+        ):
             return False
     return True
 
