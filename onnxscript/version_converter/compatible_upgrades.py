@@ -18,9 +18,8 @@ import functools
 
 import onnx.defs
 
-_TYPES_19 = ("Cast", "CastLike", "Constant", "Equal", "Identity", "If", "Loop", "Pad")
-_TYPES_19 += ("Reshape", "Scan", "Shape", "Size")
-_TYPES_19 += ("AveragePool", "Resize")
+_TYPES_19 = ["Cast", "CastLike", "Constant", "Equal", "Identity", "If", "Loop", "Pad"]
+_TYPES_19 += ["Reshape", "Scan", "Shape", "Size", "AveragePool", "Resize"]
 _TYPES_20 = ("ConstantOfShape", "IsInf", "IsNaN", "ReduceMax", "ReduceMin")
 _NEW_TYPES = (
     "Cast",
