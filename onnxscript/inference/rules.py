@@ -58,6 +58,11 @@ def elementwise(node: ir.Node, version: int) -> None:
     _set(node.outputs[0], dtype, broadcast([dims(v) for v in node.inputs]))
 
 
+def predicate(node: ir.Node, version: int) -> None:
+    """Elementwise tests (IsInf, IsNaN): a BOOL per element."""
+    _set(node.outputs[0], ir.DataType.BOOL, dims(node.inputs[0]))
+
+
 def comparison(node: ir.Node, version: int) -> None:
     _set(node.outputs[0], ir.DataType.BOOL, broadcast([dims(v) for v in node.inputs]))
 
@@ -379,8 +384,6 @@ _UNARY = [
     "HardSwish",
     "Hardmax",
     "Identity",
-    "IsInf",
-    "IsNaN",
     "LeakyRelu",
     "Log",
     "LogSoftmax",
@@ -451,6 +454,8 @@ RULES: dict[str, Rule] = {
     "Loop": control_flow.loop_rule,
     "Scan": control_flow.scan_rule,
     **dict.fromkeys(_UNARY, same_as_input),
+    "IsInf": predicate,
+    "IsNaN": predicate,
     **dict.fromkeys(_BROADCAST, elementwise),
     **dict.fromkeys(_COMPARE, comparison),
     **dict.fromkeys(_REDUCE, reduce),

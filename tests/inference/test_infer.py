@@ -173,3 +173,44 @@ def test_rules_equal_onnx_inference_on_static_shapes(op: str, a: list[int], b: l
     (ours,) = _infer(op, ours_inputs)
     assert ours.dtype == ir.DataType(theirs.tensor_type.elem_type)
     assert _shape(ours) == [d.dim_value for d in theirs.tensor_type.shape.dim]
+
+
+_NOT_ONE_FLOAT = {"Constant", "ConstantOfShape", "If", "Loop", "Scan", "Not", "Split"}
+"""Ops with one required input that is not a FLOAT tensor alone (or that need more)."""
+_NOT_ONE_FLOAT |= {"MeanVarianceNormalization"}  # onnx cannot infer its function body
+
+
+def _one_input_ops() -> list[str]:
+    """Ops with a rule that take one FLOAT input and no required attribute."""
+    from onnxscript.inference.rules import RULES
+
+    found = []
+    for op in sorted(RULES):
+        schema = onnx.defs.get_schema(op, 20, "")
+        required = [i for i in schema.inputs if i.option != schema.inputs[0].option.Optional]
+        needs_attr = any(a.required for a in schema.attributes.values())
+        if len(required) == 1 and not needs_attr and op not in _NOT_ONE_FLOAT:
+            found.append(op)
+    return found
+
+
+@pytest.mark.parametrize("op", _one_input_ops())
+def test_one_input_rules_give_onnx_element_type_and_shape(op: str):
+    """Each rule of a one-input op types its first output as onnx's inference does (a
+    predicate such as IsInf gives BOOL, not its input's type)."""
+    outputs = len(onnx.defs.get_schema(op, 20, "").outputs)
+    graph = helper.make_graph(
+        [helper.make_node(op, ["x"], [f"y{i}" for i in range(outputs)])],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+        [
+            helper.make_tensor_value_info(f"y{i}", TensorProto.UNDEFINED, None)
+            for i in range(outputs)
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
+    theirs = onnx.shape_inference.infer_shapes(model, strict_mode=True).graph.output[0].type
+    ours = _infer(op, [_value([2, 3], name="x")], version=20, outputs=outputs)[0]
+    assert ours.dtype == ir.DataType(theirs.tensor_type.elem_type)
+    if theirs.tensor_type.HasField("shape"):
+        assert _shape(ours) == [d.dim_value for d in theirs.tensor_type.shape.dim]

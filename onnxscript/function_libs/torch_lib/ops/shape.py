@@ -33,6 +33,7 @@ from onnxscript.function_libs.torch_lib.ops.sizes import (
     ceil_div,
     concat_shape,
     dim_size,
+    dim_source,
     dims_piece,
     int64_typed,
     is_static,
@@ -52,9 +53,31 @@ from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TTenso
 
 def _reshape(self: Any, size: Any) -> Any:
     """Reshape to a size list (static or symbolic sizes, -1 inferred). A literal 0 is a
-    size of 0, as in torch (ONNX copies the input dim unless ``allowzero``)."""
+    size of 0, as in torch (ONNX copies the input dim unless ``allowzero``); otherwise a
+    size that is ``self``'s own dim at the same position becomes 0 ("copy that dim") and a
+    lone symbolic size -1, so that ``x.view(x.size(0), -1)`` or ``x.view(batch, 512)``
+    need no shape arithmetic."""
     zero = isinstance(size, (list, tuple)) and any(is_static(d) and d == 0 for d in size)
+    if isinstance(size, (list, tuple)) and not zero:
+        size = _inferred_sizes([0 if _own_dim(self, d, i) else d for i, d in enumerate(size)])
     return op.Reshape(self, shape_input(size), allowzero=1 if zero else 0)
+
+
+def _inferred_sizes(size: list[Any]) -> list[Any]:
+    """The one symbolic size of a list whose other sizes are static (none -1 nor 0) as
+    -1: Reshape infers it from the element count, so it need not be computed."""
+    symbolic = [i for i, d in enumerate(size) if not is_static(d)]
+    if len(symbolic) != 1 or any(d == -1 for d in size if is_static(d)):
+        return size
+    return [-1 if i == symbolic[0] else d for i, d in enumerate(size)]
+
+
+def _own_dim(self: Any, size: Any, position: int) -> bool:
+    """Whether ``size`` is dim ``position`` of ``self`` read at run time."""
+    if is_static(size):
+        return False
+    source = dim_source(size)
+    return source is not None and source[0] is self and source[1] == position
 
 
 @aten("aten::view", "aten::_unsafe_view", "aten::view_copy")
@@ -248,7 +271,19 @@ def slice_(self: TTensor, dim: int = 0, start: int = 0, end: int = BIG, step: in
     """Attributes, not optional inputs, so that torch.onnx drops an omitted bound (None)
     and the default applies; eager callers may still pass None."""
     begin, stop = _given(start, 0), _given(end, BIG)
+    if _whole(self, dim, begin, stop, step):
+        return op.Identity(self)
     return op.Slice(self, vector_input(begin), vector_input(stop), [dim], vector_input(step))
+
+
+def _whole(self: Any, dim: int, begin: Any, stop: Any, step: Any) -> bool:
+    """Whether ``self[begin:stop:step]`` along ``dim`` is all of ``self`` (``x[:, :]``
+    is written as such slices): no Slice is needed then."""
+    if not (is_static(begin) and is_static(stop) and is_static(step)):
+        return False
+    length = static_dim(self, dim) if self.shape is not None else None
+    reaches_end = stop >= BIG or (length is not None and stop >= length)
+    return begin == 0 and step == 1 and reaches_end
 
 
 def _given(value: Any, default: Any) -> Any:

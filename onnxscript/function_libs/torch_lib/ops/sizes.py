@@ -126,6 +126,40 @@ def constant_number(value: Any) -> int | float | complex | None:
     return None
 
 
+def dim_source(value: Any) -> tuple[Any, int] | None:
+    """``(tensor, axis)`` when ``value`` is dim ``axis`` of ``tensor`` read at run time
+    (``aten::sym_size.int``: a Gather of its Shape, or a Squeeze of a one-dim Shape
+    slice); else None."""
+    producer = value.producer() if isinstance(value, ir.Value) else None
+    if producer is None or producer.domain != "":
+        return None
+    if producer.op_type == "Squeeze" and len(producer.inputs) == 1:
+        return _shape_slice_source(producer.inputs[0])
+    if producer.op_type != "Gather" or producer.attributes.get_int("axis", 0) != 0:
+        return None
+    shape, index = producer.inputs
+    shaped = shape.producer() if shape is not None else None
+    if shaped is None or shaped.op_type != "Shape" or shaped.attributes:
+        return None
+    axis = constant_number(index)
+    if not isinstance(axis, int) or shaped.inputs[0] is None:
+        return None
+    tensor = shaped.inputs[0]
+    return (tensor, axis % len(tensor.shape)) if tensor.shape is not None else None
+
+
+def _shape_slice_source(value: Any) -> tuple[Any, int] | None:
+    shaped = value.producer() if isinstance(value, ir.Value) else None
+    if shaped is None or shaped.op_type != "Shape" or shaped.inputs[0] is None:
+        return None
+    tensor = shaped.inputs[0]
+    start = shaped.attributes.get_int("start", 0)
+    end = shaped.attributes.get_int("end", None)
+    if tensor.shape is None or start < 0 or end != start + 1:
+        return None
+    return tensor, start
+
+
 def dim_size(self: Any, axis: int) -> Any:
     """Dim ``axis`` of a tensor: an int when torch's shape has it static, else a rank-0
     INT64 value read at run time."""
