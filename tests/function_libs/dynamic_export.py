@@ -121,22 +121,29 @@ def run_onnx(model: onnx.ModelProto, args: Sequence[torch.Tensor]) -> list[np.nd
     return session.run(None, {n: numpy_of(a) for n, a in zip(names, args)})
 
 
-def run_onnx_each(
-    model: onnx.ModelProto, inputs: Sequence[Sequence[torch.Tensor]]
-) -> list[list[np.ndarray]]:
-    """The model run by onnxruntime on each tuple of ``inputs`` (one session)."""
+def onnx_session(model: onnx.ModelProto) -> Any:
+    """An onnxruntime session of the model, its log quiet."""
     import onnxruntime
 
     options = onnxruntime.SessionOptions()
     options.log_severity_level = 3
-    session = onnxruntime.InferenceSession(model.SerializeToString(), options)
+    return onnxruntime.InferenceSession(model.SerializeToString(), options)
+
+
+def run_session(session: Any, args: Sequence[torch.Tensor]) -> list[np.ndarray]:
+    """The session run on ``args`` (the model's inputs in order)."""
     names = [i.name for i in session.get_inputs()]
-    results = []
-    for args in inputs:
-        if len(names) != len(args):
-            raise ValueError(f"the model takes {len(names)} inputs, {len(args)} given")
-        results.append(session.run(None, {n: numpy_of(a) for n, a in zip(names, args)}))
-    return results
+    if len(names) != len(args):
+        raise ValueError(f"the model takes {len(names)} inputs, {len(args)} given")
+    return list(session.run(None, {n: numpy_of(a) for n, a in zip(names, args)}))
+
+
+def run_onnx_each(
+    model: onnx.ModelProto, inputs: Sequence[Sequence[torch.Tensor]]
+) -> list[list[np.ndarray]]:
+    """The model run by onnxruntime on each tuple of ``inputs`` (one session)."""
+    session = onnx_session(model)
+    return [run_session(session, args) for args in inputs]
 
 
 def check_at(
@@ -417,7 +424,8 @@ def _symbolic(program: Any, dims: Dims) -> _Symbolic:
         if not _is_symbolic(size):
             continue
         expression = size.node.expr
-        known = size.node.shape_env.var_to_val
+        environment = size.node.shape_env
+        known = getattr(environment, "backed_var_to_val", None) or environment.var_to_val
         if all(s in known for s in expression.free_symbols):
             expressions[(index, axis)] = expression
             hints |= {s: int(known[s]) for s in expression.free_symbols}
@@ -488,9 +496,11 @@ __all__ = [
     "flat_tensors",
     "named_dims",
     "numpy_of",
+    "onnx_session",
     "other_inputs",
     "resized",
     "run_onnx",
     "run_onnx_each",
+    "run_session",
     "symbolic_dims",
 ]

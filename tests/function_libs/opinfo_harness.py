@@ -222,8 +222,9 @@ def run_exported(module: torch.nn.Module, tensors: tuple[torch.Tensor, ...]) -> 
         return Verdict(_capture_skip(module, tensors) or f"fail: export: {short_error(error)}")
     finally:
         logging.disable(logging.NOTSET)
-    used = graph_overloads(program.exported_program.graph) if program.exported_program else ()
-    random = uncompared(used)
+    graph = program.exported_program.graph if program.exported_program else None
+    used = graph_overloads(graph) if graph is not None else ()
+    random = uncompared(used, graph)
     options = onnxruntime.SessionOptions()
     options.log_severity_level = 3
     try:
@@ -269,8 +270,21 @@ UNCOMPARED_OVERLOADS = {
 compares shapes and element types only."""
 
 
-def uncompared(used: tuple[str, ...]) -> bool:
-    return not UNCOMPARED_OVERLOADS.isdisjoint(used)
+def uncompared(used: tuple[str, ...], graph: Any = None) -> bool:
+    """Whether a sample's values are random: its graph calls an overload of
+    :data:`UNCOMPARED_OVERLOADS`, or passes a nonzero ``dropout_p`` (attention)."""
+    return not UNCOMPARED_OVERLOADS.isdisjoint(used) or (
+        graph is not None and any(_drops_out(n) for n in graph.nodes)
+    )
+
+
+def _drops_out(node: Any) -> bool:
+    schema = getattr(node.target, "_schema", None) if node.op == "call_function" else None
+    if schema is None:
+        return False
+    given = dict(zip((a.name for a in schema.arguments), node.args)) | dict(node.kwargs)
+    dropout = given.get("dropout_p", 0.0)
+    return isinstance(dropout, (int, float)) and dropout > 0
 
 
 def run_eager(
@@ -292,7 +306,7 @@ def run_eager(
     _fx_passes.insert_type_promotion_nodes(exported.graph_module)
     graph = exported.graph_module.graph
     used = graph_overloads(graph)
-    random = uncompared(used)
+    random = uncompared(used, graph)
     values = _placeholder_values(exported, tensors)
     for node in graph.nodes:
         if node.op == "call_function":
