@@ -15,6 +15,7 @@ import onnx_ir.passes.common as common
 from onnxscript.optimizer.common_subexpressions import CommonSubexpressionPass
 from onnxscript.optimizer.identity_removal import IdentityRemovalPass
 from onnxscript.optimizer.model_kinds import ModelT, on_ir
+from onnxscript.optimizer.noop_removal import NoOpRemovalPass
 
 
 def remove_unused_nodes(model: ModelT) -> ModelT:
@@ -46,6 +47,7 @@ def eliminate_common_subexpressions(model: ModelT) -> ModelT:
 def cleanup_passes() -> list[ir.passes.PassBase]:
     """The removal passes in the order ``optimize()`` runs them."""
     return [
+        NoOpRemovalPass(),
         IdentityRemovalPass(),
         CommonSubexpressionPass(),
         common.RemoveUnusedNodesPass(),

@@ -24,9 +24,14 @@ class IdentityRemovalPass(ir.passes.InPlacePass):
 def _remove(graph: ir.Graph, node: ir.Node) -> bool:
     if node.op_type != "Identity" or node.domain or len(node.outputs) != 1:
         return False
-    source, result = node.inputs[0] if node.inputs else None, node.outputs[0]
-    if source is None:
-        return False
+    source = node.inputs[0] if node.inputs else None
+    return source is not None and bypass(graph, node, source)
+
+
+def bypass(graph: ir.Graph, node: ir.Node, source: ir.Value) -> bool:
+    """Remove ``node`` of ``graph``, whose one output equals ``source``: its consumers read
+    ``source`` instead (a graph output keeps its name, if ``source`` can take it)."""
+    result = node.outputs[0]
     if result.is_graph_output():
         if not can_become_output(source, graph):
             return False
@@ -46,4 +51,4 @@ def _merge_known(source: ir.Value, result: ir.Value) -> None:
         source.shape = result.shape.copy()
 
 
-__all__ = ["IdentityRemovalPass"]
+__all__ = ["IdentityRemovalPass", "bypass"]

@@ -1,0 +1,94 @@
+"""Removal of nodes that change nothing, told by the types and shapes the exporter wrote:
+a Reshape, Expand or step-1 Slice whose result has its input's shape (symbolic dims
+compared by name: torch names each dim of a dynamic size), a Cast or CastLike to the
+type the input has, a Transpose by the identity permutation, a one-input Concat."""
+
+from __future__ import annotations
+
+import onnx_ir as ir
+
+from onnxscript.optimizer.graphs import model_graphs
+from onnxscript.optimizer.identity_removal import bypass
+
+
+class NoOpRemovalPass(ir.passes.InPlacePass):
+    """Bypass the nodes whose one output equals their first input."""
+
+    def call(self, model: ir.Model) -> ir.passes.PassResult:
+        modified = False
+        for graph in list(model_graphs(model)):
+            for node in list(graph):
+                source = _unchanged_input(node)
+                if source is not None:
+                    modified |= bypass(graph, node, source)
+        return ir.passes.PassResult(model, modified)
+
+
+def _unchanged_input(node: ir.Node) -> ir.Value | None:
+    """The input ``node`` outputs unchanged, or None."""
+    if node.domain not in ("", "ai.onnx") or len(node.outputs) != 1 or not node.inputs:
+        return None
+    source, result = node.inputs[0], node.outputs[0]
+    if source is None:
+        return None
+    check = _CHECKS.get(node.op_type)
+    return source if check is not None and check(node, source, result) else None
+
+
+def _same_shape(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
+    if source.shape is None or result.shape is None or source.dtype != result.dtype:
+        return False
+    if source.dtype is None or len(source.shape) != len(result.shape):
+        return False
+    return all(_same_dim(a, b) for a, b in zip(source.shape, result.shape))
+
+
+def _same_dim(a: object, b: object) -> bool:
+    if isinstance(a, int) or isinstance(b, int):
+        return a == b
+    name = getattr(a, "value", None)
+    return name is not None and name == getattr(b, "value", None)
+
+
+def _unit_steps_same_shape(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
+    steps = node.inputs[4] if len(node.inputs) > 4 else None
+    if steps is not None:
+        known = steps.const_value
+        if known is None or any(int(s) != 1 for s in known.numpy().ravel()):
+            return False
+    return _same_shape(node, source, result)
+
+
+def _cast_to_own_type(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
+    target = node.attributes.get_int("to", None)
+    return source.dtype is not None and target == source.dtype.value
+
+
+def _cast_like_own_type(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
+    like = node.inputs[1] if len(node.inputs) > 1 else None
+    return like is not None and source.dtype is not None and source.dtype == like.dtype
+
+
+def _identity_permutation(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
+    perm = node.attributes.get_ints("perm", None)
+    if perm is None:
+        return source.shape is not None and len(source.shape) <= 1
+    return list(perm) == list(range(len(perm)))
+
+
+def _single_input(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
+    return len(node.inputs) == 1
+
+
+_CHECKS = {
+    "Reshape": _same_shape,
+    "Expand": _same_shape,
+    "Slice": _unit_steps_same_shape,
+    "Cast": _cast_to_own_type,
+    "CastLike": _cast_like_own_type,
+    "Transpose": _identity_permutation,
+    "Concat": _single_input,
+}
+
+
+__all__ = ["NoOpRemovalPass"]
