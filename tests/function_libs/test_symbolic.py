@@ -147,3 +147,21 @@ def test_size_arithmetic_exports_and_runs_at_other_sizes(name: str):
     assert any(o.startswith(("_operator::", "<built-in")) for o in used), used
     differences = check_at(program, module, [(x,), (torch.randn(5, 13),), (torch.randn(2, 4),)])
     assert all(d.ok for d in differences), differences
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_floor_division_of_sizes_is_one_div():
+    """A size (non-negative) divided by a positive number needs no sign correction; a
+    difference of sizes (maybe negative) gets the exact Mod-based form."""
+    from tests.function_libs.dynamic_export import all_dynamic, check_at, export
+
+    x = torch.randn(3, 8)
+    halved = _Sized(lambda x: torch.zeros(x.shape[1] // 2))
+    program = export(halved, (x,), all_dynamic((x,)), optimize=False)
+    ops = [n.op_type for n in program.model.graph]
+    assert ops.count("Div") == 1 and "Mod" not in ops, ops
+    differ = _Sized(lambda x: torch.zeros((x.shape[1] - x.shape[0]) // 3 + 4))
+    program = export(differ, (x,), all_dynamic((x,)), optimize=False)
+    assert "Mod" in [n.op_type for n in program.model.graph]
+    sizes = [(x,), (torch.randn(9, 2),), (torch.randn(2, 11),)]  # negative differences too
+    assert all(d.ok for d in check_at(program, differ, sizes))

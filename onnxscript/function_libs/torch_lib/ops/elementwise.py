@@ -60,12 +60,10 @@ def _trunc(x: TFloat) -> TFloat:
 
 
 def floor_divide_int(a: TReal, b: TReal) -> TReal:
-    """Integer division rounding toward minus infinity (ONNX Div truncates)."""
-    quotient = op.Div(a, b)
-    inexact = op.Not(op.Equal(op.Mul(quotient, b), a))
-    negative = op.Xor(op.Less(a, op.CastLike(0, a)), op.Less(b, op.CastLike(0, b)))
-    fix = op.CastLike(op.And(inexact, negative), a)
-    return op.Sub(quotient, fix)
+    """Integer division rounding toward minus infinity (ONNX Div truncates): ``a - a % b``
+    (Mod takes the divisor's sign, as Python's %) is a multiple of ``b``, so dividing it
+    is exact."""
+    return op.Div(op.Sub(a, op.Mod(a, b)), b)
 
 
 @aten("aten::floor_divide")

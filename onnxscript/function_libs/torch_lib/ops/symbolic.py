@@ -18,7 +18,7 @@ from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.constants import typed_constant
 from onnxscript.function_libs.torch_lib.ops.elementwise import floor_divide_int
 from onnxscript.function_libs.torch_lib.ops.facts import element_type, rank
-from onnxscript.function_libs.torch_lib.ops.sizes import scalar_like
+from onnxscript.function_libs.torch_lib.ops.sizes import constant_number, scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TTensor
 from onnxscript.onnx_types import BOOL, DOUBLE, FLOAT
@@ -81,8 +81,45 @@ def sym_truediv(self: TLeft, other: TRight) -> FLOAT:
 def sym_floordiv(self: TLeft, other: TRight) -> TLeft:
     a, b, kind = _promoted(self, other)
     if kind == _INT:
+        if _nonnegative(a) and _positive(b):
+            return op.Div(a, b)  # truncation is flooring here: no sign fix needed
         return floor_divide_int(a, b)
     return op.Floor(op.Div(a, b))
+
+
+_SIZE_OPS = {"Shape", "Size"}
+_CLOSED_OPS = {"Add", "Mul", "Div", "Max", "Min", "Cast", "Squeeze", "Unsqueeze", "Reshape"}
+"""Ops whose result is non-negative when every input is (Div: of non-negative integers)."""
+
+
+def _nonnegative(value: Any, depth: int = 8) -> bool:
+    """Whether ``value`` is known non-negative while tracing: a number >= 0, a size read
+    at run time (Shape, Size, a Gather of a Shape), or sums and products of such."""
+    number = constant_number(value)
+    if number is not None:
+        return isinstance(number, (int, float)) and number >= 0
+    producer = value.producer() if isinstance(value, ir.Value) else None
+    if producer is None or producer.domain != "" or depth == 0:
+        return False
+    if producer.op_type in _SIZE_OPS:
+        return True
+    if producer.op_type == "Gather":
+        return _nonnegative(producer.inputs[0], depth - 1)
+    if producer.op_type == "Max":
+        return any(_nonnegative(v, depth - 1) for v in producer.inputs)
+    if producer.op_type not in _CLOSED_OPS:
+        return False
+    data = (
+        producer.inputs[:1]
+        if producer.op_type in ("Squeeze", "Unsqueeze", "Reshape")
+        else producer.inputs
+    )
+    return all(v is not None and _nonnegative(v, depth - 1) for v in data)
+
+
+def _positive(value: Any) -> bool:
+    number = constant_number(value)
+    return isinstance(number, (int, float)) and number > 0
 
 
 @aten("_operator::mod")
