@@ -1,6 +1,6 @@
 """Fusions that leave fewer nodes: a BatchNormalization (inference form) that follows a
 Conv whose weights are constants is folded into the Conv's weights and bias; two
-Transposes in a row become one (none when they cancel)."""
+Transposes in a row become one (none when they cancel), and so do two Unsqueezes."""
 
 from __future__ import annotations
 
@@ -76,7 +76,40 @@ def _fuse_graph(graph: ir.Graph, main: ir.Graph) -> bool:
             modified = True
         elif node.op_type == "Transpose":
             modified |= _merge_transposes(graph, node)
+        elif node.op_type == "Unsqueeze":
+            modified |= _merge_unsqueezes(graph, node)
     return modified
+
+
+def _merge_unsqueezes(graph: ir.Graph, node: ir.Node) -> bool:
+    """``Unsqueeze(Unsqueeze(x, a1), a2)`` -> ``Unsqueeze(x, a)`` (a: the new dims' places
+    in the final result), when the inner one has no other use and both axes are
+    constants (the input form, opset 13 on)."""
+    source = node.inputs[0]
+    inner = source.producer() if source is not None else None
+    if node.domain or source is None or inner is None or len(node.inputs) != 2:
+        return False
+    if inner.op_type != "Unsqueeze" or inner.domain or inner.graph is not graph:
+        return False
+    if len(inner.inputs) != 2 or len(source.uses()) != 1 or source.is_graph_output():
+        return False
+    x = inner.inputs[0]
+    outer_axes, inner_axes = _constant(node.inputs[1]), _constant(inner.inputs[1])
+    if x is None or x.shape is None or outer_axes is None or inner_axes is None:
+        return False
+    middle = len(x.shape) + inner_axes.size
+    final = middle + outer_axes.size
+    placed = sorted(int(a) % final for a in outer_axes.ravel())
+    kept = [i for i in range(final) if i not in placed]  # where the middle's dims land
+    axes = sorted([*placed, *(kept[int(a) % middle] for a in inner_axes.ravel())])
+    constant = ir.Node(
+        "", "Constant", [], [ir.AttrTensor("value", ir.tensor(np.array(axes, np.int64)))]
+    )
+    graph.insert_before(node, constant)
+    node.replace_input_with(0, x)
+    node.replace_input_with(1, constant.outputs[0])
+    graph.remove(inner, safe=True)
+    return True
 
 
 def _merge_transposes(graph: ir.Graph, node: ir.Node) -> bool:

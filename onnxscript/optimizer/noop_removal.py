@@ -1,10 +1,14 @@
 """Removal of nodes that change nothing, told by the types and shapes the exporter wrote:
 a Reshape, Expand or step-1 Slice whose result has its input's shape (symbolic dims
 compared by name: torch names each dim of a dynamic size), a Cast or CastLike to the
-type the input has, a Transpose by the identity permutation, a one-input Concat."""
+type the input has, a Transpose by the identity permutation, a one-input Concat, and
+adding 0 or multiplying by 1 where broadcasting changes nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
 import onnx_ir as ir
 
 from onnxscript.optimizer.graphs import model_graphs
@@ -80,6 +84,24 @@ def _single_input(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
     return len(node.inputs) == 1
 
 
+def _neutral(value: float) -> Callable[[ir.Node, ir.Value, ir.Value], bool]:
+    """``x + 0``, ``x - 0``, ``x * 1``, ``x / 1``: the second input is a scalar Constant
+    (a number of the program; a weight that happens to be 0, such as a freshly made bias,
+    is kept) and broadcasting leaves ``x``'s shape and type as they are."""
+
+    def check(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
+        other = node.inputs[1] if len(node.inputs) == 2 else None
+        producer = other.producer() if other is not None else None
+        if other is None or producer is None or producer.op_type != "Constant":
+            return False
+        tensor = ir.convenience.get_const_tensor(other)
+        if tensor is None or tensor.size != 1:
+            return False
+        return bool(np.all(tensor.numpy() == value)) and _same_shape(node, source, result)
+
+    return check
+
+
 _CHECKS = {
     "Reshape": _same_shape,
     "Expand": _same_shape,
@@ -88,6 +110,10 @@ _CHECKS = {
     "CastLike": _cast_like_own_type,
     "Transpose": _identity_permutation,
     "Concat": _single_input,
+    "Add": _neutral(0),
+    "Sub": _neutral(0),
+    "Mul": _neutral(1),
+    "Div": _neutral(1),
 }
 
 

@@ -99,3 +99,43 @@ def test_cast_to_another_type_stays():
         helper.make_node("Cast", ["d"], ["y"], to=TensorProto.FLOAT),
     ]
     assert _optimized_ops(_model(nodes, ["batch", "seq", 4])) == ["Cast", "Cast"]
+
+
+def test_adding_zero_and_multiplying_by_one_go_unless_they_broadcast():
+    nodes = [
+        _constant("zero", [], 0.0),
+        _constant("one", [1], 1.0),
+        helper.make_node("Add", ["x", "zero"], ["a"]),
+        helper.make_node("Mul", ["a", "one"], ["b"]),
+        helper.make_node("Relu", ["b"], ["y"]),
+    ]
+    model = _model(nodes, ["batch", "seq", 4])
+    model.graph.value_info.extend(
+        helper.make_tensor_value_info(n, TensorProto.FLOAT, ["batch", "seq", 4]) for n in "ab"
+    )
+    assert _optimized_ops(model) == ["Constant", "Constant", "Relu"]
+    nodes = [
+        _constant("zeros", [2, 1, 1, 1], 0.0),
+        _constant("two", [], 2.0),
+        helper.make_node("Add", ["x", "zeros"], ["a"]),
+        helper.make_node("Mul", ["a", "two"], ["y"]),
+    ]
+    model = _model(nodes, [2, "batch", "seq", 4])
+    model.graph.value_info.append(
+        helper.make_tensor_value_info("a", TensorProto.FLOAT, [2, "batch", "seq", 4])
+    )
+    assert _optimized_ops(model) == ["Constant", "Constant", "Add", "Mul"]
+
+
+def test_a_weight_that_is_zero_is_kept():
+    """A bias that happens to be 0 (an initializer) is a weight, not a number of the
+    program: the Add stays."""
+    nodes = [helper.make_node("Add", ["x", "bias"], ["y"])]
+    bias = helper.make_tensor("bias", TensorProto.FLOAT, [1], [0.0])
+    assert _optimized_ops(_model(nodes, ["batch", "seq", 4], bias)) == ["Add"]
+
+
+def _constant(name: str, shape: list[int], value: float) -> onnx.NodeProto:
+    count = int(np.prod(shape)) if shape else 1
+    tensor = helper.make_tensor(name, TensorProto.FLOAT, shape, [value] * count)
+    return helper.make_node("Constant", [], [name], value=tensor)

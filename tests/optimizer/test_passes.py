@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import onnx
 import onnx_ir as ir
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from onnx import TensorProto, helper
@@ -302,3 +303,38 @@ def test_optimize_random_programs_with_repeats_and_identities(steps: list[tuple[
     assert len(optimized.graph.node) <= len(model.graph.node)
     assert "Identity" not in _ops(optimized) or values[-1] == "x"
     assert_same_results(model, optimized)
+
+
+@pytest.mark.parametrize(
+    ("rank", "first", "second"),
+    [(1, [1], [2]), (2, [0, -1], [1]), (3, [-1], [0, 2]), (2, [2], [-1, 0]), (1, [0], [0])],
+)
+def test_unsqueezes_in_a_row_merge_into_one(rank: int, first: list[int], second: list[int]):
+    """``Unsqueeze(Unsqueeze(x, a1), a2)`` becomes one Unsqueeze giving the same result."""
+    import onnxruntime
+
+    shape = [2, 3, 4][:rank]
+    nodes = [
+        helper.make_node("Unsqueeze", ["x", "a1"], ["u"]),
+        helper.make_node("Unsqueeze", ["u", "a2"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [
+            helper.make_tensor("a1", TensorProto.INT64, [len(first)], first),
+            helper.make_tensor("a2", TensorProto.INT64, [len(second)], second),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    optimized = optimizer.optimize(model)
+    assert [n.op_type for n in optimized.graph.node] == ["Unsqueeze"]
+    onnx.checker.check_model(optimized, full_check=True)
+    x = np.arange(np.prod(shape), dtype=np.float32).reshape(shape)
+    runs = [
+        onnxruntime.InferenceSession(m.SerializeToString()).run(None, {"x": x})[0]
+        for m in (model, optimized)
+    ]
+    np.testing.assert_array_equal(runs[0], runs[1])

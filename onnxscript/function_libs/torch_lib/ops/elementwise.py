@@ -223,6 +223,32 @@ def hardtanh(self: TFloat, min_val: float = -1.0, max_val: float = 1.0) -> TFloa
     return op.Clip(self, op.CastLike(min_val, self), op.CastLike(max_val, self))
 
 
+@aten("aten::hardswish")
+def hardswish(self: TFloat) -> TFloat:
+    return op.HardSwish(self)
+
+
+@aten("aten::hardsigmoid")
+def hardsigmoid(self: TFloat) -> TFloat:
+    """torch's relu6(x + 3) / 6 is ONNX HardSigmoid with alpha 1/6 and beta 1/2."""
+    return op.HardSigmoid(self, alpha=1 / 6, beta=0.5)
+
+
+@aten("aten::mish")
+def mish(self: TFloat) -> TFloat:
+    return op.Mish(self)
+
+
+@aten("aten::celu")
+def celu(self: TFloat, alpha: float = 1.0) -> TFloat:
+    return op.Celu(self, alpha=alpha)
+
+
+@aten("aten::selu")
+def selu(self: TFloat) -> TFloat:
+    return op.Selu(self)  # ONNX's default alpha and gamma are torch's constants
+
+
 @aten("aten::clamp", "aten::clamp.Tensor")
 def clamp(self: TReal, min: TReal | None = None, max: TReal | None = None) -> TReal:
     result = self

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import onnx_ir as ir
+
 from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
@@ -59,6 +61,37 @@ def convolution(
     if transposed:
         return _conv_transpose(inputs, per_axis(output_padding, spatial), common)
     return op.Conv(*inputs, **common)
+
+
+@aten("aten::conv1d", "aten::conv2d", "aten::conv3d")
+def conv(
+    input: TFloat,
+    weight: TFloat,
+    bias: TFloat | None = None,
+    stride: Sequence[int] = (1,),
+    padding: Sequence[int] = (0,),
+    dilation: Sequence[int] = (1,),
+    groups: int = 1,
+) -> TFloat:
+    """The non-transposed convolutions (torch keeps them whole when registered, which
+    spares the decomposition into ``aten::convolution``); an unbatched input (no batch
+    dim, which these take and ``convolution`` does not) gets one for the while."""
+    if rank(input) == rank(weight) - 1:
+        batched = op.Unsqueeze(input, [0])
+        result = convolution(batched, weight, bias, stride, padding, dilation, False, (0,), groups)
+        return op.Squeeze(result, [0])
+    return convolution(input, weight, bias, stride, padding, dilation, False, (0,), groups)
+
+
+@aten("aten::dropout")
+def dropout(input: TFloat, p: float, train: bool) -> TFloat:
+    """The input itself in inference (``train`` False, or ``p`` 0); else ONNX Dropout
+    in training mode (random: zeroes with probability ``p`` and scales the rest)."""
+    if not train or p == 0:
+        return op.Identity(input)
+    ratio = op.Constant(value_float=float(p))
+    output, _ = op.Dropout(input, ratio, op.Constant(value=ir.tensor(True)), _outputs=2)
+    return output
 
 
 def _conv_transpose(inputs: list[Any], extra: list[int], common: dict[str, Any]) -> Any:

@@ -87,7 +87,18 @@ def shape_input(size: Any) -> Any:
 def size_pieces(size: Sequence[Any]) -> list[Any]:
     """Each size of a list as a :func:`concat_shape` piece: ``[n]`` for a static one, a
     1-element INT64 vector for a symbolic one."""
-    return [[int(d)] if is_static(d) else int64_typed(op.Reshape(as_int64(d), [-1])) for d in size]
+    return [[int(d)] if is_static(d) else _as_vector(d) for d in size]
+
+
+def _as_vector(size: Any) -> Any:
+    """A symbolic size as a 1-element INT64 vector: the one-dim Shape slice it was
+    squeezed from (``sym_size.int``), else a Reshape of it."""
+    producer = size.producer() if isinstance(size, ir.Value) else None
+    if producer is not None and producer.op_type == "Squeeze" and len(producer.inputs) == 1:
+        sliced = producer.inputs[0]
+        if sliced is not None and _shape_slice_source(sliced) is not None:
+            return int64_typed(sliced)
+    return int64_typed(op.Reshape(as_int64(size), [-1]))
 
 
 def vector_input(value: Any) -> Any:

@@ -244,7 +244,11 @@ def _trunc(x: Any) -> Any:
 
 @aten("aten::sym_size.int")
 def sym_size(self: TTensor, dim: int) -> INT64:
-    return op.Gather(op.Shape(self), dim, axis=0)
+    """The dim as a Squeeze of a one-dim Shape slice: size lists then use the slice itself
+    (``sizes.size_pieces``) instead of reshaping the scalar back."""
+    axis = dim % rank(self) if getattr(self, "shape", None) is not None else dim
+    shape = op.Shape(self, start=axis) if axis == -1 else op.Shape(self, start=axis, end=axis + 1)
+    return op.Squeeze(shape)
 
 
 @aten("aten::sym_numel")
