@@ -125,6 +125,43 @@ SIZE_ARITHMETIC: dict[str, Callable[[Any], Any]] = {
 }
 
 
+def _n(x: Any) -> Any:
+    return x.shape[1]
+
+
+# Scalar arguments that are symbolic sizes, next to FLOAT (or INT64) tensors: each reaches an
+# ATen overload with a rank-0 INT64 value where a number usually stands.
+SYMBOLIC_SCALARS: dict[str, Callable[[Any], Any]] = {
+    "add": lambda x: x + _n(x),
+    "rsub": lambda x: _n(x) - x,
+    "mul": lambda x: x * _n(x),
+    "div": lambda x: x / _n(x),
+    "pow": lambda x: x ** (_n(x) % 3),
+    "int_floor_divide": lambda x: (x * 10).long() // _n(x),
+    "remainder": lambda x: torch.remainder(x * 10, _n(x)),
+    "clamp": lambda x: torch.clamp(x * 10, min=-_n(x), max=_n(x)),
+    "masked_fill": lambda x: x.masked_fill(x > 0, _n(x)),
+    "where": lambda x: torch.where(x > 0, x, _n(x)),
+    "full_like": lambda x: torch.full_like(x, _n(x)),
+    "scalar_tensor": lambda x: x + torch.scalar_tensor(_n(x)),
+    "topk": lambda x: torch.topk(x, _n(x) // 2, dim=1).values,
+    "index_by_arange": lambda x: x[torch.arange(x.shape[0]), torch.arange(x.shape[0]) % _n(x)],
+}
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("name", sorted(SYMBOLIC_SCALARS))
+def test_symbolic_scalar_arguments_export_and_run_at_other_sizes(name: str):
+    from tests.function_libs.dynamic_export import all_dynamic, check_at, export
+
+    module = _Sized(SYMBOLIC_SCALARS[name])
+    x = torch.randn(4, 8)
+    program = export(module, (x,), all_dynamic((x,)))
+    sizes = [(x,), (torch.randn(5, 13),), (torch.randn(3, 6),)]
+    differences = check_at(program, module, sizes)
+    assert all(d.ok for d in differences), differences
+
+
 class _Sized(torch.nn.Module):
     def __init__(self, body: Callable[[Any], Any]) -> None:
         super().__init__()

@@ -8,6 +8,7 @@ from typing import Any
 from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.complex_layout import is_complex_dtype, real_to_complex
 from onnxscript.function_libs.torch_lib.ops.facts import is_bool, is_integer
+from onnxscript.function_libs.torch_lib.ops.sizes import scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TFloat, TReal, TTensor
 
@@ -28,7 +29,9 @@ def sub(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
 
 @aten("aten::rsub.Tensor", "aten::rsub.Scalar")
 def rsub(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
-    return sub(other, self, alpha=alpha)
+    """``other - alpha * self``; a symbolic size given as ``other`` (``n - x``) is cast to
+    ``self``'s type."""
+    return sub(scalar_like(other, self), self, alpha=alpha)
 
 
 @aten("aten::mul.Tensor", "aten::mul.Scalar")
