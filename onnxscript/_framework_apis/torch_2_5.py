@@ -14,6 +14,7 @@ import onnx_ir as ir
 
 from onnxscript import optimizer
 from onnxscript.function_libs.torch_lib.registration import OpRecord, collect_ops
+from onnxscript.optimizer.metadata import copy_metadata_by_name
 from onnxscript.version_converter import upgrades_unchanged
 
 
@@ -85,7 +86,7 @@ def _inline_functions(model: ir.Model, keys: set[ir.OperatorIdentifier]) -> None
 
 def _converted(model: ir.Model, target_version: int) -> ir.Model:
     """``model`` through onnx's version converter, its remaining functions (none of
-    which changes) put back at ``target_version``."""
+    which changes) put back at ``target_version``, its metadata put back by name."""
     proto = ir.serde.serialize_model(model)
     functions = list(proto.functions)
     held = _hold_newer_ops(proto, model.opset_imports.get("", target_version))
@@ -97,7 +98,10 @@ def _converted(model: ir.Model, target_version: int) -> ir.Model:
                 opset.version = target_version
     del converted.functions[:]
     converted.functions.extend(functions)
-    return ir.serde.deserialize_model(converted)
+    result = ir.serde.deserialize_model(converted)
+    # onnx's converter drops every metadata_props but keeps names: put them back.
+    copy_metadata_by_name(model, result)
+    return result
 
 
 _HELD = "pkg.onnxscript.held"

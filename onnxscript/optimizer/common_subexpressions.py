@@ -10,6 +10,7 @@ from collections.abc import Hashable, Sequence
 import onnx_ir as ir
 
 from onnxscript.optimizer.graphs import model_graphs, nested_graphs
+from onnxscript.optimizer.metadata import carry_metadata
 
 _RANDOM = frozenset(
     {"RandomUniform", "RandomNormal", "RandomUniformLike", "RandomNormalLike", "Multinomial"}
@@ -102,7 +103,8 @@ def _uses_random(graph: ir.Graph, random: set[ir.OperatorIdentifier]) -> bool:
 def _merge(graph: ir.Graph, kept: ir.Node, node: ir.Node) -> None:
     """Replace ``node``'s results by ``kept``'s and remove it; a graph output among them
     stays a value of its own name (an Identity of the kept result when that one is an
-    input or output already)."""
+    input or output already). ``kept`` keeps its metadata and gains the keys it lacks."""
+    carry_metadata(kept, node)
     for old, new in zip(node.outputs, kept.outputs):
         if old.is_graph_output():
             new = _as_output(graph, node, old, new)
@@ -113,6 +115,7 @@ def _merge(graph: ir.Graph, kept: ir.Node, node: ir.Node) -> None:
 def _as_output(graph: ir.Graph, node: ir.Node, old: ir.Value, new: ir.Value) -> ir.Value:
     if new.is_graph_output() or new.is_graph_input():
         identity = ir.Node("", "Identity", [new], name=f"{node.name or 'cse'}_identity")
+        carry_metadata(identity, node)
         graph.insert_before(node, identity)
         result = identity.outputs[0]
         result.type, result.shape = old.type, old.shape
@@ -120,6 +123,7 @@ def _as_output(graph: ir.Graph, node: ir.Node, old: ir.Value, new: ir.Value) -> 
         result = new
     name, old.name = old.name, None
     result.name = name
+    carry_metadata(result, old)
     return result
 
 

@@ -13,6 +13,7 @@ from onnxscript.inference import InferenceError
 from onnxscript.inference.evaluate import evaluate_node
 from onnxscript.inference.infer import infer_node
 from onnxscript.optimizer.initializers import add_initializer
+from onnxscript.optimizer.metadata import carry_metadata, record_folded_from
 
 ShouldFold = Callable[[ir.Node], "bool | None"]
 """Per node: True folds it whatever its size, False never folds it, None leaves it to the
@@ -144,6 +145,7 @@ def _replace(
         old.name = None
         if main is None or old.is_graph_output():
             constant = ir.Node("", "Constant", [], [ir.AttrTensor("value", tensor)], name=name)
+            carry_metadata(constant, node)
             graph.insert_before(node, constant)
             new = constant.outputs[0]
             new.name = name
@@ -152,6 +154,9 @@ def _replace(
             new.shape = ir.Shape(tensor.shape.numpy())
         else:
             new = add_initializer(main, name or "folded", tensor)
+            record_folded_from(new, node.inputs)
+        if old.is_graph_output():
+            carry_metadata(new, old)
         old.replace_all_uses_with(new, replace_graph_outputs=True)
     graph.remove(node, safe=True)
 

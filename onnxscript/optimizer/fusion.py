@@ -8,6 +8,7 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript.optimizer.initializers import add_initializer
+from onnxscript.optimizer.metadata import carry_metadata, record_folded_from
 
 
 def _constant(value: ir.Value | None) -> np.ndarray | None:
@@ -52,13 +53,18 @@ def _fuse(graph: ir.Graph, main: ir.Graph, conv: ir.Node, bn: ir.Node) -> None:
         add_initializer(main, f"{conv.name or 'conv'}_fused_{suffix}", ir.tensor(array))
         for suffix, array in (("weight", new_weight), ("bias", new_bias))
     ]
+    for value in values:
+        record_folded_from(value, [*conv.inputs[1:], *bn.inputs[1:5]])
     fused = ir.Node(
         "", "Conv", [conv.inputs[0], *values], list(conv.attributes.values()), name=conv.name
     )
+    carry_metadata(fused, bn, conv)
     graph.insert_before(conv, fused)
     out = fused.outputs[0]
     out.type, out.shape = bn.outputs[0].type, bn.outputs[0].shape
     name = bn.outputs[0].name
+    if bn.outputs[0].is_graph_output():
+        carry_metadata(out, bn.outputs[0])
     bn.outputs[0].replace_all_uses_with(out, replace_graph_outputs=True)
     graph.remove([bn, conv], safe=True)
     out.name = name
@@ -105,6 +111,8 @@ def _merge_unsqueezes(graph: ir.Graph, node: ir.Node) -> bool:
     constant = ir.Node(
         "", "Constant", [], [ir.AttrTensor("value", ir.tensor(np.array(axes, np.int64)))]
     )
+    carry_metadata(constant, node, inner)
+    carry_metadata(node, inner)
     graph.insert_before(node, constant)
     node.replace_input_with(0, x)
     node.replace_input_with(1, constant.outputs[0])
@@ -127,6 +135,7 @@ def _merge_transposes(graph: ir.Graph, node: ir.Node) -> bool:
     if outer_perm is None or inner_perm is None:
         return False
     perm = [inner_perm.value[i] for i in outer_perm.value]
+    carry_metadata(node, inner)
     node.replace_input_with(0, inner.inputs[0])
     node.attributes["perm"] = ir.AttrInt64s("perm", perm)
     graph.remove(inner, safe=True)

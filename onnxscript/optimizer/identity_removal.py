@@ -8,6 +8,7 @@ from __future__ import annotations
 import onnx_ir as ir
 
 from onnxscript.optimizer.graphs import can_become_output, model_graphs
+from onnxscript.optimizer.metadata import carry_metadata
 
 
 class IdentityRemovalPass(ir.passes.InPlacePass):
@@ -37,6 +38,7 @@ def bypass(graph: ir.Graph, node: ir.Node, source: ir.Value) -> bool:
             return False
         name, result.name = result.name, None
         source.name = name
+        carry_metadata(source, result)
     _merge_known(source, result)
     result.replace_all_uses_with(source, replace_graph_outputs=True)
     graph.remove(node, safe=True)

@@ -57,6 +57,7 @@ def _copy_node(node: ir.Node, mapping: _Map, given: Mapping[str, ir.Attr], prefi
         new.type = old.type
         new.shape = old.shape.copy() if old.shape is not None else None
         new.const_value = old.const_value
+        new.metadata_props.update(old.metadata_props)
         mapping[old] = new
     return copy
 
@@ -80,7 +81,12 @@ def _copy_graph(
 ) -> ir.Graph:
     inputs = []
     for old in graph.inputs:
-        new = ir.Value(name=prefix + (old.name or ""), type=old.type, shape=old.shape)
+        new = ir.Value(
+            name=prefix + (old.name or ""),
+            type=old.type,
+            shape=old.shape,
+            metadata_props=dict(old.metadata_props),
+        )
         mapping[old] = new
         inputs.append(new)
     initializers = []
@@ -90,6 +96,7 @@ def _copy_graph(
             type=old.type,
             shape=old.shape,
             const_value=old.const_value,
+            metadata_props=dict(old.metadata_props),
         )
         mapping[old] = new
         initializers.append(new)
@@ -101,6 +108,8 @@ def _copy_graph(
         nodes=nodes,
         initializers=initializers,
         name=graph.name,
+        doc_string=graph.doc_string,
+        metadata_props=dict(graph.metadata_props),
     )
 
 

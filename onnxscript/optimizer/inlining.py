@@ -10,6 +10,7 @@ import onnx_ir as ir
 
 from onnxscript.optimizer.graphs import can_become_output, subgraphs
 from onnxscript.optimizer.inline import expand_call
+from onnxscript.optimizer.metadata import carry_metadata, carry_to_nested
 from onnxscript.optimizer.names import UniqueNames, names_in
 
 _Key = ir.OperatorIdentifier
@@ -75,6 +76,9 @@ class _Inliner:
         if len(call.inputs) > len(function.inputs):
             raise ValueError(f"{_label(key)} takes {len(function.inputs)} inputs, called with more")
         body, results = expand_call(function, call.inputs, call.attributes, prefix="")
+        # The copies keep the body's metadata; what they lack comes from the call site
+        # (the exporter wrote it on the call: where in the source the call stands).
+        carry_to_nested(body, call)
         for node in body:
             self._rename(node)
         graph.insert_before(call, body)
@@ -98,12 +102,14 @@ class _Inliner:
                 # An input of the call, or another output: the graph output needs a value
                 # of its own, computed in the graph.
                 identity = ir.Node("", "Identity", [new], name=self.names.claim("Identity"))
+                carry_metadata(identity, call)
                 graph.insert_before(call, identity)
                 new = identity.outputs[0]
                 new.type, new.shape = old.type, old.shape
             if old.is_graph_output():
                 name, old.name = old.name, None
                 new.name = name
+                carry_metadata(new, old)
             _keep_known(new, old)
             old.replace_all_uses_with(new, replace_graph_outputs=True)
 
