@@ -154,7 +154,7 @@ def _replace(
             new.shape = ir.Shape(tensor.shape.numpy())
         else:
             new = add_initializer(main, name or "folded", tensor)
-            record_folded_from(new, node.inputs)
+        record_folded_from(new, node.inputs)
         if old.is_graph_output():
             carry_metadata(new, old)
         old.replace_all_uses_with(new, replace_graph_outputs=True)

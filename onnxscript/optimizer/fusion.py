@@ -112,6 +112,7 @@ def _merge_unsqueezes(graph: ir.Graph, node: ir.Node) -> bool:
         "", "Constant", [], [ir.AttrTensor("value", ir.tensor(np.array(axes, np.int64)))]
     )
     carry_metadata(constant, node, inner)
+    record_folded_from(constant.outputs[0], [inner.inputs[1], node.inputs[1]])
     carry_metadata(node, inner)
     graph.insert_before(node, constant)
     node.replace_input_with(0, x)
