@@ -262,12 +262,12 @@ def clamp(self: TReal, min: TReal | None = None, max: TReal | None = None) -> TR
     return result
 
 
-@aten("aten::maximum")
+@aten("aten::maximum", "aten::max.other")
 def maximum(self: TReal, other: TReal) -> TReal:
     return op.Max(self, other)
 
 
-@aten("aten::minimum")
+@aten("aten::minimum", "aten::min.other")
 def minimum(self: TReal, other: TReal) -> TReal:
     return op.Min(self, other)
 
@@ -341,6 +341,65 @@ def isinf(self: TFloat) -> BOOL:
 @aten("aten::where.self")
 def where(condition: BOOL, self: TTensor, other: TTensor) -> TTensor:
     return op.Where(condition, self, other)
+
+
+@aten("aten::where.ScalarOther")
+def where_scalar_other(condition: BOOL, self: TTensor, other: float) -> TTensor:
+    return op.Where(condition, self, scalar_like(other, self))
+
+
+@aten("aten::where.ScalarSelf")
+def where_scalar_self(condition: BOOL, self: float, other: TTensor) -> TTensor:
+    return op.Where(condition, scalar_like(self, other), other)
+
+
+@aten("aten::masked_fill.Scalar", "aten::masked_fill.Tensor")
+def masked_fill(self: TTensor, mask: BOOL, value: TTensor) -> TTensor:
+    """``value`` where ``mask`` holds (a number, or a rank-0 tensor cast to self's type)."""
+    return op.Where(mask, scalar_like(value, self), self)
+
+
+@aten("aten::type_as")
+def type_as(self: TTensor, other: TTensor) -> TTensor:
+    return scalar_like(self, other)
+
+
+@aten("aten::to.dtype")
+def to_dtype(
+    self: TTensor,
+    dtype: int,
+    non_blocking: bool = False,
+    copy: bool = False,
+    memory_format: str = "",
+) -> TTensor:
+    """``x.to(dtype)``, kept whole so torch need not decompose it into ``_to_copy``."""
+    return to_copy(self, dtype)
+
+
+@aten("aten::to.device")
+def to_device(
+    self: TTensor,
+    device: str,
+    dtype: int,
+    non_blocking: bool = False,
+    copy: bool = False,
+    memory_format: str = "",
+) -> TTensor:
+    return to_copy(self, dtype)
+
+
+@aten("aten::to.dtype_layout")
+def to_dtype_layout(
+    self: TTensor,
+    dtype: int = -1,
+    layout: str = "",
+    device: str = "",
+    pin_memory: bool = False,
+    non_blocking: bool = False,
+    copy: bool = False,
+    memory_format: str = "",
+) -> TTensor:
+    return to_copy(self, dtype)
 
 
 @aten("aten::_to_copy")
@@ -451,12 +510,12 @@ def logical_xor(self: BOOL, other: BOOL) -> BOOL:
     return op.Xor(_as_bool(self), _as_bool(other))
 
 
-@aten("aten::bitwise_and.Tensor", "aten::bitwise_and.Scalar")
+@aten("aten::bitwise_and.Tensor", "aten::bitwise_and.Scalar", "aten::__and__.Tensor")
 def bitwise_and(self: TTensor, other: TTensor) -> TTensor:
     return op.And(self, other) if is_bool(self) else op.BitwiseAnd(self, other)
 
 
-@aten("aten::bitwise_or.Tensor", "aten::bitwise_or.Scalar")
+@aten("aten::bitwise_or.Tensor", "aten::bitwise_or.Scalar", "aten::__or__.Tensor")
 def bitwise_or(self: TTensor, other: TTensor) -> TTensor:
     return op.Or(self, other) if is_bool(self) else op.BitwiseOr(self, other)
 

@@ -637,6 +637,29 @@ def batch_norm_training(
     return batch_norm_training_no_stats(input, weight, bias, training, momentum, eps)
 
 
+@aten("aten::batch_norm")
+def batch_norm(
+    input: TFloat,
+    weight: TFloat | None,
+    bias: TFloat | None,
+    running_mean: TFloat | None,
+    running_var: TFloat | None,
+    training: bool,
+    momentum: float,
+    eps: float,
+    cudnn_enabled: bool = True,
+) -> TFloat:
+    """``F.batch_norm`` kept whole (torch would decompose it through three overloads):
+    the running statistics when given and not training, else the batch's own."""
+    if training or running_mean is None or running_var is None:
+        out, _, _ = batch_norm_training_no_stats(input, weight, bias, True, momentum, eps)
+        return out
+    out, _, _ = batch_norm_no_training(
+        input, weight, bias, running_mean, running_var, momentum, eps
+    )
+    return out
+
+
 @aten("aten::_cdist_forward")
 def cdist(x1: TFloat, x2: TFloat, p: float, compute_mode: int = 0) -> TFloat:
     """Pairwise p-norm distances between the rows of x1 [..., P, M] and x2 [..., R, M]."""

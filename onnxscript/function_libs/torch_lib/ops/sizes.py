@@ -109,13 +109,16 @@ def vector_input(value: Any) -> Any:
 
 def scalar_like(value: Any, like: Any) -> Any:
     """A scalar argument (static or symbolic) in the element type of the tensor ``like``:
-    a typed constant when both are known while tracing, else a CastLike."""
+    a typed constant when both are known while tracing, a Cast when only ``like``'s type
+    is, else a CastLike."""
     dtype = element_type(like)
-    if is_static(value) and dtype is not None:
+    if dtype is None:
+        return op.CastLike(value, like)
+    if is_static(value):
         return typed_constant(value, dtype)
-    if dtype is not None and element_type(value) == dtype:
+    if element_type(value) == dtype:
         return value
-    return op.CastLike(value, like)
+    return op.Cast(value, to=dtype)
 
 
 def constant_number(value: Any) -> int | float | complex | None:
