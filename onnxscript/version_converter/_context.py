@@ -1,0 +1,326 @@
+"""What an adapter works with: the node being converted and helpers to rewrite it.
+
+An adapter is a function of a :class:`Rewrite`. It changes the node in place (attributes,
+inputs, op type) or builds new nodes around it; new nodes are inserted into the node's
+graph, named uniquely in the model and given the node's ``metadata_props``. Constants an
+adapter creates are ``Constant`` nodes (the same in a main graph, a subgraph or a function
+body, where initializers cannot be).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, NoReturn
+
+import numpy as np
+import onnx_ir as ir
+
+from onnxscript.errors import OnnxScriptError
+from onnxscript.version_converter._versions import Key
+
+
+class VersionConversionError(OnnxScriptError, ValueError):
+    """A node cannot be converted to the requested opset."""
+
+
+class Names:
+    """Fresh value and node names for one model (unique across all its graphs)."""
+
+    def __init__(self, model: ir.Model) -> None:
+        self._taken: set[str] = set()
+        graphs: list[ir.Graph | ir.Function] = [model.graph, *model.functions.values()]
+        for graph in graphs:
+            for value in _values(graph):
+                if value.name:
+                    self._taken.add(value.name)
+
+    def fresh(self, base: str) -> str:
+        """``base``, or ``base_N`` when ``base`` is taken; the name is then taken."""
+        name, count = base, 0
+        while name in self._taken:
+            count += 1
+            name = f"{base}_{count}"
+        self._taken.add(name)
+        return name
+
+
+def _values(graph: ir.Graph | ir.Function) -> Iterable[ir.Value]:
+    yield from graph.inputs
+    if isinstance(graph, ir.Graph):
+        yield from graph.initializers.values()
+    for node in ir.traversal.RecursiveGraphIterator(graph):
+        yield from node.outputs
+        for attr in node.attributes.values():
+            for sub in _subgraphs(attr):
+                yield from sub.inputs
+
+
+def _subgraphs(attr: ir.Attr) -> list[ir.Graph]:
+    if attr.is_ref():
+        return []
+    if attr.type == ir.AttributeType.GRAPH:
+        return [attr.as_graph()]
+    if attr.type == ir.AttributeType.GRAPHS:
+        return list(attr.as_graphs())
+    return []
+
+
+def constant_array(value: ir.Value | None) -> np.ndarray | None:
+    """The value's contents when it is a constant (an initializer that is not a graph
+    input, or a Constant node's output), else ``None``."""
+    if value is None or value.is_graph_input():
+        return None
+    try:
+        tensor = ir.convenience.get_const_tensor(value)
+    except ValueError:
+        return None
+    return None if tensor is None else tensor.numpy()
+
+
+@dataclasses.dataclass
+class Rewrite:
+    """One step of one node: ``key`` is (op_type, from_version, to_version); ``opset`` is
+    the opset the node and the nodes built for it stand at after the step."""
+
+    node: ir.Node
+    key: Key
+    opset: int
+    names: Names
+    created: list[ir.Node] = dataclasses.field(default_factory=list)
+    _cursor: ir.Node | None = None
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def upward(self) -> bool:
+        return self.key[2] > self.key[1]
+
+    def fail(self, reason: str) -> NoReturn:
+        """Stop: the node cannot take this step."""
+        op, source, target = self.key
+        name = self.node.name or "<unnamed>"
+        raise VersionConversionError(
+            f"{op} node {name!r} cannot be converted from version {source} to {target}: {reason}"
+        )
+
+    def attr(self, name: str, default: Any = None) -> Any:
+        """An attribute's Python value (str for strings, list for repeated fields)."""
+        attr = self.node.attributes.get(name)
+        if attr is None:
+            return default
+        if attr.is_ref():
+            self.fail(f"attribute {name!r} refers to a function attribute")
+        value = attr.value
+        if isinstance(value, Sequence) and not isinstance(value, str):
+            return list(value)
+        return value
+
+    def input(self, index: int) -> ir.Value | None:
+        inputs = self.node.inputs
+        return inputs[index] if index < len(inputs) else None
+
+    def constant(self, index: int) -> np.ndarray | None:
+        """Input ``index``'s contents when it is a constant."""
+        return constant_array(self.input(index))
+
+    def required_constant(self, index: int, what: str) -> np.ndarray:
+        """Input ``index``'s contents; fails unless it is a constant."""
+        array = self.constant(index)
+        if array is None:
+            self.fail(f"{what} (input {index}) must be a constant or an initializer")
+        return array
+
+    def rank(self, value: ir.Value | None) -> int | None:
+        if value is None or value.shape is None:
+            return None
+        return value.shape.rank()
+
+    def required_rank(self, value: ir.Value | None, why: str) -> int:
+        rank = self.rank(value)
+        if rank is None:
+            self.fail(f"the rank of {_label(value)} is unknown ({why})")
+        return rank
+
+    def dims(self, value: ir.Value | None) -> list[int | None] | None:
+        """The value's dimensions (``None`` for symbolic ones), if its rank is known."""
+        if value is None or value.shape is None:
+            return None
+        return [d if isinstance(d, int) else None for d in value.shape]
+
+    def dtype(self, value: ir.Value | None) -> ir.DataType | None:
+        return None if value is None else value.dtype
+
+    def required_dtype(self, value: ir.Value | None) -> ir.DataType:
+        dtype = self.dtype(value)
+        if dtype is None:
+            self.fail(f"the element type of {_label(value)} is unknown")
+        return dtype
+
+    # -- changing the node ---------------------------------------------------------------
+
+    def set_attr(self, name: str, value: Any) -> None:
+        self.node.attributes[name] = ir.convenience.convert_attribute(name, value)
+
+    def drop_attr(self, *names: str) -> None:
+        for name in names:
+            self.node.attributes.pop(name, None)
+
+    def set_input(self, index: int, value: ir.Value | None) -> None:
+        """Set input ``index`` (the inputs grow as needed; trailing empty ones go)."""
+        if index >= len(self.node.inputs):
+            self.node.resize_inputs(index + 1)
+        self.node.replace_input_with(index, value)
+        self.trim_inputs()
+
+    def trim_inputs(self) -> None:
+        inputs = self.node.inputs
+        size = len(inputs)
+        while size and inputs[size - 1] is None:
+            size -= 1
+        self.node.resize_inputs(size)
+
+    def drop_input(self, index: int) -> None:
+        """Input ``index`` omitted (a Constant node left without readers goes too)."""
+        if index < len(self.node.inputs):
+            value = self.node.inputs[index]
+            self.node.replace_input_with(index, None)
+            _discard_if_unused(value)
+        self.trim_inputs()
+
+    # -- building nodes ------------------------------------------------------------------
+
+    def op(
+        self,
+        op_type: str,
+        inputs: Sequence[ir.Value | None],
+        attributes: Mapping[str, Any] | None = None,
+        *,
+        outputs: int = 1,
+        after: bool = False,
+    ) -> Sequence[ir.Value]:
+        """A new ai.onnx node before the node (or after it, and after the nodes already
+        put after it, when ``after``); returns its outputs."""
+        base = self.node.name or self.node.op_type
+        node = ir.node(
+            op_type,
+            inputs,
+            {k: v for k, v in (attributes or {}).items() if v is not None},
+            num_outputs=outputs,
+            name=self.names.fresh(f"{base}/{op_type}"),
+            metadata_props=dict(self.node.metadata_props),
+        )
+        for value in node.outputs:
+            value.name = self.names.fresh(f"{base}_{op_type.lower()}")
+        graph = self.node.graph
+        assert graph is not None
+        if after:
+            graph.insert_after(self._cursor or self.node, node)
+            self._cursor = node
+        else:
+            graph.insert_before(self.node, node)
+        self.created.append(node)
+        return node.outputs
+
+    def op1(
+        self,
+        op_type: str,
+        inputs: Sequence[ir.Value | None],
+        attributes: Mapping[str, Any] | None = None,
+        *,
+        after: bool = False,
+    ) -> ir.Value:
+        """:meth:`op` for a one-output op."""
+        return self.op(op_type, inputs, attributes, after=after)[0]
+
+    def const(self, array: Any, dtype: Any = None) -> ir.Value:
+        """A Constant node holding ``array`` (converted to ``dtype`` when given)."""
+        if isinstance(dtype, ir.DataType):
+            dtype = dtype.numpy()
+        data = np.asarray(array, dtype=dtype)
+        value = self.op1("Constant", [], {"value": ir.tensor(data)})
+        value.dtype = ir.DataType.from_numpy(data.dtype)
+        value.shape = ir.Shape(data.shape)
+        return value
+
+    def through(self, index: int, build: Callable[[ir.Value], ir.Value]) -> None:
+        """Pass output ``index`` through ``build`` (nodes made with ``after=True``): its
+        readers, and the graph output it may be, then read ``build``'s result, which takes
+        the output's name and, unless ``build`` set them, its type and shape."""
+        output = self.node.outputs[index]
+        readers = list(output.uses())
+        result = build(output)
+        self._take_over(output, result, readers)
+
+    def replace_output(self, index: int, result: ir.Value) -> None:
+        """Output ``index``'s readers (and graph output) read ``result`` (built before the
+        node) instead; the output is left unused."""
+        output = self.node.outputs[index]
+        self._take_over(output, result, list(output.uses()))
+
+    def replace_outputs(self, results: Sequence[ir.Value]) -> None:
+        """The node's outputs are computed by ``results`` (built with :meth:`op`, before
+        the node); the node goes."""
+        for output, result in zip(self.node.outputs, results):
+            self._take_over(output, result, list(output.uses()))
+        graph = self.node.graph
+        assert graph is not None
+        graph.remove(self.node, safe=True)
+
+    def _take_over(
+        self, old: ir.Value, new: ir.Value, readers: Sequence[tuple[ir.Node, int]]
+    ) -> None:
+        for user, position in readers:
+            user.replace_input_with(position, new)
+        graph = self.node.graph
+        assert graph is not None
+        for position, output in enumerate(graph.outputs):
+            if output is old:
+                graph.outputs[position] = new
+        if new.type is None:
+            new.type = old.type
+        if new.shape is None and old.shape is not None:
+            new.shape = old.shape.copy()
+        old.shape = None  # what the node computes now may be shaped differently
+        name = old.name
+        old.name = self.names.fresh(f"{name or 'value'}_before")
+        new.name = name
+
+
+def _discard_if_unused(value: ir.Value | None) -> None:
+    producer = None if value is None else value.producer()
+    if value is None or producer is None or producer.graph is None:
+        return
+    constant = producer.op_type == "Constant" and producer.domain == ""
+    if constant and not value.uses() and not value.is_graph_output():
+        producer.graph.remove(producer, safe=True)
+
+
+def _label(value: ir.Value | None) -> str:
+    return "an omitted input" if value is None else repr(value.name)
+
+
+Adapt = Callable[[Rewrite], None]
+
+
+@dataclasses.dataclass(frozen=True)
+class Adapter:
+    """How a node takes one step, and a one-line summary for the documentation."""
+
+    apply: Adapt
+    summary: str
+
+
+def nothing(rewrite: Rewrite) -> None:
+    """The node means the same after the step (its types are checked at the end)."""
+
+
+__all__ = [
+    "Adapt",
+    "Adapter",
+    "Names",
+    "Rewrite",
+    "VersionConversionError",
+    "constant_array",
+    "nothing",
+]

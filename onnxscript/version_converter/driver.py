@@ -1,0 +1,140 @@
+"""Converting a model's ai.onnx nodes between opsets, in place, step by step.
+
+Every ai.onnx node of the main graph, of every subgraph and of every model-local function
+takes the steps between the version it was written for (its own ``version`` when set,
+else its graph's opset import) and the target, one adapter per step; nodes an adapter
+creates take the remaining steps too. Element types are then checked against the target
+schema. The opset imports change last.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import onnx.helper
+import onnx_ir as ir
+
+from onnxscript.version_converter import fallback as onnx_fallback
+from onnxscript.version_converter._context import Names, Rewrite, VersionConversionError
+from onnxscript.version_converter._types import type_errors
+from onnxscript.version_converter._versions import next_step
+from onnxscript.version_converter.registry import WITHOUT_ADAPTER, lookup
+
+
+@dataclasses.dataclass
+class _Job:
+    """One conversion: the target opset, the model's fresh names, the fallback choice."""
+
+    target: int
+    names: Names
+    fallback: bool
+    changed: bool = False
+
+    def convert(self, graph: ir.Graph | ir.Function, opset: int) -> None:
+        """Every ai.onnx node of ``graph`` (subgraphs included) written for ``opset``."""
+        for node in list(ir.traversal.RecursiveGraphIterator(graph)):
+            if node.domain == "" and node.graph is not None:
+                self._node(node, node.version if node.version is not None else opset)
+
+    def _node(self, node: ir.Node, opset: int) -> None:
+        pending = [(node, opset, False)]
+        while pending:
+            current, here, touched = pending.pop()
+            planned = next_step(current.op_type, here, self.target)
+            if planned is None:
+                self._finish(current, touched)
+                continue
+            key, after = planned
+            adapter = lookup(key)
+            if adapter is None:
+                self._fall_back(current, here, self._uncovered(current, here, key))
+                continue
+            rewrite = Rewrite(current, key, after, self.names)
+            adapter.apply(rewrite)
+            self.changed = True
+            if current.graph is not None:
+                pending.append((current, after, True))
+            pending += [(n, after, True) for n in rewrite.created if n.graph is not None]
+
+    def _finish(self, node: ir.Node, touched: bool) -> None:
+        if node.version is not None:
+            node.version = None
+            self.changed = True
+        problems = type_errors(node, self.target) if touched else []
+        if problems:
+            name = node.name or "<unnamed>"
+            raise VersionConversionError(
+                f"{node.op_type} node {name!r} at opset {self.target}: " + "; ".join(problems)
+            )
+
+    def _uncovered(self, node: ir.Node, opset: int, key: tuple[str, int, int]) -> Exception:
+        reason = WITHOUT_ADAPTER.get(key, "no adapter for this step")
+        name = node.name or "<unnamed>"
+        return VersionConversionError(
+            f"{node.op_type} node {name!r} cannot be converted from opset {opset} to "
+            f"{self.target}: step {key[1]} -> {key[2]}: {reason} (fallback=True hands such "
+            "nodes to onnx's version converter)"
+        )
+
+    def _fall_back(self, node: ir.Node, opset: int, error: Exception) -> None:
+        if not self.fallback:
+            raise error
+        try:
+            onnx_fallback.convert_node(node, opset, self.target, self.names)
+        except Exception as failure:  # onnx's converter raises RuntimeError and others
+            raise error from failure
+        self.changed = True
+
+
+def _uses_ai_onnx(graph: ir.Graph | ir.Function) -> bool:
+    return any(n.domain == "" for n in ir.traversal.RecursiveGraphIterator(graph))
+
+
+class ConvertVersionPass(ir.passes.InPlacePass):
+    """Convert the model's ai.onnx ops to opset ``target_version`` in place (up or down);
+    ``fallback=True`` hands the nodes of steps no adapter covers to onnx's version
+    converter (a node an adapter refuses, e.g. an attribute-to-be that is not a constant,
+    is an error either way)."""
+
+    def __init__(self, target_version: int, fallback: bool = False) -> None:
+        super().__init__()
+        self.target_version = target_version
+        self.fallback = fallback
+
+    def call(self, model: ir.Model) -> ir.passes.PassResult:
+        target = self.target_version
+        job = _Job(target, Names(model), self.fallback)
+        source = model.opset_imports.get("", target)
+        job.convert(model.graph, source)
+        for function in model.functions.values():
+            job.convert(function, function.opset_imports.get("", source))
+        changed = job.changed | _set_imports(model, target)
+        return ir.passes.PassResult(model, changed)
+
+
+def _set_imports(model: ir.Model, target: int) -> bool:
+    changed = False
+    if "" in model.opset_imports or _uses_ai_onnx(model.graph):
+        changed |= model.opset_imports.get("") != target
+        model.opset_imports[""] = target
+    for function in model.functions.values():
+        if "" in function.opset_imports or _uses_ai_onnx(function):
+            changed |= function.opset_imports.get("") != target
+            function.opset_imports[""] = target
+    needed = onnx.helper.find_min_ir_version_for([onnx.helper.make_opsetid("", target)])
+    if model.ir_version < needed:
+        model.ir_version = needed
+        changed = True
+    return changed
+
+
+def convert_version(model: ir.Model, target_version: int, fallback: bool = False) -> None:
+    """Convert ``model`` (an ``onnx_ir`` model) to ai.onnx opset ``target_version`` in place.
+
+    Raises :class:`VersionConversionError` naming the node, op and versions when a node
+    cannot be converted (and ``fallback`` is off, or onnx's converter fails too).
+    """
+    ConvertVersionPass(target_version, fallback)(model)
+
+
+__all__ = ["ConvertVersionPass", "convert_version"]
