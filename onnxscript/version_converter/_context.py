@@ -87,6 +87,8 @@ class Rewrite:
     key: Key
     opset: int
     names: Names
+    in_function: bool = False
+    """Whether the node is in a function body (which cannot hold initializers)."""
     created: list[ir.Node] = dataclasses.field(default_factory=list)
     _cursor: ir.Node | None = None
 
@@ -170,7 +172,10 @@ class Rewrite:
         """Set input ``index`` (the inputs grow as needed; trailing empty ones go)."""
         if index >= len(self.node.inputs):
             self.node.resize_inputs(index + 1)
+        previous = self.node.inputs[index]
         self.node.replace_input_with(index, value)
+        if previous is not value:
+            _discard_if_unused(previous)
         self.trim_inputs()
 
     def trim_inputs(self) -> None:
@@ -238,9 +243,27 @@ class Rewrite:
         if isinstance(dtype, ir.DataType):
             dtype = dtype.numpy()
         data = np.asarray(array, dtype=dtype)
+        if self.opset < 9 and data.dtype.kind != "f":
+            return self._initializer(data)
         value = self.op1("Constant", [], {"value": ir.tensor(data)})
         value.dtype = ir.DataType.from_numpy(data.dtype)
         value.shape = ir.Shape(data.shape)
+        return value
+
+    def _initializer(self, data: np.ndarray) -> ir.Value:
+        """Before opset 9 a Constant holds floating-point tensors only: others become
+        initializers (which a function body cannot have)."""
+        graph = self.node.graph
+        if graph is None or self.in_function:
+            self.fail(f"a {data.dtype} constant needs opset 9 inside a function")
+        base = self.node.name or self.node.op_type
+        value = ir.Value(
+            name=self.names.fresh(f"{base}_constant"),
+            type=ir.TensorType(ir.DataType.from_numpy(data.dtype)),
+            shape=ir.Shape(data.shape),
+            const_value=ir.tensor(data),
+        )
+        graph.register_initializer(value)
         return value
 
     def through(self, index: int, build: Callable[[ir.Value], ir.Value]) -> None:

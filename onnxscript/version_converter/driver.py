@@ -29,9 +29,11 @@ class _Job:
     names: Names
     fallback: bool
     changed: bool = False
+    in_function: bool = False
 
     def convert(self, graph: ir.Graph | ir.Function, opset: int) -> None:
         """Every ai.onnx node of ``graph`` (subgraphs included) written for ``opset``."""
+        self.in_function = isinstance(graph, ir.Function)
         for node in list(ir.traversal.RecursiveGraphIterator(graph)):
             if node.domain == "" and node.graph is not None:
                 self._node(node, node.version if node.version is not None else opset)
@@ -49,7 +51,7 @@ class _Job:
             if adapter is None:
                 self._fall_back(current, here, self._uncovered(current, here, key))
                 continue
-            rewrite = Rewrite(current, key, after, self.names)
+            rewrite = Rewrite(current, key, after, self.names, self.in_function)
             adapter.apply(rewrite)
             self.changed = True
             if current.graph is not None:

@@ -44,7 +44,7 @@ TYPES_ONLY: dict[str, tuple[int, ...]] = {
     "Clip": (12, 13),
     "Compress": (28,),
     "Concat": (13,),
-    "Constant": (9, 13, 19, *_IMPORT_TYPES),
+    "Constant": (13, 19, *_IMPORT_TYPES),
     "ConstantOfShape": (20, *_IMPORT_TYPES),
     "Conv": (11, 22),
     "ConvTranspose": (22,),

@@ -36,6 +36,32 @@ def _constant_as_tensor(rewrite: Rewrite) -> None:
         rewrite.set_attr("value", tensor)
 
 
+_CONSTANT_1_TYPES = (ir.DataType.FLOAT, ir.DataType.FLOAT16, ir.DataType.DOUBLE)
+
+
+def _initializer_unless_float(rewrite: Rewrite) -> None:
+    """Constant-1 holds floating-point tensors only: another constant becomes an
+    initializer of its graph (a function body, which has none, cannot take it)."""
+    node = rewrite.node
+    attr = node.attributes.get("value")
+    if attr is None or attr.is_ref():
+        return
+    tensor = attr.as_tensor()
+    if tensor.dtype in _CONSTANT_1_TYPES:
+        return
+    graph = node.graph
+    if graph is None or rewrite.in_function:
+        rewrite.fail(f"a {tensor.dtype.name} constant needs Constant-9 inside a function")
+    output = node.outputs[0]
+    value = ir.Value(
+        name=output.name, type=ir.TensorType(tensor.dtype), shape=ir.Shape(tensor.shape)
+    )
+    value.const_value = tensor
+    rewrite.replace_output(0, value)
+    graph.remove(node, safe=True)
+    graph.register_initializer(value)
+
+
 def _no_sparse(rewrite: Rewrite) -> None:
     if rewrite.attr("sparse_value") is not None:
         rewrite.fail("sparse_value needs Constant-11")
@@ -114,6 +140,14 @@ def _no_zero_copy(rewrite: Rewrite) -> None:
 
 
 ADAPTERS: Table = step(
+    "Constant",
+    9,
+    nothing,
+    _initializer_unless_float,
+    "unchanged (new element types)",
+    "a constant of a type Constant-1 lacks becomes an initializer",
+)
+ADAPTERS |= step(
     "Constant",
     11,
     nothing,

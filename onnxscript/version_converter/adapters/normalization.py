@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import onnx_ir as ir
 
-from onnxscript.version_converter._context import Rewrite, nothing
+from onnxscript.version_converter._context import Adapter, Rewrite, nothing
 from onnxscript.version_converter.adapters._tables import Table, step
 
 
@@ -96,21 +96,6 @@ def _repeated(rewrite: Rewrite, index: int, groups: int) -> ir.Value:
     return rewrite.op1("Reshape", [grid, rewrite.const([-1], np.int64)])
 
 
-def _per_group(rewrite: Rewrite) -> None:
-    """GroupNormalization-21's per-channel scale and bias as one value per group: only
-    when constant and equal within each group."""
-    groups = _groups(rewrite)
-    rewrite.drop_attr("stash_type")
-    for index, name in ((1, "scale"), (2, "bias")):
-        array = rewrite.required_constant(index, name)
-        if array.size % groups:
-            rewrite.fail(f"{name} has {array.size} values for {groups} groups")
-        grid = array.reshape(groups, -1)
-        if not bool((grid == grid[:, :1]).all()):
-            rewrite.fail(f"{name} differs within a group; GroupNormalization-18 has one per group")
-        rewrite.node.replace_input_with(index, rewrite.const(grid[:, 0].copy()))
-
-
 ADAPTERS: Table = step(
     "BatchNormalization",
     9,
@@ -135,13 +120,8 @@ ADAPTERS |= step(
     "unchanged (scale and B may have their own type)",
     "scale and B cast to X's type",
 )
-ADAPTERS |= step(
-    "GroupNormalization",
-    21,
-    _per_channel,
-    _per_group,
-    "per-group scale and bias repeated per channel",
-    "constant per-channel scale and bias equal within each group taken once per group",
+ADAPTERS[("GroupNormalization", 18, 21)] = Adapter(
+    _per_channel, "per-group scale and bias repeated per channel"
 )
 
 __all__ = ["ADAPTERS"]

@@ -26,8 +26,9 @@ def _coerced_to_single_axis(rewrite: Rewrite) -> None:
         return
     data = rewrite.input(0)
     flat = rewrite.op1("Flatten", [data], {"axis": axis})
+    flat.shape = ir.Shape([None, None])
     rewrite.node.replace_input_with(0, flat)
-    rewrite.set_attr("axis", -1)
+    rewrite.set_attr("axis", 1)
     shape = rewrite.op1("Shape", [data])
 
     def back(result: ir.Value) -> ir.Value:

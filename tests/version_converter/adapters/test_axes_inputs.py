@@ -1,0 +1,182 @@
+"""Attributes that became inputs: each op's old and new form, converted both ways."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from onnxscript.version_converter import VersionConversionError
+from tests.version_converter.conversion import (
+    FLOAT,
+    INT64,
+    attrs,
+    convert,
+    converts,
+    info,
+    make,
+    node,
+    ops,
+    out,
+    pair,
+    rand,
+    tensor,
+    the,
+)
+
+X = {"x": rand(2, 3, 4)}
+
+
+@pytest.mark.parametrize(("op", "version"), [("ReduceSum", 13), ("ReduceMean", 18)])
+def test_reduce_axes(op: str, version: int):
+    old = make(
+        [node(op, ["x"], ["y"], axes=[1], keepdims=0)], [info("x")], [out("y", 2)], version - 1
+    )
+    new = make(
+        [node(op, ["x", "axes"], ["y"], keepdims=0)],
+        [info("x")],
+        [out("y", 2)],
+        version,
+        [tensor("axes", [1])],
+    )
+    up, down = pair(old, new, X)
+    assert ops(up) == ["Constant", op] and "axes" not in attrs(the(up, op))
+    assert ops(down) == [op] and attrs(the(down, op))["axes"] == [1]
+
+
+def test_reduce_without_axes_and_noop():
+    everything = make([node("ReduceSum", ["x"], ["y"])], [info("x")], [out("y", 3)], 11)
+    assert ops(converts(everything, 13, X)) == ["ReduceSum"]
+    noop = make(
+        [node("ReduceMax", ["x"], ["y"], noop_with_empty_axes=1)], [info("x")], [out("y", 3)], 18
+    )
+    assert ops(converts(noop, 13, X)) == ["Identity"]
+
+
+def test_axes_from_a_graph_input_cannot_become_an_attribute():
+    dynamic = make(
+        [node("ReduceSum", ["x", "axes"], ["y"])],
+        [info("x"), info("axes", INT64, [1])],
+        [out("y", 3)],
+        13,
+    )
+    with pytest.raises(VersionConversionError, match="ReduceSum .* axes .* must be a constant"):
+        convert(dynamic, 11)
+
+
+@pytest.mark.parametrize("op", ["Squeeze", "Unsqueeze"])
+def test_squeeze_unsqueeze_axes(op: str):
+    feeds = {"x": rand(2, 1, 4)}
+    rank = 2 if op == "Squeeze" else 4
+    shape = [2, 1, 4]
+    old = make([node(op, ["x"], ["y"], axes=[1])], [info("x", FLOAT, shape)], [out("y", rank)], 11)
+    new = make(
+        [node(op, ["x", "axes"], ["y"])],
+        [info("x", FLOAT, shape)],
+        [out("y", rank)],
+        13,
+        [tensor("axes", [1])],
+    )
+    up, down = pair(old, new, feeds)
+    assert ops(up) == ["Constant", op] and attrs(the(down, op)) == {"axes": [1]}
+
+
+def test_split_sizes():
+    outputs = [out("a", 3), out("b", 3)]
+    old = make([node("Split", ["x"], ["a", "b"], axis=2, split=[1, 3])], [info("x")], outputs, 11)
+    new = make(
+        [node("Split", ["x", "s"], ["a", "b"], axis=2)],
+        [info("x")],
+        outputs,
+        13,
+        [tensor("s", [1, 3])],
+    )
+    up, down = pair(old, new, X)
+    assert attrs(the(down, "Split"))["split"] == [1, 3]
+
+
+@pytest.mark.parametrize(("size", "written"), [(6, []), (7, ["Constant"]), (None, "run time")])
+def test_split_num_outputs_down(size: int | None, written: object):
+    """Split-18's num_outputs may leave a smaller last part; Split-13 needs the sizes
+    spelled out then (from a static size, or computed at run time)."""
+    outputs = [out("a", 2), out("b", 2), out("c", 2)]
+    new = make(
+        [node("Split", ["x"], ["a", "b", "c"], axis=1, num_outputs=3)],
+        [info("x", FLOAT, [2, size])],
+        outputs,
+        18,
+    )
+    feeds = {"x": rand(2, size or 8)}
+    down = converts(new, 13, feeds)
+    if written == "run time":
+        assert {"Shape", "Div", "Concat"} <= set(ops(down))
+    else:
+        assert ops(down) == [*written, "Split"]
+    up = converts(down, 18, feeds)
+    assert "num_outputs" in attrs(the(up, "Split")) or len(the(up, "Split").input) == 2
+
+
+def test_split_without_sizes_up_gets_num_outputs():
+    old = make(
+        [node("Split", ["x"], ["a", "b"], axis=2)], [info("x")], [out("a", 3), out("b", 3)], 13
+    )
+    assert attrs(the(converts(old, 18, X), "Split"))["num_outputs"] == 2
+
+
+def test_topk_k():
+    outputs = [out("v", 3), out("i", 3, INT64)]
+    old = make([node("TopK", ["x"], ["v", "i"], k=2, axis=1)], [info("x")], outputs, 9)
+    new = make(
+        [node("TopK", ["x", "k"], ["v", "i"], axis=1)], [info("x")], outputs, 10, [tensor("k", [2])]
+    )
+    up, down = pair(old, new, X)
+    assert attrs(the(down, "TopK")) == {"axis": 1, "k": 2}
+
+
+def test_slice_starts_ends_axes():
+    old = make(
+        [node("Slice", ["x"], ["y"], starts=[1, 0], ends=[3, -1], axes=[2, 1])],
+        [info("x")],
+        [out("y", 3)],
+        9,
+    )
+    inits = [tensor("s", [1, 0]), tensor("e", [3, -1]), tensor("a", [2, 1])]
+    new = make([node("Slice", ["x", "s", "e", "a"], ["y"])], [info("x")], [out("y", 3)], 10, inits)
+    up, down = pair(old, new, X)
+    assert attrs(the(down, "Slice")) == {"starts": [1, 0], "ends": [3, -1], "axes": [2, 1]}
+
+
+def test_slice_steps_other_than_one_need_slice_10():
+    inits = [tensor("s", [3]), tensor("e", [0]), tensor("a", [2]), tensor("t", [-1])]
+    new = make(
+        [node("Slice", ["x", "s", "e", "a", "t"], ["y"])], [info("x")], [out("y", 3)], 10, inits
+    )
+    with pytest.raises(VersionConversionError, match="steps"):
+        convert(new, 9)
+
+
+@pytest.mark.parametrize("bounds", [{"min": -0.5, "max": 0.5}, {"max": 0.25}])
+def test_clip_min_max(bounds: dict[str, float]):
+    old = make([node("Clip", ["x"], ["y"], **bounds)], [info("x")], [out("y", 3)], 10)
+    names = ["x", "lo" if "min" in bounds else "", "hi"]
+    inits = [tensor("hi", bounds["max"], np.float32)]
+    inits += [tensor("lo", bounds["min"], np.float32)] if "min" in bounds else []
+    new = make([node("Clip", names, ["y"])], [info("x")], [out("y", 3)], 11, inits)
+    up, down = pair(old, new, X)
+    assert attrs(the(down, "Clip")) == bounds
+
+
+def test_dft_axis():
+    signal = {"x": rand(2, 5, 6, 1)}
+    shape = [2, 5, 6, 1]
+    old = make([node("DFT", ["x"], ["y"], axis=2)], [info("x", FLOAT, shape)], [out("y", 4)], 17)
+    new = make(
+        [node("DFT", ["x", "", "axis"], ["y"])],
+        [info("x", FLOAT, shape)],
+        [out("y", 4)],
+        20,
+        [tensor("axis", 2)],
+    )
+    up, down = pair(old, new, signal, atol=1e-4)
+    assert attrs(the(down, "DFT")) == {"axis": 2}
+    default = make([node("DFT", ["x"], ["y"])], [info("x", FLOAT, shape)], [out("y", 4)], 20)
+    assert attrs(the(converts(default, 17, signal, atol=1e-4), "DFT")) == {"axis": -2}
