@@ -17,7 +17,7 @@ import onnx_ir as ir
 from onnxscript.version_converter import fallback as onnx_fallback
 from onnxscript.version_converter._context import Names, Rewrite, VersionConversionError
 from onnxscript.version_converter._types import type_errors
-from onnxscript.version_converter._versions import next_step
+from onnxscript.version_converter._versions import next_step, versions
 from onnxscript.version_converter.registry import WITHOUT_ADAPTER, lookup
 
 
@@ -71,6 +71,8 @@ class _Job:
 
     def _uncovered(self, node: ir.Node, opset: int, key: tuple[str, int, int]) -> Exception:
         reason = WITHOUT_ADAPTER.get(key, "no adapter for this step")
+        if key[2] == key[1] - 1 and key[1] == versions(key[0])[0]:
+            reason = f"{key[0]} does not exist before opset {key[1]}"
         name = node.name or "<unnamed>"
         return VersionConversionError(
             f"{node.op_type} node {name!r} cannot be converted from opset {opset} to "
