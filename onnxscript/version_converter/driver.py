@@ -86,7 +86,8 @@ class _Job:
         try:
             onnx_fallback.convert_node(node, opset, self.target, self.names)
         except Exception as failure:  # onnx's converter raises RuntimeError and others
-            raise error from failure
+            message = f"{error}; onnx's version converter failed too: {failure}"
+            raise VersionConversionError(message) from failure
         self.changed = True
 
 
@@ -125,7 +126,8 @@ def _set_imports(model: ir.Model, target: int) -> bool:
         if "" in function.opset_imports or _uses_ai_onnx(function):
             changed |= function.opset_imports.get("") != target
             function.opset_imports[""] = target
-    needed = onnx.helper.find_min_ir_version_for([onnx.helper.make_opsetid("", target)])
+    opsets = [onnx.helper.make_opsetid("", target)]
+    needed = onnx.helper.find_min_ir_version_for(opsets, ignore_unknown=True)
     if model.ir_version < needed:
         model.ir_version = needed
         changed = True

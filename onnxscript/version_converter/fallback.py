@@ -63,7 +63,7 @@ def _one_node_model(node: ir.Node, opset: int) -> onnx.ModelProto:
     graph = onnx.helper.make_graph([proto], "fallback", inputs, outputs, initializers)
     opsets = [onnx.helper.make_opsetid("", opset)]
     model = onnx.helper.make_model(graph, opset_imports=opsets)
-    model.ir_version = onnx.helper.find_min_ir_version_for(opsets)
+    model.ir_version = max(4, onnx.helper.find_min_ir_version_for(opsets, ignore_unknown=True))
     return model
 
 
@@ -89,6 +89,8 @@ def _splice(node: ir.Node, converted: ir.Graph, names: Names) -> None:
     for position, value in enumerate(node.inputs):
         if value is not None:
             originals[f"input_{position}"] = value
+    results = list(converted.outputs)
+    converted.outputs.clear()
     moved = list(converted)
     converted.remove(moved)
     constants: dict[str, ir.Value] = {}
@@ -105,7 +107,7 @@ def _splice(node: ir.Node, converted: ir.Graph, names: Names) -> None:
         _adopt(new, node, names)
     graph.insert_before(node, moved)
     for position, output in enumerate(node.outputs):
-        result = converted.outputs[position]
+        result = results[position]
         if result.producer() is None:  # the converter passed an input straight through
             result = _identity(graph, node, originals[result.name or ""], names)
         _take_over(graph, output, result, names)
