@@ -319,10 +319,10 @@ def _model_with_functions(opset: int) -> ir.Model:
 
 
 @pytest.mark.parametrize("source", [12, 18])
-def test_convert_version_keeps_or_inlines_model_local_functions(source: int) -> None:
-    """onnx's version converter drops model-local functions; convert_version keeps those
-    whose ops do not change (at the target version) and inlines the others, so every call
-    in the If branches still finds its function."""
+def test_convert_version_converts_model_local_functions_in_place(source: int) -> None:
+    """convert_version converts the model-local functions themselves (onnx's version
+    converter dropped them, so they used to be inlined): every call in the If branches
+    still finds its function, and ``total``'s ReduceSum takes its axes as an input."""
     model = _model_with_functions(source)
     before = ir.serde.serialize_model(model)
     converted = ir.serde.serialize_model(torch_2_11.convert_version(model, 20))
@@ -330,7 +330,11 @@ def test_convert_version_keeps_or_inlines_model_local_functions(source: int) -> 
     _assert_calls_resolve(converted)
     assert {o.domain: o.version for o in converted.opset_import}[""] == 20
     kept = {f.name for f in converted.functions}
-    assert kept == ({"wave"} if source < 13 else {"wave", "total"})
+    assert kept == {"wave", "total"}
+    (total,) = [f for f in converted.functions if f.name == "total"]
+    assert [n.op_type for n in total.node] == (
+        ["Constant", "ReduceSum"] if source < 13 else ["ReduceSum"]
+    )
     assert all({o.domain: o.version for o in f.opset_import}[""] == 20 for f in converted.functions)
     for x in ([1.0, 2.0, 0.5], [-1.0, -3.0, 0.5]):
         feeds = {"x": np.array(x, np.float32)}

@@ -19,7 +19,9 @@ def cases() -> list[backend_sweep.Case]:
     return backend_sweep.load_cases()
 
 
-def test_backend_node_tests_convert(cases: list[backend_sweep.Case], request: pytest.FixtureRequest):
+def test_backend_node_tests_convert(
+    cases: list[backend_sweep.Case], request: pytest.FixtureRequest
+):
     distances = backend_sweep.FULL_DISTANCES if FULL else backend_sweep.SAMPLE_DISTANCES
     outcomes = backend_sweep.sweep(cases, distances, sample=1 if FULL else 6)
     counts = backend_sweep.counts(outcomes)

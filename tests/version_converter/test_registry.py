@@ -41,9 +41,10 @@ def test_every_adapter_is_a_step_or_writes_out_an_op_below_its_first_version():
             continue
         op, source, target = key
         assert target == source - 1, key
-        assert schemas.op_facts("", op, target) is None or schemas.op_facts(
-            "", op, source
-        ).since_version == versions(op)[-1], key
+        assert (
+            schemas.op_facts("", op, target) is None
+            or schemas.op_facts("", op, source).since_version == versions(op)[-1]
+        ), key
 
 
 def test_steps_without_adapter_say_why():

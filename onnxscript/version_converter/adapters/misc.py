@@ -54,7 +54,7 @@ def _initializer_unless_float(rewrite: Rewrite) -> None:
         rewrite.fail(f"a {tensor.dtype.name} constant needs Constant-9 inside a function")
     output = node.outputs[0]
     value = ir.Value(
-        name=output.name, type=ir.TensorType(tensor.dtype), shape=ir.Shape(tensor.shape)
+        name=output.name, type=ir.TensorType(tensor.dtype), shape=ir.Shape(tensor.shape.numpy())
     )
     value.const_value = tensor
     rewrite.replace_output(0, value)

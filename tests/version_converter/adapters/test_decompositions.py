@@ -7,7 +7,6 @@ import pytest
 
 from onnxscript.version_converter import VersionConversionError
 from tests.version_converter.conversion import (
-    INT64,
     convert,
     converts,
     info,
@@ -34,7 +33,7 @@ def test_gelu(approximate: str, target: int):
 def test_gelu_needs_erf():
     model = make([node("Gelu", ["x"], ["y"])], [info("x")], [out("y", 3)], 20)
     with pytest.raises(
-        VersionConversionError, match="Erf node .* Erf does not exist before opset 9"
+        VersionConversionError, match=r"Erf node .* Erf does not exist before opset 9"
     ):
         convert(model, 8)
 
@@ -50,4 +49,4 @@ def test_constant_of_shape_below_9():
         9,
     )
     down = converts(model, 8, {"x": rand(2, 3, 4)})
-    assert "Tile" in ops(down) and INT64
+    assert "Tile" in ops(down)

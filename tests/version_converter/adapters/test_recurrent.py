@@ -17,6 +17,7 @@ from tests.version_converter.conversion import (
     ops,
     out,
     rand,
+    reference,
     run,
     tensor,
     the,
@@ -46,8 +47,6 @@ def test_batch_first_layout(op: str):
     assert ops(down).count("Transpose") == 1 + len(outputs)
     assert "layout" not in attrs(the(down, op))
     feeds = {"x": rand(batch, seq, size)}
-    from tests.version_converter.conversion import reference
-
     for expected, actual in zip(reference(model, feeds), run(down, feeds)):
         np.testing.assert_allclose(actual, expected, rtol=1e-4, atol=1e-5)
     assert_same(down, convert(down, 14), feeds)
