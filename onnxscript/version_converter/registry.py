@@ -56,8 +56,10 @@ ADAPTERS: dict[Key, Adapter] = _collect()
 WITHOUT_ADAPTER: dict[Key, str] = {
     ("Scan", 8, 9): "Scan-8 scans a batch axis and takes sequence_lens; Scan-9 has neither",
     ("Scan", 9, 8): "Scan-8 scans a batch axis and takes sequence_lens; Scan-9 has neither",
-    ("Upsample", 10, 9): "never taken: a node at deprecated Upsample-10 is read as Upsample-9",
-    ("Scatter", 11, 9): "never taken: a node at deprecated Scatter-11 is read as Scatter-9",
+    ("Upsample", 10, 9): "never taken: a node of deprecated Upsample-10 is read as Upsample-9 "
+    "(Resize-10 goes down to Upsample-9)",
+    ("Scatter", 11, 9): "never taken: a node of deprecated Scatter-11 is read as Scatter-9 "
+    "(ScatterElements-11 goes down to Scatter-9)",
 }
 """Steps no adapter takes, and why (``fallback=True`` hands them to onnx's converter)."""
 

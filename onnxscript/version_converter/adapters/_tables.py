@@ -89,7 +89,7 @@ def new_attributes(op_type: str, version: int, defaults: dict[str, Callable[[Any
         version,
         nothing,
         down,
-        f"unchanged (new attributes {names} default to the old behaviour)",
+        f"unchanged (new {names}: the default keeps the old behaviour)",
         f"{names} must be absent or default; dropped",
     )
 

@@ -184,8 +184,8 @@ def _dropping(op_type: str, version: int, *names: str) -> Table:
         version,
         nothing,
         _drop(*names),
-        f"unchanged (new {listed} only apply to new element types)",
-        f"{listed} dropped (they only apply to element types the older version lacks)",
+        f"unchanged (new {listed}: only for new element types)",
+        f"{listed} dropped (only for element types the older version lacks)",
     )
 
 
