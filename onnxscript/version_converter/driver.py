@@ -10,6 +10,7 @@ schema. The opset imports change last.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 
 import onnx.helper
 import onnx_ir as ir
@@ -17,7 +18,7 @@ import onnx_ir as ir
 from onnxscript.version_converter import fallback as onnx_fallback
 from onnxscript.version_converter._context import Names, Rewrite, VersionConversionError
 from onnxscript.version_converter._types import type_errors
-from onnxscript.version_converter._versions import next_step, versions
+from onnxscript.version_converter._versions import FIRST_OPSET, newest, next_step, versions
 from onnxscript.version_converter.registry import WITHOUT_ADAPTER, lookup
 
 
@@ -108,24 +109,38 @@ class ConvertVersionPass(ir.passes.InPlacePass):
 
     def call(self, model: ir.Model) -> ir.passes.PassResult:
         target = self.target_version
+        if not FIRST_OPSET <= target <= newest():
+            raise VersionConversionError(
+                f"opset {target} is outside what the converter knows ({FIRST_OPSET} to "
+                f"{newest()}, the newest of the installed onnx)"
+            )
         job = _Job(target, Names(model), self.fallback)
-        source = model.opset_imports.get("", target)
+        source = _version(model.opset_imports) or target
         job.convert(model.graph, source)
         for function in model.functions.values():
-            job.convert(function, function.opset_imports.get("", source))
+            job.convert(function, _version(function.opset_imports) or source)
         changed = job.changed | _set_imports(model, target)
         return ir.passes.PassResult(model, changed)
 
 
+def _version(imports: Mapping[str, int]) -> int | None:
+    """The ai.onnx version of opset imports (spelled "" or "ai.onnx")."""
+    return imports.get("", imports.get("ai.onnx"))
+
+
+def _set_version(imports: dict[str, int], graph: ir.Graph | ir.Function, target: int) -> bool:
+    if _version(imports) is None and not _uses_ai_onnx(graph):
+        return False
+    key = "ai.onnx" if "ai.onnx" in imports else ""
+    changed = imports.get(key) != target
+    imports[key] = target
+    return changed
+
+
 def _set_imports(model: ir.Model, target: int) -> bool:
-    changed = False
-    if "" in model.opset_imports or _uses_ai_onnx(model.graph):
-        changed |= model.opset_imports.get("") != target
-        model.opset_imports[""] = target
+    changed = _set_version(model.opset_imports, model.graph, target)
     for function in model.functions.values():
-        if "" in function.opset_imports or _uses_ai_onnx(function):
-            changed |= function.opset_imports.get("") != target
-            function.opset_imports[""] = target
+        changed |= _set_version(function.opset_imports, function, target)
     opsets = [onnx.helper.make_opsetid("", target)]
     needed = onnx.helper.find_min_ir_version_for(opsets, ignore_unknown=True)
     if model.ir_version < needed:

@@ -239,3 +239,23 @@ def test_adapter_refusals_are_errors_even_with_fallback():
     )
     with pytest.raises(VersionConversionError, match="must be a constant"):
         version_converter.convert_version(model, 11, fallback=True)
+
+
+def test_ai_onnx_import_spelled_out_is_kept():
+    graph = helper.make_graph(
+        [node("ReduceSum", ["x"], ["y"], axes=[1], keepdims=0, domain="ai.onnx")],
+        "g",
+        [info("x")],
+        [out("y", 2)],
+    )
+    model = to_ir(helper.make_model(graph, opset_imports=[helper.make_opsetid("ai.onnx", 11)]))
+    version_converter.convert_version(model, 13)
+    assert dict(model.opset_imports) == {"ai.onnx": 13}
+    assert [n.op_type for n in model.graph] == ["Constant", "ReduceSum"]
+
+
+@pytest.mark.parametrize("target", [6, 99])
+def test_target_outside_the_known_opsets_is_refused(target: int):
+    model = to_ir(make([node("Relu", ["x"], ["y"])], [info("x")], [out("y", 3)], 18))
+    with pytest.raises(VersionConversionError, match=f"opset {target} is outside"):
+        version_converter.convert_version(model, target)
