@@ -72,13 +72,13 @@ class _Job:
 
     def _uncovered(self, node: ir.Node, opset: int, key: tuple[str, int, int]) -> Exception:
         reason = WITHOUT_ADAPTER.get(key, "no adapter for this step")
+        reason += " (fallback=True hands such nodes to onnx's version converter)"
         if key[2] == key[1] - 1 and key[1] == versions(key[0])[0]:
             reason = f"{key[0]} does not exist before opset {key[1]}"
         name = node.name or "<unnamed>"
         return VersionConversionError(
             f"{node.op_type} node {name!r} cannot be converted from opset {opset} to "
-            f"{self.target}: step {key[1]} -> {key[2]}: {reason} (fallback=True hands such "
-            "nodes to onnx's version converter)"
+            f"{self.target}: step {key[1]} -> {key[2]}: {reason}"
         )
 
     def _fall_back(self, node: ir.Node, opset: int, error: Exception) -> None:
@@ -153,7 +153,8 @@ def convert_version(model: ir.Model, target_version: int, fallback: bool = False
     """Convert ``model`` (an ``onnx_ir`` model) to ai.onnx opset ``target_version`` in place.
 
     Raises :class:`VersionConversionError` naming the node, op and versions when a node
-    cannot be converted (and ``fallback`` is off, or onnx's converter fails too).
+    cannot be converted (and ``fallback`` is off, or onnx's converter fails too); the
+    nodes converted before it stay converted.
     """
     ConvertVersionPass(target_version, fallback)(model)
 

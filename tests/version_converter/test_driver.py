@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from math import erf
+
 import numpy as np
 import onnx
 import onnx_ir as ir
@@ -170,8 +172,6 @@ def test_node_versions_newer_than_the_model():
     onnx.checker.check_model(proto, full_check=True)
     (y,) = run(proto, X)
     relu = np.maximum(X["x"], 0)
-    from math import erf
-
     expected = 0.5 * relu * (1 + np.vectorize(erf)(relu / np.sqrt(2)))
     np.testing.assert_allclose(y, expected, rtol=1e-5, atol=1e-6)
 

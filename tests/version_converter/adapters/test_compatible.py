@@ -4,10 +4,11 @@ is refused: element types, attribute values, broadcasting."""
 from __future__ import annotations
 
 import numpy as np
+import onnx_ir as ir
 import pytest
 from onnx import TensorProto
 
-from onnxscript.version_converter import VersionConversionError
+from onnxscript.version_converter import VersionConversionError, convert_version
 from tests.version_converter.conversion import (
     FLOAT,
     INT64,
@@ -106,3 +107,40 @@ def test_cast_saturate_dropped_below_19():
     )
     down = converts(model, 13, {"x": rand(2, 3, 4)})
     assert attrs(the(down, "Cast")) == {"to": TensorProto.FLOAT16}
+
+
+NEW_ATTRIBUTES = [
+    ("AveragePool", 10, 2, {"kernel_shape": [2]}, "ceil_mode", 1),
+    ("AveragePool", 19, 2, {"kernel_shape": [2]}, "dilations", [2]),
+    ("MaxPool", 10, 2, {"kernel_shape": [2]}, "dilations", [2]),
+    ("LpPool", 18, 2, {"kernel_shape": [2]}, "ceil_mode", 1),
+    ("DepthToSpace", 11, 1, {"blocksize": 2}, "mode", "CRD"),
+    ("SpaceToDepth", 28, 1, {"blocksize": 2}, "mode", "CRD"),
+    ("GatherND", 12, 2, {}, "batch_dims", 1),
+    ("ScatterElements", 16, 3, {}, "reduction", "add"),
+    ("ScatterND", 16, 3, {}, "reduction", "mul"),
+    ("Attention", 25, 3, {}, "left_window_size", 2),
+    ("Reshape", 14, 2, {}, "allowzero", 1),
+]
+
+
+@pytest.mark.parametrize(("op", "version", "inputs", "others", "name", "value"), NEW_ATTRIBUTES)
+def test_new_attribute_refused_below_unless_default(
+    op: str, version: int, inputs: int, others: dict, name: str, value: object
+):
+    """Going below the version that added ``name``: a non-default value is refused; the
+    default is dropped."""
+    older = version - 1
+
+    def model(attribute: object) -> ir.Model:
+        values = [ir.val(f"in{i}") for i in range(inputs)]
+        attributes = {**others} if attribute is None else {**others, name: attribute}
+        single = ir.node(op, values, attributes)
+        graph = ir.Graph(values, single.outputs, nodes=[single], opset_imports={"": version})
+        return ir.Model(graph, ir_version=10)
+
+    with pytest.raises(VersionConversionError, match=name):
+        convert_version(model(value), older)
+    default = model(None)
+    convert_version(default, older)
+    assert name not in next(iter(default.graph)).attributes
