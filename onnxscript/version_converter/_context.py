@@ -305,9 +305,17 @@ class Rewrite:
         if new.shape is None and old.shape is not None:
             new.shape = old.shape.copy()
         old.shape = None  # what the node computes now may be shaped differently
+        carry_metadata(new, old)
         name = old.name
         old.name = self.names.fresh(f"{name or 'value'}_before")
         new.name = name
+
+
+def carry_metadata(target: ir.Value | ir.Node, source: ir.Value | ir.Node) -> None:
+    """``source``'s metadata keys that ``target`` lacks (the rule of
+    ``onnxscript.optimizer.metadata``: a value taking an output's place gains its keys)."""
+    for key, value in source.metadata_props.items():
+        target.metadata_props.setdefault(key, value)
 
 
 def _discard_if_unused(value: ir.Value | None) -> None:
@@ -344,6 +352,7 @@ __all__ = [
     "Names",
     "Rewrite",
     "VersionConversionError",
+    "carry_metadata",
     "constant_array",
     "nothing",
 ]

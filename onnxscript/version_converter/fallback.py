@@ -13,7 +13,7 @@ import onnx.helper
 import onnx.version_converter
 import onnx_ir as ir
 
-from onnxscript.version_converter._context import Names, VersionConversionError
+from onnxscript.version_converter._context import Names, VersionConversionError, carry_metadata
 
 _SMALL = 4096
 """Constant inputs up to this many elements go to the converter as initializers (shape
@@ -117,7 +117,7 @@ def _splice(node: ir.Node, converted: ir.Graph, names: Names) -> None:
 def _adopt(new: ir.Node, old: ir.Node, names: Names) -> None:
     base = old.name or old.op_type
     new.name = names.fresh(f"{base}/{new.op_type}")
-    new.metadata_props.update(old.metadata_props)
+    carry_metadata(new, old)
     for value in new.outputs:
         value.name = names.fresh(f"{base}_{new.op_type.lower()}")
 
@@ -144,6 +144,7 @@ def _take_over(graph: ir.Graph, old: ir.Value, new: ir.Value, names: Names) -> N
         new.type = old.type
     if new.shape is None and old.shape is not None:
         new.shape = old.shape.copy()
+    carry_metadata(new, old)
     name = old.name
     old.name = names.fresh(f"{name or 'value'}_before")
     new.name = name

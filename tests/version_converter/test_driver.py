@@ -259,3 +259,16 @@ def test_target_outside_the_known_opsets_is_refused(target: int):
     model = to_ir(make([node("Relu", ["x"], ["y"])], [info("x")], [out("y", 3)], 18))
     with pytest.raises(VersionConversionError, match=f"opset {target} is outside"):
         version_converter.convert_version(model, target)
+
+
+def test_a_value_taking_an_outputs_place_gains_its_metadata():
+    model = to_ir(make([node("Softmax", ["x"], ["y"], axis=1)], [info("x")], [out("y", 3)], 11))
+    model.graph.outputs[0].metadata_props["pkg.torch.export.graph_signature.OutputSpec.kind"] = (
+        "USER_OUTPUT"
+    )
+    version_converter.convert_version(model, 13)
+    (output,) = model.graph.outputs
+    assert output.producer().op_type == "Reshape" and output.name == "y"
+    assert output.metadata_props == {
+        "pkg.torch.export.graph_signature.OutputSpec.kind": "USER_OUTPUT"
+    }
