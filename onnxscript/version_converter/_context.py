@@ -94,10 +94,6 @@ class Rewrite:
 
     # -- reading -------------------------------------------------------------------------
 
-    @property
-    def upward(self) -> bool:
-        return self.key[2] > self.key[1]
-
     def fail(self, reason: str) -> NoReturn:
         """Stop: the node cannot take this step."""
         op, source, target = self.key

@@ -226,11 +226,12 @@ NEW_VALUES: Table = (
 def _same_shapes(rewrite: Rewrite) -> None:
     """Before opset 8, Sum/Max/Min/Mean needed inputs of one shape (no broadcasting)."""
     inputs = [v for v in rewrite.node.inputs if v is not None]
-    shapes = [v.shape for v in inputs]
     if len(inputs) < 2:
         return
-    if any(s is None for s in shapes) or any(s != shapes[0] for s in shapes):
-        rewrite.fail("the older version does not broadcast; the inputs' shapes must be equal")
+    shapes = [v.shape for v in inputs]
+    known = all(s is not None and all(isinstance(d, int) or d.value for d in s) for s in shapes)
+    if not known or any(s != shapes[0] for s in shapes):
+        rewrite.fail(_BROADCAST)
 
 
 def _at_least_one_state(rewrite: Rewrite) -> None:
