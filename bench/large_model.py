@@ -19,8 +19,9 @@ the whole process (``ru_maxrss``: building the model included) and the peak abov
 baseline, nodes, the file's size and the largest difference from torch; then the ratios
 ours/0.7.2. Nothing is asserted on timings.
 
-Usage: ``python bench/large_model.py [--no-baseline] [--only ours|0.7.2] [--layers N]``
-(``--layers``: fewer decoder layers, for a quick run of the benchmark itself).
+Usage: ``python bench/large_model.py [--no-baseline] [--only ours|0.7.2] [--layers N]
+[--tiny] [--no-verify] [--json figures.json]`` (``--layers``: fewer decoder layers;
+``--tiny``: the same architecture in a few MB, to try the benchmark itself).
 """
 
 from __future__ import annotations
@@ -53,6 +54,25 @@ LLAMA_SIZES: dict[str, Any] = {
     "tie_word_embeddings": False,
 }
 """Qwen3-0.6B's sizes, as a Llama: 0.66B parameters with the untied head."""
+
+TINY_SIZES: dict[str, Any] = {
+    **LLAMA_SIZES,
+    "vocab_size": 1024,
+    "hidden_size": 64,
+    "intermediate_size": 128,
+    "num_hidden_layers": 1,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "head_dim": 16,
+}
+"""``--tiny``: the same architecture in a few MB, to try the benchmark itself."""
+
+
+def model_sizes(layers: int | None = None, tiny: bool = False) -> dict[str, Any]:
+    sizes = dict(TINY_SIZES if tiny else LLAMA_SIZES)
+    if layers is not None:
+        sizes["num_hidden_layers"] = layers
+    return sizes
 
 
 # --- the child: one side, in its own process --------------------------------------------
@@ -105,30 +125,22 @@ class MemoryWatch:
         start = time.perf_counter()
         yield
         seconds = time.perf_counter() - start
-        peak = max(self.sampled, _status_bytes("VmRSS"))
-        if exact:
-            peak = max(peak, _status_bytes("VmHWM"))
-        self.phases[name] = {
-            "seconds": seconds,
-            "peak": peak,
-            "after": _status_bytes("VmRSS"),
-        }
+        after = _status_bytes("VmRSS")
+        peak = max(self.sampled, after, _status_bytes("VmHWM") if exact else 0)
+        self.phases[name] = {"seconds": seconds, "peak": peak, "after": after}
 
     def stop(self) -> None:
         self._stop.set()
         self._thread.join()
 
 
-def build_model(layers: int | None = None) -> Any:
-    """The benchmark's Llama (random weights, seed 0), wrapped to return the logits of
-    ``(input_ids, attention_mask)``."""
+def build_model(sizes: dict[str, Any]) -> Any:
+    """The benchmark's Llama of ``sizes`` (random weights, seed 0), wrapped to return the
+    logits of ``(input_ids, attention_mask)``."""
     import torch
     import transformers
 
     torch.manual_seed(0)
-    sizes = dict(LLAMA_SIZES)
-    if layers is not None:
-        sizes["num_hidden_layers"] = layers
     llama = transformers.LlamaForCausalLM(transformers.LlamaConfig(**sizes)).eval()
 
     class Logits(torch.nn.Module):
@@ -144,18 +156,18 @@ def build_model(layers: int | None = None) -> Any:
     return Logits(llama)
 
 
-def model_inputs(batch: int, sequence: int) -> tuple[Any, Any]:
+def model_inputs(batch: int, sequence: int, vocab: int) -> tuple[Any, Any]:
     """Token ids and an attention mask whose last row is left-padded by one."""
     import torch
 
     generator = torch.Generator().manual_seed(batch * 1000 + sequence)
-    ids = torch.randint(0, LLAMA_SIZES["vocab_size"], (batch, sequence), generator=generator)
+    ids = torch.randint(0, vocab, (batch, sequence), generator=generator)
     mask = torch.ones(batch, sequence, dtype=torch.int64)
     mask[-1, 0] = 0
     return ids, mask
 
 
-def _verify(path: str, module: Any) -> dict[str, Any]:
+def _verify(path: str, module: Any, vocab: int) -> dict[str, Any]:
     """Check the saved model by path and run it in onnxruntime at two shapes against
     torch: the largest difference relative to the output's scale."""
     import numpy as np
@@ -167,7 +179,7 @@ def _verify(path: str, module: Any) -> dict[str, Any]:
     session = onnxruntime.InferenceSession(path, providers=["CPUExecutionProvider"])
     worst = 0.0
     for shape in ((2, 8), (3, 5)):
-        ids, mask = model_inputs(*shape)
+        ids, mask = model_inputs(*shape, vocab)
         with torch.no_grad():
             expected = module(ids, mask).numpy()
         got = session.run(None, {"input_ids": ids.numpy(), "attention_mask": mask.numpy()})[0]
@@ -175,7 +187,7 @@ def _verify(path: str, module: Any) -> dict[str, Any]:
     return {"checked": True, "relative": worst}
 
 
-def child(folder: str, layers: int | None, verify: bool) -> dict[str, Any]:
+def child(folder: str, sizes: dict[str, Any], verify: bool) -> dict[str, Any]:
     """One side's measurements (see the module's docstring)."""
     import gc
     import logging
@@ -190,7 +202,7 @@ def child(folder: str, layers: int | None, verify: bool) -> dict[str, Any]:
 
     watch = MemoryWatch()
     with watch.phase("build"):
-        module = build_model(layers)
+        module = build_model(sizes)
     figures: dict[str, Any] = {
         "onnxscript": f"{onnxscript.__version__} ({Path(onnxscript.__file__).parent})",
         "parameters": sum(p.numel() for p in module.parameters()),
@@ -201,7 +213,7 @@ def child(folder: str, layers: int | None, verify: bool) -> dict[str, Any]:
     with watch.phase("export"), torch.no_grad():
         program = torch.onnx.export(
             module,
-            model_inputs(2, 8),
+            model_inputs(2, 8, sizes["vocab_size"]),
             dynamic_shapes=({0: dim, 1: dim},) * 2,
             dynamo=True,
             optimize=False,
@@ -222,14 +234,14 @@ def child(folder: str, layers: int | None, verify: bool) -> dict[str, Any]:
     del program
     gc.collect()
     if verify:
-        figures.update(_verify(path, module))
+        figures.update(_verify(path, module, sizes["vocab_size"]))
     return figures
 
 
 # --- the parent ------------------------------------------------------------------------
 
 
-def _run_side(python: Path, ours: bool, layers: int | None, verify: bool) -> dict[str, Any]:
+def _run_side(python: Path, ours: bool, sizes: dict[str, Any], verify: bool) -> dict[str, Any]:
     sys.path[:0] = [str(BENCH_DIR)]
     from support import run_json
 
@@ -239,8 +251,7 @@ def _run_side(python: Path, ours: bool, layers: int | None, verify: bool) -> dic
         env["PYTHONPATH"] = str(REPO_ROOT)
     with tempfile.TemporaryDirectory(prefix="large_model_") as folder:
         command: list[str | os.PathLike[str]] = [python, __file__, "--child", folder]
-        if layers is not None:
-            command += ["--layers", str(layers)]
+        command += ["--sizes", json.dumps(sizes)]
         if not verify:
             command.append("--no-verify")
         # Outside the repository, so that 0.7.2's side cannot import ours.
@@ -307,13 +318,16 @@ def main() -> None:
     parser.add_argument("--no-baseline", action="store_true", help="only our side")
     parser.add_argument("--only", choices=("ours", "0.7.2"), help="one side only")
     parser.add_argument("--layers", type=int, help="decoder layers (default: 28)")
+    parser.add_argument("--tiny", action="store_true", help="a few-MB model of the same kind")
+    parser.add_argument("--sizes", help=argparse.SUPPRESS)
     parser.add_argument("--no-verify", action="store_true", help="skip the checker and ORT")
     parser.add_argument("--json", help="also write the figures to this file")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(child(args.child, args.layers, not args.no_verify)))
+        print(json.dumps(child(args.child, json.loads(args.sizes), not args.no_verify)))
         return
+    sizes = model_sizes(args.layers, args.tiny)
     sys.path[:0] = [str(BENCH_DIR)]
     from support import ensure_torch_baseline
 
@@ -325,7 +339,7 @@ def main() -> None:
     results: dict[str, dict[str, Any]] = {}
     for side, (python, ours) in sides.items():
         print(f"running {side} ...", flush=True)
-        results[side] = _run_side(python, ours, args.layers, not args.no_verify)
+        results[side] = _run_side(python, ours, sizes, not args.no_verify)
     report(results)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
