@@ -7,7 +7,7 @@ Neither function makes a second copy of the weights in memory:
   tensor is computed once), and lets the kernel drop the file's pages from its cache once
   they are written. Without that, saving grows the page cache by the whole file, and
   growing it is what a 2.5 GB save spends most of its time on in a virtual machine (fresh
-  guest pages are faulted in from the host; here 7-13 s against about 1.5 s when the same
+  guest pages are faulted in from the host; here 5.5-13 s against 1.4-1.8 s when the same
   pages are reused), and what counts against the memory limit of a container.
 * :func:`check_with_onnx` gives onnx's checker the model by path, with every large tensor
   in external data. The checker reads no external tensor (it checks that the file is
