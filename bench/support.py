@@ -101,3 +101,54 @@ def ensure_baseline_venv(venv: Path = BASELINE_VENV) -> Path:
     if installed.returncode != 0:
         raise RuntimeError(f"pip install {' '.join(requirements)} failed:\n{installed.stderr}")
     return python
+
+
+TORCH_BASELINE_VENV = BENCH_DIR / f".venv-torch-onnxscript-{BASELINE_VERSION}"
+"""The torch.onnx benchmarks' baseline: this environment's torch, torchvision,
+transformers and onnxruntime, with onnxscript 0.7.2."""
+
+TORCH_BASELINE_PACKAGES = ("torch", "torchvision", "transformers", "onnxruntime", "onnxscript")
+
+_PACKAGE_VERSIONS = r"""
+import importlib.metadata as metadata, json, sys
+found = {}
+for name in sys.argv[1:]:
+    try:
+        found[name] = metadata.version(name).split("+")[0]
+    except metadata.PackageNotFoundError:
+        pass
+print(json.dumps(found))
+"""
+
+
+def _pins(versions: Mapping[str, object]) -> list[str]:
+    return [f"{name}=={versions[name]}" for name in TORCH_BASELINE_PACKAGES if name in versions]
+
+
+def _package_versions(python: Path) -> dict[str, object]:
+    """The baseline packages' versions installed for ``python`` (local parts such as
+    +cu130 dropped); read isolated (-I: no cwd on the path)."""
+    return run_json([python, "-I", "-c", _PACKAGE_VERSIONS, *TORCH_BASELINE_PACKAGES])
+
+
+def ensure_torch_baseline(venv: Path = TORCH_BASELINE_VENV) -> Path:
+    """The Python of ``venv``, with this torch/torchvision/transformers/onnxruntime and
+    onnxscript 0.7.2. Its ``requirements.txt`` marker lists the pins installed; a venv
+    without the marker (or with a stale one) whose packages already match only gets the
+    marker written, else it is made again."""
+    python = venv_python(venv)
+    wanted = _pins({**_package_versions(Path(sys.executable)), "onnxscript": BASELINE_VERSION})
+    marker = venv / "requirements.txt"
+    if python.exists() and marker.exists() and marker.read_text() == "\n".join(wanted):
+        return python
+    if python.exists() and _pins(_package_versions(python)) == wanted:
+        marker.write_text("\n".join(wanted))
+        return python
+    print(f"creating {venv} with {wanted} ...", flush=True)
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", *wanted], check=True)
+    installed = _pins(_package_versions(python))
+    if installed != wanted:
+        raise RuntimeError(f"{venv} holds {installed}, not {wanted}")
+    marker.write_text("\n".join(installed))
+    return python

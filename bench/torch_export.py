@@ -16,18 +16,16 @@ tiny random weights) exported with dynamic shapes, where each side also says whe
 optimized model matches torch at the export's shape and at a second one (the totals and
 the ratio count the models both sides export).
 
-With ``--large``: a decoder-only LLM of 0.66B parameters (random weights) exported with
-dynamic batch and sequence, saved with external data (2.6 GB), checked by path and run at
-two shapes, on each side.
+A large model (a 0.66B-parameter Llama saved with external data: time and peak memory)
+is ``bench/large_model.py``.
 
 Usage: ``python bench/torch_export.py [--repeat 3] [--no-baseline]
-[--dynamic [--models llama_kv,bert] | --large]``.
+[--dynamic [--models llama_kv,bert]]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -40,9 +38,7 @@ REAL_MODELS_FILE = REPO_ROOT / "tests" / "function_libs" / "real_models.py"
 DYNAMIC_EXPORT_FILE = REPO_ROOT / "tests" / "function_libs" / "dynamic_export.py"
 sys.path[:0] = [str(BENCH_DIR)]
 
-from support import run_json  # noqa: E402
-
-BASELINE_VENV = BENCH_DIR / ".venv-torch-onnxscript-0.7.2"
+from support import ensure_torch_baseline, run_json  # noqa: E402
 
 SCRIPT = r"""
 import importlib.util, json, logging, sys, time, warnings
@@ -137,64 +133,6 @@ for name, model in suite.items():
 print(json.dumps(results))
 """
 
-# The large model's child: a Llama of 0.66B parameters (random weights; Qwen3-0.6B's sizes,
-# untied head) with dynamic batch and sequence, exported (optimized), saved with external
-# data, checked by path and run at two shapes.
-LARGE_SCRIPT = r"""
-import json, logging, os, sys, tempfile, time, warnings
-warnings.filterwarnings("ignore")
-logging.disable(logging.WARNING)
-import numpy as np, onnx, onnxruntime, torch, transformers
-
-torch.manual_seed(0)
-config = transformers.LlamaConfig(
-    vocab_size=151936, hidden_size=1024, intermediate_size=3072, num_hidden_layers=28,
-    num_attention_heads=16, num_key_value_heads=8, head_dim=64, tie_word_embeddings=False,
-)
-llama = transformers.LlamaForCausalLM(config).eval()
-
-class Logits(torch.nn.Module):
-    def __init__(self, model):
-        super().__init__()
-        self.model = model
-
-    def forward(self, input_ids, attention_mask):
-        return self.model(input_ids=input_ids, attention_mask=attention_mask, use_cache=False).logits
-
-def inputs(batch, seq):
-    mask = torch.ones(batch, seq, dtype=torch.int64)
-    mask[-1, 0] = 0  # a left-padded row
-    return torch.randint(0, config.vocab_size, (batch, seq)), mask
-
-module = Logits(llama)
-dynamic = torch.export.Dim.DYNAMIC
-figures = {"parameters": sum(p.numel() for p in llama.parameters())}
-start = time.perf_counter()
-with torch.no_grad():
-    program = torch.onnx.export(
-        module, inputs(2, 8), dynamic_shapes=({0: dynamic, 1: dynamic},) * 2, dynamo=True,
-        verbose=False,
-    )
-figures["export"] = time.perf_counter() - start
-figures["nodes"] = len(list(program.model.graph))
-with tempfile.TemporaryDirectory() as folder:
-    path = os.path.join(folder, "llama.onnx")
-    start = time.perf_counter()
-    program.save(path, external_data=True)
-    figures["save"] = time.perf_counter() - start
-    onnx.checker.check_model(path, full_check=True)
-    session = onnxruntime.InferenceSession(path)
-    worst = 0.0
-    for shape in ((2, 8), (3, 5)):
-        ids, mask = inputs(*shape)
-        with torch.no_grad():
-            expected = module(ids, mask).numpy()
-        got = session.run(None, {"input_ids": ids.numpy(), "attention_mask": mask.numpy()})[0]
-        worst = max(worst, float(np.abs(got - expected).max() / np.abs(expected).max()))
-figures["relative"] = worst
-print(json.dumps(figures))
-"""
-
 OPS_TIMING = r"""
 import json, time
 start = time.perf_counter()
@@ -202,58 +140,6 @@ from onnxscript._framework_apis.torch_2_11 import get_torchlib_ops
 ops = get_torchlib_ops()
 print(json.dumps({"seconds": time.perf_counter() - start, "count": len(ops)}))
 """
-
-
-def _python(venv: Path) -> Path:
-    return venv / "bin" / "python"
-
-
-BASELINE_PACKAGES = ("torch", "torchvision", "transformers", "onnxruntime", "onnxscript")
-"""The packages pinned in the baseline venv: ours' versions, onnxscript at 0.7.2."""
-
-VERSIONS = r"""
-import importlib.metadata as metadata, json, sys
-found = {}
-for name in sys.argv[1:]:
-    try:
-        found[name] = metadata.version(name).split("+")[0]
-    except metadata.PackageNotFoundError:
-        pass
-print(json.dumps(found))
-"""
-
-
-def _pins(versions: dict[str, object]) -> list[str]:
-    return [f"{name}=={versions[name]}" for name in BASELINE_PACKAGES if name in versions]
-
-
-def _versions(python: Path) -> dict[str, object]:
-    """The baseline packages' versions installed for ``python`` (local parts such as
-    +cu130 dropped); read isolated (-I: no cwd on the path)."""
-    return run_json([python, "-I", "-c", VERSIONS, *BASELINE_PACKAGES])
-
-
-def ensure_baseline() -> Path:
-    """The baseline venv's Python, with this torch/torchvision/transformers/onnxruntime
-    and onnxscript 0.7.2. Its ``requirements.txt`` marker lists the pins installed; a venv
-    without the marker (or with a stale one) whose packages already match only gets the
-    marker written, else it is made again."""
-    python = _python(BASELINE_VENV)
-    wanted = _pins({**_versions(Path(sys.executable)), "onnxscript": "0.7.2"})
-    marker = BASELINE_VENV / "requirements.txt"
-    if python.exists() and marker.exists() and marker.read_text() == "\n".join(wanted):
-        return python
-    if python.exists() and _pins(_versions(python)) == wanted:
-        marker.write_text("\n".join(wanted))
-        return python
-    print(f"creating {BASELINE_VENV} with {wanted} ...", flush=True)
-    subprocess.run([sys.executable, "-m", "venv", "--clear", str(BASELINE_VENV)], check=True)
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", *wanted], check=True)
-    installed = _pins(_versions(python))
-    if installed != wanted:
-        raise RuntimeError(f"{BASELINE_VENV} holds {installed}, not {wanted}")
-    marker.write_text("\n".join(installed))
-    return python
 
 
 def _run(python: Path, script: str, *args: str, cwd: Path) -> dict[str, object]:
@@ -268,16 +154,10 @@ def main() -> None:
         "--dynamic", action="store_true", help="the real-model suite with dynamic shapes"
     )
     parser.add_argument("--models", default="", help="with --dynamic: names, comma-separated")
-    parser.add_argument(
-        "--large", action="store_true", help="a 0.66B-parameter Llama, saved with external data"
-    )
     args = parser.parse_args()
     sides = {"ours": Path(sys.executable)}
     if not args.no_baseline:
-        sides["0.7.2"] = ensure_baseline()
-    if args.large:
-        _large(sides)
-        return
+        sides["0.7.2"] = ensure_torch_baseline()
     if args.dynamic:
         script = [DYNAMIC_SCRIPT, str(REAL_MODELS_FILE), str(DYNAMIC_EXPORT_FILE)]
         script += [str(args.repeat), args.models]
@@ -292,24 +172,6 @@ def main() -> None:
     else:
         _report(results)
     _report_timings(timings)
-
-
-def _large(sides: dict[str, Path]) -> None:
-    """The 0.66B Llama on each side, one after the other (each needs ~10 GB)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        cwds = {"ours": REPO_ROOT, "0.7.2": Path(tmp)}
-        results = {
-            side: _run(python, LARGE_SCRIPT, cwd=cwds[side]) for side, python in sides.items()
-        }
-    for side, figures in results.items():
-        print(
-            f"{side}: {figures['parameters'] / 1e9:.2f}B parameters, export {figures['export']:.1f} s, "
-            f"{figures['nodes']} nodes, save {figures['save']:.1f} s, largest difference from "
-            f"torch at two shapes {figures['relative']:.2g} of the output's scale"
-        )
-    if "0.7.2" in results:
-        ratio = results["ours"]["export"] / results["0.7.2"]["export"]
-        print(f"ratio ours/0.7.2: export time {ratio:.2f}")
 
 
 def _report(results: dict[str, dict[str, object]]) -> None:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
-import onnx
 import onnx_ir as ir
 
 from onnxscript import optimizer, version_converter
+from onnxscript._framework_apis._external_data import check_with_onnx, save_with_external_data
 from onnxscript.function_libs.torch_lib.registration import OpRecord, collect_ops
 
 
@@ -37,24 +36,19 @@ def convert_version(model: ir.Model, target_version: int) -> ir.Model:
 
 
 def check_model(model: ir.Model) -> None:
-    """onnx's full checker on the model (through a temporary file when it is too big to
-    be one protobuf message)."""
-    proto = ir.serde.serialize_model(model)
-    if proto.ByteSize() < onnx.checker.MAXIMUM_PROTOBUF:
-        onnx.checker.check_model(proto, full_check=True)
-        return
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "model.onnx"
-        ir.save(model, path, external_data="model.onnx.data")
-        onnx.checker.check_model(str(path), full_check=True)
+    """onnx's full checker on the model. A model with large weights is checked by path
+    with placeholder external data: its tensors are neither copied nor written."""
+    check_with_onnx(model)
 
 
 def save_model_with_external_data(
     model: ir.Model, model_path: str | os.PathLike[str], verbose: bool = False
 ) -> None:
-    """Save the model with its tensors in ``<model file name>.data`` beside it."""
+    """Save the model with its tensors in ``<model file name>.data`` beside it, streamed
+    from where they are (torch's memory, lazy tensors computed once), without a second
+    copy in memory; the model is unchanged."""
     path = Path(model_path)
-    ir.save(model, path, external_data=f"{path.name}.data")
+    save_with_external_data(model, path)
     if verbose:
         print(f"saved {path} with external data {path.name}.data")
 

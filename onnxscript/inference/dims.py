@@ -65,9 +65,15 @@ def normalize_axis(axis: int, rank: int, op: str) -> int:
     return axis + rank if axis < 0 else axis
 
 
+CONST_INTS_LIMIT = 1024
+"""The most elements a constant read as a list of ints (a shape, axes, sizes) has; a
+bigger tensor is not read (it is not such a list, and may be a large weight)."""
+
+
 def const_ints(value: ir.Value | None) -> list[int] | None:
-    """The content of a constant integer input, or None when it is not known."""
-    if value is None or value.const_value is None:
+    """The content of a constant integer input, or None when it is not known (or has
+    more than ``CONST_INTS_LIMIT`` elements)."""
+    if value is None or value.const_value is None or value.const_value.size > CONST_INTS_LIMIT:
         return None
     try:
         return [int(v) for v in value.const_value.numpy().reshape(-1)]

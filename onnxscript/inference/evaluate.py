@@ -8,6 +8,7 @@ other deterministic ai.onnx op runs on ``onnx.reference`` as a one-node model.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -50,6 +51,8 @@ def evaluate_node(
         for a in node.attributes.values()
     ):
         return None
+    if any(_known_size(v) > output_size_limit for v in node.outputs):
+        return None  # not computed at all: the result would be dropped
     arrays = _input_arrays(node, input_size_limit)
     if arrays is None:
         return None
@@ -71,16 +74,20 @@ def _input_arrays(node: ir.Node, limit: int) -> list[Any] | None:
         if source is None or source.shape is None or not source.shape.is_static():
             return None
         return [tuple(source.shape.numpy())]
-    arrays: list[Any] = []
+    tensors: list[ir.TensorProtocol | None] = []
     for value in node.inputs:
-        if value is None:
-            arrays.append(None)
-            continue
-        tensor = value.const_value
-        if tensor is None or value.is_graph_input() or tensor.size > limit:
-            return None
-        arrays.append(tensor.numpy())
-    return arrays
+        tensor = None if value is None else value.const_value
+        if value is not None and (tensor is None or value.is_graph_input() or tensor.size > limit):
+            return None  # before any input is read: a big one is never materialized
+        tensors.append(tensor)
+    return [None if t is None else t.numpy() for t in tensors]
+
+
+def _known_size(value: ir.Value) -> int:
+    """The number of elements of ``value`` when its shape is static, else 0."""
+    if value.shape is None or not value.shape.is_static():
+        return 0
+    return math.prod(value.shape.numpy())
 
 
 def _attr(node: ir.Node, name: str, default: Any = None) -> Any:

@@ -11,6 +11,11 @@ from onnxscript.optimizer.initializers import add_initializer
 from onnxscript.optimizer.metadata import carry_metadata, record_folded_from
 
 
+def _is_constant(value: ir.Value | None) -> bool:
+    """Whether ``value`` is a constant (tested without reading it)."""
+    return value is not None and value.const_value is not None and not value.is_graph_input()
+
+
 def _constant(value: ir.Value | None) -> np.ndarray | None:
     if value is None or value.const_value is None or value.is_graph_input():
         return None
@@ -30,10 +35,11 @@ def _fusible(bn: ir.Node) -> ir.Node | None:
         return None
     if conv.graph is not bn.graph or len(source.uses()) != 1 or source.is_graph_output():
         return None
-    params = [_constant(v) for v in (*bn.inputs[1:5], conv.inputs[1])]
-    if any(p is None for p in params) or len(conv.inputs) < 2:
+    if len(conv.inputs) < 2:
         return None
-    if len(conv.inputs) > 2 and conv.inputs[2] is not None and _constant(conv.inputs[2]) is None:
+    if not all(_is_constant(v) for v in (*bn.inputs[1:5], conv.inputs[1])):
+        return None
+    if len(conv.inputs) > 2 and conv.inputs[2] is not None and not _is_constant(conv.inputs[2]):
         return None
     return conv
 

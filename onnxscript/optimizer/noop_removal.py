@@ -58,7 +58,7 @@ def _unit_steps_same_shape(node: ir.Node, source: ir.Value, result: ir.Value) ->
     steps = node.inputs[4] if len(node.inputs) > 4 else None
     if steps is not None:
         known = steps.const_value
-        if known is None or any(int(s) != 1 for s in known.numpy().ravel()):
+        if known is None or known.size > 64 or any(int(s) != 1 for s in known.numpy().ravel()):
             return False
     return _same_shape(node, source, result)
 
