@@ -2,7 +2,8 @@
 ``torch.onnx.export(dynamo=True)`` with our onnxscript and dynamic shapes: each exported
 model keeps its dynamic axes symbolic, and run by onnxruntime at the export's shape and at
 a second shape (other batch AND sequence / image / audio / past sizes) matches torch
-within 1e-4 of each output's scale.
+within 1e-4 of each output's scale. On the same export: torch's 18 -> 20 conversion never
+serializes the model, and torch's metadata survives it and optimize() (export_checks).
 
 CI runs the ``fast`` subset (one model per kind: decoder-only with KV cache, encoder,
 encoder-decoder, vision, speech, torchvision classification and segmentation); the whole
@@ -27,6 +28,12 @@ pytest.importorskip("torchvision")
 pytest.importorskip("onnxruntime")
 
 from tests.function_libs.dynamic_export import check_at, export  # noqa: E402
+from tests.function_libs.export_checks import (  # noqa: E402
+    assert_metadata_kept,
+    fused_batch_norms,
+    metadata_snapshot,
+    no_proto_conversion,
+)
 from tests.function_libs.real_models import RealModel, suite  # noqa: E402
 
 FULL = os.environ.get("ONNXSCRIPT_FULL_MODEL_SUITE", "") not in ("", "0")
@@ -52,11 +59,20 @@ TORCH_REFUSES = [_param(m, m.torch_fails) for m in MODELS.values() if m.torch_fa
 
 @pytest.mark.filterwarnings("ignore::UserWarning", "ignore::DeprecationWarning")
 @pytest.mark.parametrize("name", OURS)
-def test_exports_with_dynamic_shapes_and_matches_torch_at_two_shapes(name: str):
+def test_exports_with_dynamic_shapes_and_matches_torch_at_two_shapes(
+    name: str, monkeypatch: pytest.MonkeyPatch
+):
     model = MODELS[name]
     module = model.module()
     example, other = model.inputs(0), model.inputs(1)
-    program = export(module, example, model.dynamic_shapes(module))
+    with no_proto_conversion(monkeypatch) as conversions:
+        program = export(module, example, model.dynamic_shapes(module), optimize=False)
+    assert conversions == [(18, 20)]
+    metadata = metadata_snapshot(program.model)
+    program.optimize()
+    assert_metadata_kept(program, metadata)
+    if name.startswith("tv_") and "vit" not in name:
+        assert fused_batch_norms(program.model) > 0
     assert _static_axes(program.model_proto, model) == []
     differences = check_at(program, module, [example, other])
     assert all(d.ok for d in differences), differences
