@@ -118,11 +118,13 @@ def _dequantize(
             return op.DequantizeLinear(input, _scalar(scale, FLOAT), zero)
         zero = None if zero_point is None else _typed(zero_point, source)
         return op.DequantizeLinear(input, _typed(scale, FLOAT), zero, axis=axis)
-    if axis is None:  # torch: x.to(out_dtype) - zero_point, then * scale
+    if axis is None:  # torch: x.to(out_dtype) - zero_point, then * scale (a float)
         shifted = op.Cast(input, to=out)
         if zero_point is not None:
             shifted = op.Sub(shifted, _scalar(zero_point, out))
-        return op.Mul(shifted, _scalar(scale, out))
+        wide = ir.DataType.DOUBLE if out == ir.DataType.DOUBLE else FLOAT
+        product = op.Mul(_typed(shifted, wide), _scalar(scale, wide))
+        return product if out == wide else op.Cast(product, to=out)
     # torch: (x - zero_points) in integers, then * scales
     shifted = input
     if zero_point is not None:
