@@ -47,9 +47,7 @@ class _Overloads(torch.nn.Module):
                 q8, SCALE, ZERO, -128, 127, torch.int8, out_dtype=torch.float16
             ),
             Q.dequantize_per_tensor(q16, SCALE / 50, ZERO, -(2**15), 2**15 - 1, torch.int16),
-            Q.dequantize_per_channel(
-                qc, CHANNEL_SCALES, CHANNEL_ZEROS, 1, -128, 127, torch.int8
-            ),
+            Q.dequantize_per_channel(qc, CHANNEL_SCALES, CHANNEL_ZEROS, 1, -128, 127, torch.int8),
             Q.dequantize_per_channel(qc, CHANNEL_SCALES, None, 1, -128, 127, torch.int8),
         )
         return (*quantized, *dequantized)

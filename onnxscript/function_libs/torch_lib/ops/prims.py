@@ -10,7 +10,7 @@ from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.complex_layout import is_complex_dtype, real_to_complex
 from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
 from onnxscript.function_libs.torch_lib.ops.facts import is_bool, is_integer, rank
-from onnxscript.function_libs.torch_lib.ops.sizes import shape_input
+from onnxscript.function_libs.torch_lib.ops.sizes import scalar_like, shape_input
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TReal, TTensor
 
@@ -60,8 +60,8 @@ def prims_var(
     axes = list(dims) if dims else list(range(rank(inp)))
     centered = op.Sub(inp, op.ReduceMean(inp, axes, keepdims=1))
     total = op.ReduceSum(op.Mul(centered, centered), axes, keepdims=0)
-    count = op.CastLike(op.ReduceProd(op.Gather(op.Shape(inp), axes), keepdims=0), inp)
-    result = op.Div(total, op.Sub(count, op.CastLike(correction, inp)))
+    count = scalar_like(op.ReduceProd(op.Gather(op.Shape(inp), axes), keepdims=0), inp)
+    result = op.Div(total, op.Sub(count, scalar_like(correction, inp)))
     return result if output_dtype == -1 else op.Cast(result, to=output_dtype)
 
 
@@ -194,8 +194,8 @@ def prims_resize(a: TTensor, shape: Sequence[int]) -> TTensor:
     count = op.ReduceProd(target if not isinstance(target, list) else int64_constant(target))
     flat = op.Slice(op.Reshape(a, [-1]), [0], op.Reshape(count, [1]))
     missing = op.Max(op.Sub(count, op.Size(a)), int64_constant(0))
-    zeros = op.ConstantOfShape(op.Reshape(missing, [1]))
-    padded = op.Concat(flat, op.CastLike(zeros, a), axis=0)
+    zero = scalar_like(0, a)
+    padded = op.Concat(flat, op.Expand(zero, op.Reshape(missing, [1])), axis=0)
     return op.Reshape(padded, target, allowzero=1)
 
 

@@ -57,7 +57,11 @@ def _along(value: Any, axis: int, count: int) -> Any:
 
 
 def _full_range(quant_min: Any, quant_max: Any, dtype: ir.DataType) -> bool:
-    return is_static(quant_min) and is_static(quant_max) and (quant_min, quant_max) == _BOUNDS.get(dtype)
+    return (
+        is_static(quant_min)
+        and is_static(quant_max)
+        and (quant_min, quant_max) == _BOUNDS.get(dtype)
+    )
 
 
 def _quantize(
@@ -128,7 +132,10 @@ def _dequantize(
     # torch: (x - zero_points) in integers, then * scales
     shifted = input
     if zero_point is not None:
-        shifted = op.Sub(_typed(input, ir.DataType.INT64), _along(_typed(zero_point, ir.DataType.INT64), axis, count))
+        shifted = op.Sub(
+            _typed(input, ir.DataType.INT64),
+            _along(_typed(zero_point, ir.DataType.INT64), axis, count),
+        )
     product = op.Mul(op.Cast(shifted, to=FLOAT), _along(_typed(scale, FLOAT), axis, count))
     return product if out == FLOAT else op.Cast(product, to=out)
 

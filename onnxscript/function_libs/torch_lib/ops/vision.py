@@ -17,6 +17,7 @@ from onnxscript.function_libs.torch_lib.ops.sizes import (
     dims_piece,
     is_static,
     mul,
+    scalar_like,
     vector_input,
 )
 from onnxscript.function_libs.torch_lib.registration import aten
@@ -30,6 +31,11 @@ def _static(value: Any, name: str) -> int:
     if not is_static(value):
         raise ValueError(f"{name} must be known when exporting (it is symbolic here)")
     return int(value)
+
+
+def _size_as(size: Any, dtype: ir.DataType) -> Any:
+    """A size (static or a rank-0 INT64 value) as a number of ``dtype``."""
+    return typed_constant(float(size), dtype) if is_static(size) else op.Cast(size, to=dtype)
 
 
 def _as_float(value: Any) -> Any:
@@ -99,13 +105,15 @@ def _bin_mask(start: Any, end: Any, pooled: int, size: Any) -> Any:
     """``[K, pooled, size]``: whether each position along one axis lies in each bin of
     each roi (torchvision: a roi ``end - start + 1`` long, at least 1, cut in ``pooled``
     bins from ``floor(b * len / pooled)`` to ``ceil((b + 1) * len / pooled)``, clipped)."""
-    length = op.Max(op.Add(op.Sub(end, start), typed_constant(1.0, FLOAT)), typed_constant(1.0, FLOAT))
+    length = op.Max(
+        op.Add(op.Sub(end, start), typed_constant(1.0, FLOAT)), typed_constant(1.0, FLOAT)
+    )
     bin_size = op.Div(length, typed_constant(float(pooled), FLOAT))  # [K, 1]
     bins = typed_constant([float(b) for b in range(pooled)], FLOAT)  # [pooled]
     low = op.Add(op.Floor(op.Mul(bins, bin_size)), start)  # [K, pooled]
     high = op.Add(op.Ceil(op.Mul(op.Add(bins, typed_constant(1.0, FLOAT)), bin_size)), start)
     zero = typed_constant(0.0, FLOAT)
-    limit = op.Cast(size, to=FLOAT)
+    limit = _size_as(size, FLOAT)
     low = op.Min(op.Max(low, zero), limit)
     high = op.Min(op.Max(high, zero), limit)
     positions = op.Cast(op.Range(int64_constant(0), as_int64(size), int64_constant(1)), to=FLOAT)
@@ -122,12 +130,10 @@ def _roi_pool_argmax(input: Any, rois: Any, spatial_scale: float, height: int, w
     x1, y1, x2, y2 = (op.Slice(scaled, [i], [i + 1], [1]) for i in range(4))  # each [K, 1]
     rows = _bin_mask(y1, y2, height, dim_size(input, 2))  # [K, ph, H]
     cols = _bin_mask(x1, x2, width, dim_size(input, 3))  # [K, pw, W]
-    region = op.And(
-        op.Unsqueeze(rows, [2, 4]), op.Unsqueeze(cols, [1, 3])
-    )  # [K, ph, pw, H, W]
+    region = op.And(op.Unsqueeze(rows, [2, 4]), op.Unsqueeze(cols, [1, 3]))  # [K, ph, pw, H, W]
     _, batch = _split_rois(rois)
     planes = op.Gather(input, batch, axis=0)  # [K, C, H, W]
-    lowest = op.CastLike(typed_constant(float("-inf"), FLOAT), input)
+    lowest = scalar_like(float("-inf"), input)
     values = op.Where(op.Unsqueeze(region, [1]), op.Unsqueeze(planes, [2, 3]), lowest)
     flat = op.Reshape(values, [0, 0, 0, 0, -1])  # [K, C, ph, pw, H * W]
     index = op.ArgMax(flat, axis=4, keepdims=0)
@@ -154,8 +160,8 @@ def deform_conv2d(
     offset_groups: int,
     use_mask: bool,
 ) -> TFloat:
-    """Deformable convolution, decomposed (ONNX DeformConv is opset 19, and onnxruntime
-    has no CPU kernel): each kernel tap's displaced positions are sampled with GridSample
+    """Deformable convolution, decomposed (ONNX DeformConv is opset 19, above the
+    library's opset 18): each kernel tap's displaced positions are sampled with GridSample
     (bilinear, zeros outside, as torchvision), scaled by the mask, and contracted with
     the weight by one batched MatMul per group. The weight's shape must be static."""
     out_channels, group_channels, kernel_h, kernel_w = (
@@ -176,8 +182,12 @@ def deform_conv2d(
     flat = op.Range(int64_constant(0), as_int64(length), int64_constant(1))
     out_y = op.Div(flat, as_int64(out_w))
     out_x = op.Sub(flat, op.Mul(out_y, as_int64(out_w)))
-    base_y = op.Sub(op.Mul(op.Cast(out_y, to=dtype), constant(float(stride_h))), constant(float(pad_h)))
-    base_x = op.Sub(op.Mul(op.Cast(out_x, to=dtype), constant(float(stride_w))), constant(float(pad_w)))
+    base_y = op.Sub(
+        op.Mul(op.Cast(out_y, to=dtype), constant(float(stride_h))), constant(float(pad_h))
+    )
+    base_x = op.Sub(
+        op.Mul(op.Cast(out_x, to=dtype), constant(float(stride_w))), constant(float(pad_w))
+    )
     tap_y = constant([[float(i * dilation_h)] for i in range(kernel_h) for _ in range(kernel_w)])
     tap_x = constant([[float(j * dilation_w)] for _ in range(kernel_h) for j in range(kernel_w)])
     # offset [N, 2 * G * taps, Hout, Wout]: (dy, dx) per group and tap.
@@ -188,8 +198,8 @@ def deform_conv2d(
     x = op.Add(op.Add(base_x, tap_x), shift_x)
     # GridSample's normalized coordinates (align_corners=0): (2 * p + 1) / size - 1.
     one, two = constant(1.0), constant(2.0)
-    in_h = op.Cast(dim_size(input, 2), to=dtype)
-    in_w = op.Cast(dim_size(input, 3), to=dtype)
+    in_h = _size_as(dim_size(input, 2), dtype)
+    in_w = _size_as(dim_size(input, 3), dtype)
     grid_y = op.Sub(op.Div(op.Add(op.Mul(y, two), one), in_h), one)
     grid_x = op.Sub(op.Div(op.Add(op.Mul(x, two), one), in_w), one)
     grid = op.Concat(op.Unsqueeze(grid_x, [4]), op.Unsqueeze(grid_y, [4]), axis=4)
