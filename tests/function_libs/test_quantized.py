@@ -145,3 +145,51 @@ def test_quantized_model_against_torch_reference() -> None:
             # the output, in few elements.
             assert off.max() <= 2 * step * 1.001
             assert (off > 1e-6).mean() <= 0.25, off
+
+
+def test_eager_against_torch() -> None:
+    """Our functions called on arrays (onnxscript's eager mode), as torch's ATen graph
+    evaluator calls them."""
+    import onnx_ir as ir
+
+    from onnxscript.function_libs.torch_lib.ops import quantized
+
+    int8, int16 = int(ir.DataType.INT8), int(ir.DataType.INT16)
+    x, q8, _, _ = _inputs(3)
+    scales, zeros = CHANNEL_SCALES.numpy(), CHANNEL_ZEROS.numpy()
+    cases = [
+        (
+            quantized.quantize_per_tensor(x.numpy(), SCALE, ZERO, -100, 100, int8),
+            Q.quantize_per_tensor(x, SCALE, ZERO, -100, 100, torch.int8),
+        ),
+        (
+            quantized.quantize_per_tensor(x.numpy(), SCALE / 50, ZERO, -(2**15), 2**15 - 1, int16),
+            Q.quantize_per_tensor(x, SCALE / 50, ZERO, -(2**15), 2**15 - 1, torch.int16),
+        ),
+        (
+            quantized.quantize_per_channel(x.numpy(), scales, zeros, 1, -128, 127, int8),
+            Q.quantize_per_channel(x, CHANNEL_SCALES, CHANNEL_ZEROS, 1, -128, 127, torch.int8),
+        ),
+        (
+            quantized.dequantize_per_tensor_tensor(
+                q8.numpy(), np.float32(SCALE), np.int64(ZERO), -128, 127, int8
+            ),
+            Q.dequantize_per_tensor.tensor(
+                q8, torch.tensor(SCALE), torch.tensor(ZERO), -128, 127, torch.int8
+            ),
+        ),
+        (
+            quantized.dequantize_per_channel(q8.numpy(), scales, None, 1, -128, 127, int8),
+            Q.dequantize_per_channel(q8, CHANNEL_SCALES, None, 1, -128, 127, torch.int8),
+        ),
+    ]
+    for index, (ours, theirs) in enumerate(cases):
+        got, expected = np.asarray(ours), theirs.numpy()
+        assert got.dtype == expected.dtype, index
+        if index < 3:  # quantized: the elements where torch's two roundings agree
+            scale = SCALE / 50 if index == 1 else SCALE
+            scale_tensor = CHANNEL_SCALES.reshape(1, 4, 1) if index == 2 else scale
+            agree = (torch.round(x / scale_tensor) == torch.round(x * (1.0 / scale_tensor))).numpy()
+            np.testing.assert_array_equal(got[agree], expected[agree])
+        else:
+            np.testing.assert_allclose(got, expected, rtol=0, atol=1e-6)

@@ -166,3 +166,29 @@ def test_deform_conv2d_static_other_image_size() -> None:
     with torch.no_grad():
         expected = module(*args).numpy()
     assert np.abs(expected).max() > 1.0  # not a trivially small output
+
+
+def test_eager_against_torchvision() -> None:
+    """Our functions called on arrays (onnxscript's eager mode)."""
+    from onnxscript.function_libs.torch_lib.ops import vision
+
+    boxes, scores = _boxes(25, 3), torch.rand(25, generator=_generator(3))
+    kept = vision.nms(boxes.numpy(), scores.numpy(), 0.4)
+    np.testing.assert_array_equal(kept, torchvision.ops.nms(boxes, scores, 0.4).numpy())
+    images, rois = _images(2, 12, 4), _rois(5, 2, 4, integer=True)
+    aligned = vision.roi_align(images.numpy(), rois.numpy(), 0.5, 3, 2, -1, True)
+    expected = torchvision.ops.roi_align(images, rois, (3, 2), 0.5, -1, True).numpy()
+    np.testing.assert_allclose(aligned, expected, rtol=1e-5, atol=1e-5)
+    pooled, argmax = vision.roi_pool(images.numpy(), rois.numpy(), 0.5, 3, 2)
+    torch_pooled, torch_argmax = torch.ops.torchvision.roi_pool(images, rois, 0.5, 3, 2)
+    np.testing.assert_array_equal(pooled, torch_pooled.numpy())
+    np.testing.assert_array_equal(argmax, torch_argmax.numpy())
+    module = DEFORM_MODULES["groups, offset groups, no mask"]
+    images, offset, mask = module.inputs(1, 6, 7, 5)
+    with torch.no_grad():
+        expected = module(images, offset, mask).numpy()
+        weight, bias = module.weight.numpy(), module.bias.numpy()
+    got = vision.deform_conv2d(
+        images.numpy(), weight, offset.numpy(), mask.numpy(), bias, 1, 1, 1, 1, 1, 1, 2, 2, False
+    )
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)

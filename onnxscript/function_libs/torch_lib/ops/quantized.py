@@ -36,7 +36,8 @@ _BOUNDS = {
 def _typed(value: Any, dtype: ir.DataType) -> Any:
     """A number as a constant of ``dtype``; a tensor cast to it (unless it has it)."""
     if is_static(value):
-        return typed_constant(value, dtype)
+        number = int(value) if dtype.is_integer() else float(value)
+        return typed_constant(number, dtype)
     if element_type(value) == dtype:
         return value
     return op.Cast(value, to=dtype)
