@@ -1,5 +1,9 @@
 """torch's primitive ops (``prims::``), which decompositions of some ATen ops leave
-behind (``aten::any`` becomes convert_element_type, sum and ne)."""
+behind (``aten::any`` becomes convert_element_type, sum and ne), and graphs traced through
+``torch._refs``. prims take operands of one shape and type (no broadcasting, no type
+promotion). The view prims (broadcast_in_dim, reshape, squeeze, transpose, resize) alias
+their input, which torch.export's functionalization refuses: torch.onnx reaches them only
+in graphs made otherwise."""
 
 from __future__ import annotations
 
