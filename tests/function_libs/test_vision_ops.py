@@ -149,13 +149,18 @@ DEFORM_MODULES = {
 
 
 @pytest.mark.parametrize("name", list(DEFORM_MODULES))
-def test_deform_conv2d_dynamic_batch(name: str) -> None:
+def test_deform_conv2d_every_dim_dynamic(name: str) -> None:
+    """Batch, channels and image size symbolic (the groups torchvision derives from the
+    channels too), checked at grown sizes."""
     module = DEFORM_MODULES[name]
     args = module.inputs(2, 9, 11, 0)
-    spec = tuple({0: DYNAMIC} for _ in args)
-    program = dynamic_export.export(module, args, dynamic_shapes=spec)
+    capture = dynamic_export.capture_dynamic(module, args)
+    assert {(0, 0), (0, 2), (0, 3), (1, 2), (1, 3)} <= capture.dynamic
+    program = dynamic_export.export_program(capture.program, args)
     assert "GridSample" in {n.op_type for n in program.model.graph}
-    _assert_matches(program, module, [args, module.inputs(3, 9, 11, 1)])
+    other = dynamic_export.other_inputs(capture.program, module, args, capture.dynamic)
+    assert other is not None
+    _assert_matches(program, module, [args, other[1]])
 
 
 def test_deform_conv2d_static_other_image_size() -> None:

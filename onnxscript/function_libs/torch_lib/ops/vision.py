@@ -38,6 +38,13 @@ def _size_as(size: Any, dtype: ir.DataType) -> Any:
     return typed_constant(float(size), dtype) if is_static(size) else op.Cast(size, to=dtype)
 
 
+def _floor_div(a: Any, b: Any) -> Any:
+    """``a // b`` of non-negative sizes, folded when both are static."""
+    if is_static(a) and is_static(b):
+        return int(a) // int(b)
+    return op.Div(as_int64(a), as_int64(b))
+
+
 def _as_float(value: Any) -> Any:
     return value if element_type(value) == FLOAT else op.Cast(value, to=FLOAT)
 
@@ -168,9 +175,10 @@ def deform_conv2d(
         _static(dim(weight, axis), "the weight's shape") for axis in range(4)
     )
     taps = kernel_h * kernel_w
-    n_groups = _static(groups, "groups")
-    n_offset = _static(offset_groups, "offset_groups")
-    in_channels = group_channels * n_groups
+    # groups and offset groups are sizes torch may give symbolically (a channel count
+    # divided by the weight's): they only shape Reshapes.
+    group_piece, offset_piece = vector_input(groups), vector_input(offset_groups)
+    channels_per_offset = _floor_div(dim_size(input, 1), offset_groups)
     dtype = element_type(input) or FLOAT
 
     def constant(values: Any) -> Any:
@@ -190,8 +198,8 @@ def deform_conv2d(
     )
     tap_y = constant([[float(i * dilation_h)] for i in range(kernel_h) for _ in range(kernel_w)])
     tap_x = constant([[float(j * dilation_w)] for _ in range(kernel_h) for j in range(kernel_w)])
-    # offset [N, 2 * G * taps, Hout, Wout]: (dy, dx) per group and tap.
-    shifts = op.Reshape(offset, [0, n_offset, taps, 2, -1])  # [N, G, taps, 2, L]
+    # offset [N, 2 * G * taps, Hout, Wout]: (dy, dx) per group and tap; [N, G, taps, 2, L].
+    shifts = op.Reshape(offset, concat_shape([[0], offset_piece, [taps, 2, -1]]))
     shift_y = op.Squeeze(op.Slice(shifts, [0], [1], [3]), [3])  # [N, G, taps, L]
     shift_x = op.Squeeze(op.Slice(shifts, [1], [2], [3]), [3])
     y = op.Add(op.Add(base_y, tap_y), shift_y)
@@ -205,16 +213,17 @@ def deform_conv2d(
     grid = op.Concat(op.Unsqueeze(grid_x, [4]), op.Unsqueeze(grid_y, [4]), axis=4)
     length_piece = vector_input(length)
     grid = op.Reshape(grid, concat_shape([[-1, taps], length_piece, [2]]))  # [N*G, taps, L, 2]
-    planes = op.Reshape(input, [-1, in_channels // n_offset, 0, 0])  # [N*G, C/G, H, W]
+    planes_shape = concat_shape([[-1], vector_input(channels_per_offset), [0, 0]])
+    planes = op.Reshape(input, planes_shape)  # [N*G, C/G, H, W]
     sampled = op.GridSample(planes, grid, mode="bilinear", padding_mode="zeros", align_corners=0)
     if use_mask:  # mask [N, G * taps, Hout, Wout]
         weights = op.Reshape(mask, concat_shape([[-1, 1, taps], length_piece]))
         sampled = op.Mul(sampled, weights)
     # columns [N, groups, C/groups * taps, L] against weight [groups, Cout/groups, ...]
     columns = op.Reshape(
-        sampled, concat_shape([[-1, n_groups, group_channels * taps], length_piece])
+        sampled, concat_shape([[-1], group_piece, [group_channels * taps], length_piece])
     )
-    kernel = op.Reshape(weight, [n_groups, out_channels // n_groups, group_channels * taps])
+    kernel = op.Reshape(weight, concat_shape([group_piece, [-1, group_channels * taps]]))
     result = op.MatMul(kernel, columns)  # [N, groups, Cout/groups, L]
     shape = concat_shape([[-1, out_channels], dims_piece(offset, 2, 4)])
     result = op.Reshape(result, shape)
