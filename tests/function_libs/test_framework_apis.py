@@ -33,7 +33,8 @@ def test_torchlib_ops_are_records_torch_reads():
     names = {name for name, _ in keys}
     assert "aten::add.Tensor" in names and "aten::convolution" in names
     for record in records:
-        assert record.qualified_name.startswith(("aten::", "_operator::", "math::", "prims::"))
+        namespaces = ("aten", "_operator", "math", "prims", "quantized_decomposed", "torchvision")
+        assert record.qualified_name.startswith(tuple(f"{n}::" for n in namespaces))
         assert isinstance(record.function, (OnnxFunction, TracedOnnxFunction))
         assert isinstance(record.is_complex, bool)
     complex_names = {name for name, is_complex in keys if is_complex}

@@ -36,6 +36,8 @@ OP_MODULES = (
     "onnxscript.function_libs.torch_lib.ops.complex",
     "onnxscript.function_libs.torch_lib.ops.upsample",
     "onnxscript.function_libs.torch_lib.ops.attention",
+    "onnxscript.function_libs.torch_lib.ops.quantized",
+    "onnxscript.function_libs.torch_lib.ops.vision",
 )
 
 _MARK = "_torchlib_overloads"

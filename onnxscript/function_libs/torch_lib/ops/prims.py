@@ -1,13 +1,20 @@
 """torch's primitive ops (``prims::``), which decompositions of some ATen ops leave
-behind (``aten::any`` becomes convert_element_type, sum and ne)."""
+behind (``aten::any`` becomes convert_element_type, sum and ne), and graphs traced through
+``torch._refs``. prims take operands of one shape and type (no broadcasting, no type
+promotion). The view prims (broadcast_in_dim, reshape, squeeze, transpose, resize) alias
+their input, which torch.export's functionalization refuses: torch.onnx reaches them only
+in graphs made otherwise."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.complex_layout import is_complex_dtype, real_to_complex
-from onnxscript.function_libs.torch_lib.ops.facts import rank
+from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
+from onnxscript.function_libs.torch_lib.ops.facts import is_bool, is_integer, rank
+from onnxscript.function_libs.torch_lib.ops.sizes import scalar_like, shape_input
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TReal, TTensor
 
@@ -57,8 +64,8 @@ def prims_var(
     axes = list(dims) if dims else list(range(rank(inp)))
     centered = op.Sub(inp, op.ReduceMean(inp, axes, keepdims=1))
     total = op.ReduceSum(op.Mul(centered, centered), axes, keepdims=0)
-    count = op.CastLike(op.ReduceProd(op.Gather(op.Shape(inp), axes), keepdims=0), inp)
-    result = op.Div(total, op.Sub(count, op.CastLike(correction, inp)))
+    count = scalar_like(op.ReduceProd(op.Gather(op.Shape(inp), axes), keepdims=0), inp)
+    result = op.Div(total, op.Sub(count, scalar_like(correction, inp)))
     return result if output_dtype == -1 else op.Cast(result, to=output_dtype)
 
 
@@ -70,3 +77,145 @@ def prims_ne(self: TTensor, other: TTensor) -> BOOL:
 @aten("prims::eq")
 def prims_eq(self: TTensor, other: TTensor) -> BOOL:
     return op.Equal(self, other)
+
+
+def _unary(onnx_op: str, name: str) -> Any:
+    """``prims::<name>``: one ONNX op on the tensor."""
+
+    def prim(self: TReal) -> TReal:
+        return getattr(op, onnx_op)(self)
+
+    prim.__name__ = prim.__qualname__ = f"prims_{name}"
+    prim.__doc__ = f"``prims::{name}``: ONNX {onnx_op}."
+    return aten(f"prims::{name}")(prim)
+
+
+prims_abs = _unary("Abs", "abs")
+prims_acos = _unary("Acos", "acos")
+prims_acosh = _unary("Acosh", "acosh")
+prims_asin = _unary("Asin", "asin")
+prims_asinh = _unary("Asinh", "asinh")
+prims_atan = _unary("Atan", "atan")
+prims_atanh = _unary("Atanh", "atanh")
+prims_ceil = _unary("Ceil", "ceil")
+prims_cos = _unary("Cos", "cos")
+prims_cosh = _unary("Cosh", "cosh")
+prims_erf = _unary("Erf", "erf")
+prims_exp = _unary("Exp", "exp")
+prims_floor = _unary("Floor", "floor")
+prims_log = _unary("Log", "log")
+prims_neg = _unary("Neg", "neg")
+prims_round = _unary("Round", "round")  # half to even, as torch
+prims_sin = _unary("Sin", "sin")
+prims_sinh = _unary("Sinh", "sinh")
+prims_sqrt = _unary("Sqrt", "sqrt")
+prims_tan = _unary("Tan", "tan")
+prims_tanh = _unary("Tanh", "tanh")
+
+
+@aten("prims::add")
+def prims_add(self: TTensor, other: TTensor) -> TTensor:
+    return op.Or(self, other) if is_bool(self) else op.Add(self, other)
+
+
+@aten("prims::sub")
+def prims_sub(self: TReal, other: TReal) -> TReal:
+    return op.Sub(self, other)
+
+
+@aten("prims::mul")
+def prims_mul(self: TTensor, other: TTensor) -> TTensor:
+    return op.And(self, other) if is_bool(self) else op.Mul(self, other)
+
+
+@aten("prims::div")
+def prims_div(self: TReal, other: TReal) -> TReal:
+    """True division of floats; integers truncate (C's ``/``), as ONNX Div does."""
+    return op.Div(self, other)
+
+
+@aten("prims::remainder")
+def prims_remainder(self: TReal, other: TReal) -> TReal:
+    """Python's ``%``: the result takes the divisor's sign."""
+    if is_integer(self):
+        return op.Mod(self, other)
+    return op.Sub(self, op.Mul(op.Floor(op.Div(self, other)), other))
+
+
+@aten("prims::pow")
+def prims_pow(self: TReal, other: TReal) -> TReal:
+    return op.Pow(self, other)
+
+
+@aten("prims::lt")
+def prims_lt(self: TReal, other: TReal) -> BOOL:
+    return op.Less(self, other)
+
+
+@aten("prims::le")
+def prims_le(self: TReal, other: TReal) -> BOOL:
+    return op.LessOrEqual(self, other)
+
+
+@aten("prims::gt")
+def prims_gt(self: TReal, other: TReal) -> BOOL:
+    return op.Greater(self, other)
+
+
+@aten("prims::ge")
+def prims_ge(self: TReal, other: TReal) -> BOOL:
+    return op.GreaterOrEqual(self, other)
+
+
+@aten("prims::where")
+def prims_where(pred: BOOL, a: TTensor, b: TTensor) -> TTensor:
+    return op.Where(pred, a, b)
+
+
+@aten("prims::broadcast_in_dim")
+def prims_broadcast_in_dim(
+    a: TTensor, shape: Sequence[int], broadcast_dimensions: Sequence[int]
+) -> TTensor:
+    """Dim ``i`` of ``a`` becomes dim ``broadcast_dimensions[i]`` of the result; the
+    other dims of ``shape`` are new (``a`` unsqueezed there, then expanded)."""
+    kept = set(broadcast_dimensions)
+    new_axes = [axis for axis in range(len(shape)) if axis not in kept]
+    unsqueezed = op.Unsqueeze(a, new_axes) if new_axes else a
+    return op.Expand(unsqueezed, shape_input(list(shape)))
+
+
+@aten("prims::reshape")
+def prims_reshape(a: TTensor, shape: Sequence[int]) -> TTensor:
+    """Every size given (no -1); a 0 is a size of 0."""
+    return op.Reshape(a, shape_input(list(shape)), allowzero=1)
+
+
+@aten("prims::resize")
+def prims_resize(a: TTensor, shape: Sequence[int]) -> TTensor:
+    """``a``'s elements in order, cut or padded to the new element count (torch leaves the
+    new elements uninitialized; they are zeros here)."""
+    target = shape_input(list(shape))
+    count = op.ReduceProd(target if not isinstance(target, list) else int64_constant(target))
+    flat = op.Slice(op.Reshape(a, [-1]), [0], op.Reshape(count, [1]))
+    missing = op.Max(op.Sub(count, op.Size(a)), int64_constant(0))
+    zero = scalar_like(0, a)
+    padded = op.Concat(flat, op.Expand(zero, op.Reshape(missing, [1])), axis=0)
+    return op.Reshape(padded, target, allowzero=1)
+
+
+@aten("prims::squeeze")
+def prims_squeeze(a: TTensor, dimensions: Sequence[int]) -> TTensor:
+    if not dimensions:
+        return op.Identity(a)
+    return op.Squeeze(a, list(dimensions))
+
+
+@aten("prims::transpose")
+def prims_transpose(a: TTensor, permutation: Sequence[int]) -> TTensor:
+    return op.Transpose(a, perm=list(permutation))
+
+
+@aten("prims::device_put")
+def prims_device_put(a: TTensor, device: str, non_blocking: bool = False) -> TTensor:
+    """A copy on another device: the same values."""
+    return op.Identity(a)
