@@ -43,6 +43,10 @@ from tests.function_libs.opinfo_harness import (  # noqa: E402
 from tests.function_libs.test_ops_dynamic import known_dynamic  # noqa: E402
 from tests.function_libs.test_ops_opinfo import _known  # noqa: E402
 
+REPORT_DYNAMIC_SAMPLES = max(DYNAMIC_SAMPLES, 2)
+"""Samples per entry in the dynamic table: 2 (the tests run 1 by default), or more with
+``TORCHLIB_DYNAMIC_SAMPLES``."""
+
 
 def _entry_lines(outcomes: list[Outcome]) -> list[str]:
     rows: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
@@ -157,7 +161,7 @@ def _dynamic_summary(outcomes: list[DynamicOutcome]) -> str:
 
 def _run_one(name: str) -> tuple[list[Outcome], list[DynamicOutcome]]:
     logging.disable(logging.WARNING)
-    return run_all([name]), run_all_dynamic([name])
+    return run_all([name]), run_all_dynamic([name], REPORT_DYNAMIC_SAMPLES)
 
 
 def _run_everything() -> tuple[list[Outcome], list[DynamicOutcome]]:
@@ -191,7 +195,7 @@ def write_report() -> None:
         "",
         "The same entries exported with dynamic shapes",
         "(`tests/function_libs/test_ops_dynamic.py`): per entry, the first",
-        f"{DYNAMIC_SAMPLES} samples with a dim of size 2 or more that torch captures with",
+        f"{REPORT_DYNAMIC_SAMPLES} samples with a dim of size 2 or more that torch captures with",
         "dynamic dims (samples torch keeps static on the way are counted as *static only*).",
         "Every dim of size 2 or more is marked `Dim.DYNAMIC`; the dims torch refuses",
         "(specialized by the op, or data-dependent) are made static and the others kept. The",

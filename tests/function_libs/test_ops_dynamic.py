@@ -6,8 +6,8 @@ sample passes, or its failure is one of the known gaps below (each with its reas
 "pending:" names the module, owned by another change, whose fix it waits for). Samples
 torch keeps static are recorded, not failed (docs/torch_lib_ops.md lists them).
 
-CI time: 2 samples per entry with a dim torch can keep dynamic, about 450 s of CPU (6
-minutes on two pytest-xdist workers; the static regime takes about 13 minutes of CPU).
+CI time: 1 sample per entry with a dim torch can keep dynamic, about 4 minutes of CPU
+(docs/torch_lib_ops.md is made with 2; the static regime takes about 13 minutes of CPU).
 ``TORCHLIB_DYNAMIC_SAMPLES=4`` is the full mode (about 12 minutes of CPU), which also meets
 the gaps of later samples listed in LATER_SAMPLES.
 """
