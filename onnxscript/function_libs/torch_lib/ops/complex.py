@@ -83,7 +83,12 @@ def clone(self: TFloat, memory_format: str = "") -> TFloat:
 
 
 @aten(
-    "aten::_conj", "aten::conj_physical", "aten::_conj_physical", "aten::_conj_copy", complex=True
+    "aten::_conj",
+    "aten::conj",
+    "aten::conj_physical",
+    "aten::_conj_physical",
+    "aten::_conj_copy",
+    complex=True,
 )
 def conj(self: TFloat) -> TFloat:
     return conjugate(self)
@@ -186,7 +191,7 @@ def squeeze_dims(self: TFloat, dim: Sequence[int]) -> TFloat:
     return shape.squeeze_dims(self, [complex_axis(self, d) for d in dim])
 
 
-@aten("aten::cat", "aten::concat", complex=True)
+@aten("aten::cat", "aten::concat", "aten::concatenate", complex=True)
 def cat(tensors: Sequence[TFloat], dim: int = 0) -> TFloat:
     # torch's placeholder for nothing is an empty vector: [0, 2] here.
     present = [t for t in tensors if not (rank(t) == 2 and static_dim(t, 0) == 0)]
@@ -206,7 +211,7 @@ def select(self: TFloat, dim: int, index: int) -> TFloat:
     return shape.select(self, complex_axis(self, dim), index)
 
 
-@aten("aten::split.Tensor", "aten::split_copy.Tensor", complex=True)
+@aten("aten::split.Tensor", "aten::split_copy.Tensor", "aten::unsafe_split.Tensor", complex=True)
 def split(self: TFloat, split_size: int, dim: int = 0) -> Sequence[TFloat]:
     return shape.split(self, split_size, complex_axis(self, dim))
 
@@ -214,6 +219,25 @@ def split(self: TFloat, split_size: int, dim: int = 0) -> Sequence[TFloat]:
 @aten("aten::split_with_sizes", "aten::split_with_sizes_copy", complex=True)
 def split_with_sizes(self: TFloat, split_sizes: Sequence[int], dim: int = 0) -> Sequence[TFloat]:
     return shape.split_with_sizes(self, split_sizes, complex_axis(self, dim))
+
+
+@aten("aten::mT", complex=True)
+def matrix_transpose(self: TFloat) -> TFloat:
+    return transpose(self, -2, -1)
+
+
+@aten("aten::mH", complex=True)
+def matrix_adjoint(self: TFloat) -> TFloat:
+    """The conjugate transpose."""
+    return conjugate(transpose(self, -2, -1))
+
+
+@aten("aten::roll", complex=True)
+def roll(self: TFloat, shifts: Sequence[int], dims: Sequence[int] = ()) -> TFloat:
+    if not dims:  # the flattened tensor rolled: the parts stay together
+        pairs = op.Reshape(self, [-1, 2])
+        return op.Reshape(shape.roll(pairs, shifts, [0]), op.Shape(self))
+    return shape.roll(self, shifts, [complex_axis(self, d) for d in dims])
 
 
 @aten("aten::flip", complex=True)

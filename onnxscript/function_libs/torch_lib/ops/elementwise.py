@@ -5,12 +5,21 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import onnx_ir as ir
+
 from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.complex_layout import is_complex_dtype, real_to_complex
-from onnxscript.function_libs.torch_lib.ops.facts import is_bool, is_integer
-from onnxscript.function_libs.torch_lib.ops.sizes import scalar_like
+from onnxscript.function_libs.torch_lib.ops.constants import int64_constant, typed_constant
+from onnxscript.function_libs.torch_lib.ops.facts import (
+    element_type,
+    is_bool,
+    is_floating,
+    is_integer,
+)
+from onnxscript.function_libs.torch_lib.ops.sizes import is_static, scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TFloat, TReal, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TFloat, TInt, TReal, TTensor
+from onnxscript.onnx_types import DOUBLE, FLOAT
 
 
 @aten("aten::add.Tensor", "aten::add.Scalar")
@@ -424,6 +433,12 @@ def clone(self: TTensor, memory_format: str = "") -> TTensor:
     return op.Identity(self)
 
 
+@aten("aten::conj")
+def conj(self: TTensor) -> TTensor:
+    """A real tensor is its own conjugate (complex ones: ops/complex.py)."""
+    return op.Identity(self)
+
+
 @aten("aten::acos")
 def acos(self: TFloat) -> TFloat:
     return op.Acos(self)
@@ -549,3 +564,517 @@ def native_dropout(input: TFloat, p: float, train: bool = False) -> tuple[TFloat
         return op.Mul(input, op.CastLike(0.0, input)), op.Expand(_bool(False), op.Shape(input))
     output, mask = op.Dropout(input, op.Constant(value_float=p), _bool(True))
     return output, mask
+
+
+# Aliases and further overloads torch keeps whole when the library registers them.
+
+
+@aten("aten::divide.Tensor", "aten::divide.Scalar", "aten::true_divide.Tensor")
+def divide(self: TFloat, other: TFloat) -> TFloat:
+    return op.Div(self, other)
+
+
+@aten("aten::true_divide.Scalar")
+def true_divide_scalar(self: TFloat, other: TFloat) -> TFloat:
+    return op.Div(self, scalar_like(other, self))
+
+
+@aten("aten::multiply.Tensor", "aten::multiply.Scalar")
+def multiply(self: TTensor, other: TTensor) -> TTensor:
+    return mul(self, other)
+
+
+@aten("aten::subtract.Tensor", "aten::subtract.Scalar")
+def subtract(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
+    return sub(self, other, alpha=alpha)
+
+
+@aten("aten::mul")
+def mul_scalars(a: TReal, b: TReal) -> TReal:
+    """``aten::mul(Scalar, Scalar)``, the TorchScript scalar form (FX graphs use
+    ``_operator::mul``)."""
+    return op.Mul(a, b)
+
+
+@aten("aten::eq")
+def eq_scalars(a: TReal, b: TReal) -> BOOL:
+    return op.Equal(a, b)
+
+
+@aten("aten::ne")
+def ne_scalars(a: TReal, b: TReal) -> BOOL:
+    return op.Not(op.Equal(a, b))
+
+
+@aten("aten::greater.Tensor")
+def greater(self: TReal, other: TReal) -> BOOL:
+    return op.Greater(self, other)
+
+
+@aten("aten::greater_equal.Tensor")
+def greater_equal(self: TReal, other: TReal) -> BOOL:
+    return op.GreaterOrEqual(self, other)
+
+
+@aten("aten::less.Tensor")
+def less(self: TReal, other: TReal) -> BOOL:
+    return op.Less(self, other)
+
+
+@aten("aten::less_equal.Tensor")
+def less_equal(self: TReal, other: TReal) -> BOOL:
+    return op.LessOrEqual(self, other)
+
+
+@aten("aten::bitwise_and.Scalar_Tensor")
+def bitwise_and_scalar_tensor(self: TTensor, other: TTensor) -> TTensor:
+    return bitwise_and(other, scalar_like(self, other))
+
+
+@aten("aten::bitwise_or.Scalar_Tensor")
+def bitwise_or_scalar_tensor(self: TTensor, other: TTensor) -> TTensor:
+    return bitwise_or(other, scalar_like(self, other))
+
+
+@aten("aten::bitwise_xor.Scalar_Tensor")
+def bitwise_xor_scalar_tensor(self: TTensor, other: TTensor) -> TTensor:
+    return bitwise_xor(other, scalar_like(self, other))
+
+
+_UNSIGNED = {
+    ir.DataType.INT8: ir.DataType.UINT8,
+    ir.DataType.INT16: ir.DataType.UINT16,
+    ir.DataType.INT32: ir.DataType.UINT32,
+    ir.DataType.INT64: ir.DataType.UINT64,
+}
+
+
+@aten(
+    "aten::bitwise_left_shift.Tensor",
+    "aten::bitwise_left_shift.Tensor_Scalar",
+    "aten::__lshift__.Tensor",
+    "aten::__lshift__.Scalar",
+)
+def bitwise_left_shift(self: TInt, other: TInt) -> TInt:
+    """ONNX BitShift takes unsigned integers: a signed ``self`` is shifted as the unsigned
+    integer of its width (two's complement bits, as torch shifts them)."""
+    dtype = element_type(self)
+    unsigned = _UNSIGNED.get(dtype) if dtype is not None else None
+    amount = scalar_like(other, self)
+    if unsigned is None:
+        return op.BitShift(self, amount, direction="LEFT")
+    bits = op.BitShift(op.Cast(self, to=unsigned), op.Cast(amount, to=unsigned), direction="LEFT")
+    return op.Cast(bits, to=dtype)
+
+
+@aten("aten::bitwise_left_shift.Scalar_Tensor")
+def bitwise_left_shift_scalar_tensor(self: TInt, other: TInt) -> TInt:
+    return bitwise_left_shift(scalar_like(self, other), other)
+
+
+@aten(
+    "aten::bitwise_right_shift.Tensor",
+    "aten::bitwise_right_shift.Tensor_Scalar",
+    "aten::__rshift__.Tensor",
+    "aten::__rshift__.Scalar",
+)
+def bitwise_right_shift(self: TInt, other: TInt) -> TInt:
+    """Arithmetic shift: a signed ``self`` is divided by ``2**other`` rounding toward minus
+    infinity (in INT64, the type Pow takes); an unsigned one is BitShift-ed."""
+    dtype = element_type(self)
+    amount = scalar_like(other, self)
+    if dtype not in _UNSIGNED:
+        return op.BitShift(self, amount, direction="RIGHT")
+    wide = self if dtype == ir.DataType.INT64 else op.Cast(self, to=ir.DataType.INT64)
+    power = op.Pow(typed_constant(2, ir.DataType.INT64), op.Cast(amount, to=ir.DataType.INT64))
+    shifted = floor_divide_int(wide, power)
+    return shifted if dtype == ir.DataType.INT64 else op.Cast(shifted, to=dtype)
+
+
+@aten("aten::bitwise_right_shift.Scalar_Tensor")
+def bitwise_right_shift_scalar_tensor(self: TInt, other: TInt) -> TInt:
+    return bitwise_right_shift(scalar_like(self, other), other)
+
+
+@aten("aten::clamp_max", "aten::clamp_max.Tensor")
+def clamp_max(self: TReal, max: TReal) -> TReal:
+    return op.Min(self, scalar_like(max, self))
+
+
+@aten("aten::clamp_min", "aten::clamp_min.Tensor")
+def clamp_min(self: TReal, min: TReal) -> TReal:
+    return op.Max(self, scalar_like(min, self))
+
+
+@aten("aten::remainder.Scalar_Tensor")
+def remainder_scalar_tensor(self: TReal, other: TReal) -> TReal:
+    return remainder(scalar_like(self, other), other)
+
+
+def _floating(x: Any) -> Any:
+    """``x`` as torch computes int-to-float ops: integers and booleans in FLOAT."""
+    return x if is_floating(x) or element_type(x) is None else op.Cast(x, to=FLOAT.dtype)
+
+
+def _const(value: float, like: Any) -> Any:
+    return scalar_like(value, like)
+
+
+@aten("aten::deg2rad")
+def deg2rad(self: TFloat) -> TFloat:
+    x = _floating(self)
+    return op.Mul(x, _const(math.pi / 180.0, x))
+
+
+@aten("aten::rad2deg")
+def rad2deg(self: TFloat) -> TFloat:
+    x = _floating(self)
+    return op.Mul(x, _const(180.0 / math.pi, x))
+
+
+@aten("aten::erfc", "aten::special_erfc")
+def erfc(self: TFloat) -> TFloat:
+    x = _floating(self)
+    return op.Sub(_const(1.0, x), op.Erf(x))
+
+
+@aten("aten::special_erf")
+def special_erf(self: TFloat) -> TFloat:
+    return op.Erf(_floating(self))
+
+
+@aten("aten::special_expm1")
+def special_expm1(self: TFloat) -> TFloat:
+    return expm1(_floating(self))
+
+
+@aten("aten::special_erfcx")
+def special_erfcx(self: TFloat) -> TFloat:
+    """``exp(x**2) * erfc(x)`` without its overflow and cancellation, in DOUBLE: directly
+    below 2; above, the continued fraction ``1 / (sqrt(pi) (x + 1/2 / (x + 1 / (x + ...))))``;
+    for negative x, ``2 exp(x**2) - erfcx(-x)``."""
+    x = _floating(self)
+    wide = op.Cast(x, to=DOUBLE.dtype)
+    magnitude = op.Abs(wide)
+    direct = op.Mul(
+        op.Exp(op.Mul(magnitude, magnitude)), op.Sub(_const(1.0, wide), op.Erf(magnitude))
+    )
+    far = op.Max(magnitude, _const(2.0, wide))  # the fraction diverges near 0: unused there
+    tail = far
+    for k in range(_ERFCX_TERMS, 0, -1):
+        tail = op.Add(far, op.Div(_const(k / 2.0, wide), tail))
+    fraction = op.Div(_const(1.0 / math.sqrt(math.pi), wide), tail)
+    positive = op.Where(op.Less(magnitude, _const(2.0, wide)), direct, fraction)
+    mirrored = op.Sub(op.Mul(_const(2.0, wide), op.Exp(op.Mul(wide, wide))), positive)
+    result = op.Where(op.Less(wide, _const(0.0, wide)), mirrored, positive)
+    return op.CastLike(result, x)
+
+
+_ERFCX_TERMS = 16
+"""Terms of erfcx's continued fraction (used from x = 2)."""
+
+
+@aten("aten::exp2")
+def exp2(self: TFloat) -> TFloat:
+    x = _floating(self)
+    return op.Pow(_const(2.0, x), x)
+
+
+@aten("aten::frac")
+def frac(self: TFloat) -> TFloat:
+    return op.Sub(self, _trunc(self))
+
+
+@aten("aten::heaviside")
+def heaviside(self: TReal, values: TReal) -> TReal:
+    zero = _const(0, self)
+    step = op.CastLike(op.Greater(self, zero), self)
+    return op.Where(op.Equal(self, zero), op.CastLike(values, self), step)
+
+
+@aten("aten::isfinite")
+def isfinite(self: TTensor) -> BOOL:
+    if not is_floating(self):
+        return op.Expand(_bool(True), op.Shape(self))
+    return op.Not(op.Or(op.IsInf(self), op.IsNaN(self)))
+
+
+@aten("aten::isneginf")
+def isneginf(self: TTensor) -> BOOL:
+    if not is_floating(self):
+        return op.Expand(_bool(False), op.Shape(self))
+    return op.IsInf(self, detect_positive=0)
+
+
+@aten("aten::isposinf")
+def isposinf(self: TTensor) -> BOOL:
+    if not is_floating(self):
+        return op.Expand(_bool(False), op.Shape(self))
+    return op.IsInf(self, detect_negative=0)
+
+
+@aten("aten::lerp.Tensor", "aten::lerp.Scalar")
+def lerp(self: TFloat, end: TFloat, weight: TFloat) -> TFloat:
+    """torch's two-sided form: from ``self`` for ``|weight| < 0.5``, else from ``end``
+    (exact at both ends)."""
+    weight = scalar_like(weight, self)
+    diff = op.Sub(end, self)
+    near_start = op.Add(self, op.Mul(weight, diff))
+    near_end = op.Sub(end, op.Mul(diff, op.Sub(_const(1.0, self), weight)))
+    return op.Where(op.Less(op.Abs(weight), _const(0.5, self)), near_start, near_end)
+
+
+@aten("aten::logaddexp")
+def logaddexp(self: TFloat, other: TFloat) -> TFloat:
+    """``max + log1p(exp(-|a - b|))``; equal infinities give themselves (not NaN)."""
+    return _log_add(self, other, op.Exp, 1.0)
+
+
+@aten("aten::logaddexp2")
+def logaddexp2(self: TFloat, other: TFloat) -> TFloat:
+    return _log_add(self, other, lambda d: op.Pow(_const(2.0, d), d), 1 / math.log(2.0))
+
+
+def _log_add(a: Any, b: Any, power: Any, scale: float) -> Any:
+    a, b = _floating(a), _floating(b)
+    larger = op.Max(a, b)
+    gap = op.Neg(op.Abs(op.Sub(a, b)))
+    added = op.Log(op.Add(_const(1.0, a), power(gap)))
+    if scale != 1.0:
+        added = op.Mul(added, _const(scale, a))
+    same_infinity = op.And(op.Equal(a, b), op.IsInf(a))
+    return op.Where(same_infinity, a, op.Add(larger, added))
+
+
+@aten("aten::logit")
+def logit(self: TFloat, eps: float = -1.0) -> TFloat:
+    """``log(x / (1 - x))``, ``x`` clamped to ``[eps, 1 - eps]`` when ``eps`` is given
+    (torch ignores a negative one: the default stands for None)."""
+    x = _floating(self)
+    if eps is not None and eps >= 0:
+        x = op.Clip(x, _const(eps, x), _const(1.0 - eps, x))
+    return op.Log(op.Div(x, op.Sub(_const(1.0, x), x)))
+
+
+@aten("aten::log_sigmoid")
+def log_sigmoid(self: TFloat) -> TFloat:
+    return op.Neg(op.Softplus(op.Neg(self)))
+
+
+@aten("aten::signbit")
+def signbit(self: TReal) -> BOOL:
+    """Negative, or -0.0 (whose reciprocal is -inf)."""
+    if is_floating(self):
+        zero = _const(0.0, self)
+        return op.Or(op.Less(self, zero), op.Less(op.Reciprocal(self), zero))
+    dtype = element_type(self)
+    if dtype is not None and dtype.is_signed():
+        return op.Less(self, _const(0, self))
+    return op.Expand(_bool(False), op.Shape(self))
+
+
+@aten("aten::sinc", "aten::special_sinc")
+def sinc(self: TFloat) -> TFloat:
+    x = _floating(self)
+    scaled = op.Mul(x, _const(math.pi, x))
+    zero = op.Equal(x, _const(0.0, x))
+    safe = op.Where(zero, _const(1.0, x), scaled)
+    return op.Where(zero, _const(1.0, x), op.Div(op.Sin(safe), safe))
+
+
+@aten("aten::softplus")
+def softplus(self: TFloat, beta: float = 1.0, threshold: float = 20.0) -> TFloat:
+    """``log(1 + exp(beta x)) / beta``, linear where ``beta x`` exceeds ``threshold``."""
+    scaled = op.Mul(self, _const(beta, self)) if beta != 1 else self
+    smooth = op.Softplus(scaled)
+    if beta != 1:
+        smooth = op.Div(smooth, _const(beta, self))
+    return op.Where(op.Greater(scaled, _const(threshold, self)), self, smooth)
+
+
+@aten("aten::special_softmax")
+def special_softmax(self: TFloat, dim: int, dtype: int = -1) -> TFloat:
+    x = self if dtype in (-1, None) else op.Cast(self, to=dtype)
+    return op.Softmax(x, axis=dim)
+
+
+@aten("aten::special_log_softmax")
+def special_log_softmax(self: TFloat, dim: int, *, dtype: int = -1) -> TFloat:
+    x = self if dtype in (-1, None) else op.Cast(self, to=dtype)
+    return op.LogSoftmax(x, axis=dim)
+
+
+@aten("aten::xlogy.Tensor", "aten::xlogy.Scalar_Other")
+def xlogy(self: TFloat, other: TFloat) -> TFloat:
+    """``self * log(other)``: 0 where ``self`` is 0, NaN where ``other`` is."""
+    x = _floating(self)
+    y = scalar_like(other, x) if not is_floating(other) else op.CastLike(other, x)
+    product = op.Where(op.Equal(x, _const(0.0, x)), _const(0.0, x), op.Mul(x, op.Log(y)))
+    return op.Where(op.IsNaN(y), y, product)
+
+
+@aten("aten::xlogy.Scalar_Self")
+def xlogy_scalar_self(self: TFloat, other: TFloat) -> TFloat:
+    y = _floating(other)
+    return xlogy(scalar_like(self, y), y)
+
+
+@aten("aten::round.decimals")
+def round_decimals(self: TFloat, *, decimals: int = 0) -> TFloat:
+    """Rounded at ``10**-decimals`` (half to even), scaling as torch does."""
+    if decimals == 0:
+        return op.Round(self)
+    scale = _const(10.0 ** abs(decimals), self)
+    if decimals > 0:
+        return op.Div(op.Round(op.Mul(self, scale)), scale)
+    return op.Mul(op.Round(op.Div(self, scale)), scale)
+
+
+@aten("aten::relu6")
+def relu6(self: TReal) -> TReal:
+    return op.Clip(self, _const(0, self), _const(6, self))
+
+
+@aten("aten::glu")
+def glu(self: TFloat, dim: int = -1) -> TFloat:
+    first, second = op.Split(self, axis=dim, num_outputs=2)
+    return op.Mul(first, op.Sigmoid(second))
+
+
+@aten("aten::prelu")
+def prelu(self: TFloat, weight: TFloat) -> TFloat:
+    """One slope per channel (dim 1), or one for all."""
+    count = len(self.shape)
+    if count >= 2:
+        weight = op.Reshape(weight, [-1] + [1] * (count - 2))
+    else:
+        weight = op.Reshape(weight, int64_constant([]) if count == 0 else [-1])
+    return op.PRelu(self, weight)
+
+
+@aten("aten::_prelu_kernel")
+def prelu_kernel(self: TFloat, weight: TFloat) -> TFloat:
+    """``weight`` already has a shape that broadcasts with ``self``."""
+    return op.Where(op.Greater(self, _const(0.0, self)), self, op.Mul(weight, self))
+
+
+@aten("aten::hardtanh_backward")
+def hardtanh_backward(grad_output: TFloat, self: TFloat, min_val: float, max_val: float) -> TFloat:
+    inside = op.And(op.Greater(self, _const(min_val, self)), op.Less(self, _const(max_val, self)))
+    return op.Where(inside, grad_output, _const(0.0, grad_output))
+
+
+@aten("aten::addcmul")
+def addcmul(self: TReal, tensor1: TReal, tensor2: TReal, *, value: float = 1.0) -> TReal:
+    product = op.Mul(tensor1, tensor2)
+    if value != 1:
+        product = op.Mul(product, scalar_like(value, product if is_bool(self) else self))
+    return op.Add(self, product)
+
+
+@aten("aten::addcdiv")
+def addcdiv(self: TFloat, tensor1: TFloat, tensor2: TFloat, *, value: float = 1.0) -> TFloat:
+    quotient = op.Div(tensor1, tensor2)
+    if value != 1:
+        quotient = op.Mul(quotient, scalar_like(value, self))
+    return op.Add(self, quotient)
+
+
+@aten("aten::where.Scalar")
+def where_scalars(condition: BOOL, self: TTensor, other: TTensor) -> TTensor:
+    """Two numbers (torch.onnx makes each a constant of its own Python type): of one type,
+    or promoted as torch promotes numbers (to FLOAT with a float, else to INT64)."""
+    first, second = element_type(self), element_type(other)
+    if first != second:
+        floating = any(t is not None and t.is_floating_point() for t in (first, second))
+        common = ir.DataType.FLOAT if floating else ir.DataType.INT64
+        self, other = _scalar(self, common), _scalar(other, common)
+    return op.Where(condition, self, other)
+
+
+def _scalar(value: Any, dtype: ir.DataType) -> Any:
+    """A number (static or symbolic) of element type ``dtype``."""
+    if is_static(value):
+        return typed_constant(value, dtype)
+    if element_type(value) == dtype:
+        return value
+    return op.Cast(value, to=dtype)
+
+
+def _tensor(t: Any, dtype: int, default: ir.DataType) -> Any:
+    """``torch.tensor(number)``: a 0-d tensor of ``dtype`` (-1: ``default``)."""
+    return _scalar(t, default if dtype in (-1, None) else ir.DataType(dtype))
+
+
+@aten("aten::tensor.bool")
+def tensor_bool(
+    t: bool, *, dtype: int = -1, device: str = "", requires_grad: bool = False
+) -> TTensor:
+    return _tensor(t, dtype, ir.DataType.BOOL)
+
+
+@aten("aten::tensor.float")
+def tensor_float(
+    t: float, *, dtype: int = -1, device: str = "", requires_grad: bool = False
+) -> TTensor:
+    return _tensor(t, dtype, ir.DataType.FLOAT)
+
+
+@aten("aten::tensor.int")
+def tensor_int(
+    t: int, *, dtype: int = -1, device: str = "", requires_grad: bool = False
+) -> TTensor:
+    return _tensor(t, dtype, ir.DataType.INT64)
+
+
+@aten("aten::isclose")
+def isclose(
+    self: TTensor,
+    other: TTensor,
+    rtol: float = 1e-05,
+    atol: float = 1e-08,
+    equal_nan: bool = False,
+) -> BOOL:
+    """``|a - b| <= atol + rtol |b|`` where finite, equality elsewhere (infinities), NaN
+    equal to NaN when ``equal_nan``."""
+    if is_bool(self):
+        return op.Equal(self, other)
+    a, b = self, other
+    if not is_floating(a):
+        a, b = op.Cast(a, to=DOUBLE.dtype), op.Cast(b, to=DOUBLE.dtype)
+    bound = op.Add(_const(atol, a), op.Mul(_const(rtol, a), op.Abs(b)))
+    close = op.Or(op.Equal(a, b), op.LessOrEqual(op.Abs(op.Sub(a, b)), bound))
+    if not is_floating(self):
+        return close
+    finite = op.Not(op.IsInf(op.Sub(a, b)))
+    result = op.Or(op.Equal(a, b), op.And(close, finite))
+    if equal_nan:
+        result = op.Or(result, op.And(op.IsNaN(a), op.IsNaN(b)))
+    return result
+
+
+@aten("aten::allclose")
+def allclose(
+    self: TTensor,
+    other: TTensor,
+    rtol: float = 1e-05,
+    atol: float = 1e-08,
+    equal_nan: bool = False,
+) -> BOOL:
+    return _all_true(isclose(self, other, rtol, atol, equal_nan))
+
+
+@aten("aten::equal")
+def equal(self: TTensor, other: TTensor) -> BOOL:
+    """Whether every element is equal (the shapes are taken to be equal)."""
+    return _all_true(op.Equal(self, other))
+
+
+def _all_true(flags: Any) -> Any:
+    as_int = op.Cast(flags, to=ir.DataType.INT32)
+    return op.Cast(op.ReduceMin(as_int, keepdims=0), to=BOOL.dtype)
+
+
+@aten("aten::is_nonzero")
+def is_nonzero(self: TTensor) -> BOOL:
+    return op.Cast(op.Reshape(self, int64_constant([])), to=BOOL.dtype)

@@ -1,14 +1,16 @@
-"""Reductions: sum, mean, amax/amin, max/min along a dim, argmax/argmin, prod, any/all,
-var."""
+"""Reductions: sum, mean, amax/amin, max/min (along a dim or of all), argmax/argmin, prod,
+any/all, var, logsumexp and its running form."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.facts import is_bool, rank
+from onnxscript.function_libs.torch_lib.ops.facts import element_type, is_bool, is_floating, rank
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TReal, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat, TReal, TTensor
+from onnxscript.onnx_types import FLOAT, INT32
 
 
 def _dims(dim: Sequence[int] | int | None) -> list[int] | None:
@@ -239,3 +241,58 @@ def sort_stable(
 ) -> tuple[TReal, INT64]:
     # TopK keeps equal elements in index order, so every sort here is stable.
     return sort(self, dim, descending)
+
+
+@aten("aten::max")
+def max_all(self: TTensor) -> TTensor:
+    """The largest element (booleans reduced as integers)."""
+    return _extreme("ReduceMax", self)
+
+
+@aten("aten::min")
+def min_all(self: TTensor) -> TTensor:
+    return _extreme("ReduceMin", self)
+
+
+def _extreme(onnx_op: str, self: Any) -> Any:
+    if rank(self) == 0:
+        return op.Identity(self)
+    value = op.Cast(self, to=INT32.dtype) if is_bool(self) else self
+    reduced = getattr(op, onnx_op)(value, keepdims=0)
+    return op.Cast(reduced, to=BOOL.dtype) if is_bool(self) else reduced
+
+
+def _floating(x: Any) -> Any:
+    """Integers and booleans in FLOAT, as torch computes ``logsumexp`` of them."""
+    return x if is_floating(x) or element_type(x) is None else op.Cast(x, to=FLOAT.dtype)
+
+
+def _stable_shift(largest: Any) -> Any:
+    """The largest values made safe to subtract: 0 where infinite (all -inf, or +inf)."""
+    return op.Where(op.IsInf(largest), op.CastLike(0.0, largest), largest)
+
+
+@aten("aten::logsumexp")
+def logsumexp(self: TFloat, dim: Sequence[int], keepdim: bool = False) -> TFloat:
+    """``m + log(sum(exp(x - m)))`` with ``m`` the (finite) maximum: no overflow, and all
+    -inf gives -inf."""
+    x = _floating(self)
+    if rank(x) == 0:
+        return op.Identity(x)
+    dims = _dims(dim) or list(range(rank(x)))
+    shift = _stable_shift(op.ReduceMax(x, dims, keepdims=1))
+    total = op.ReduceSum(op.Exp(op.Sub(x, shift)), dims, keepdims=int(keepdim))
+    if not keepdim:
+        shift = op.Squeeze(shift, dims)
+    return op.Add(op.Log(total), shift)
+
+
+@aten("aten::logcumsumexp")
+def logcumsumexp(self: TFloat, dim: int) -> TFloat:
+    """``m + log(cumsum(exp(x - m)))``, ``m`` the maximum along ``dim``."""
+    x = _floating(self)
+    if rank(x) == 0:
+        return op.Identity(x)
+    shift = _stable_shift(op.ReduceMax(x, [dim], keepdims=1))
+    running = op.CumSum(op.Exp(op.Sub(x, shift)), op.Constant(value_int=dim))
+    return op.Add(op.Log(running), shift)

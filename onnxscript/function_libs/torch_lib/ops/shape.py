@@ -243,7 +243,7 @@ def _unflatten(self: Any, axis: int, sizes: Sequence[Any]) -> Any:
     return op.Reshape(self, target, allowzero=1 if zero else 0)
 
 
-@aten("aten::cat", "aten::concat")
+@aten("aten::cat", "aten::concat", "aten::concatenate")
 def cat(tensors: Sequence[TTensor], dim: int = 0) -> TTensor:
     present = [t for t in tensors if not is_empty_vector(t)]
     return op.Concat(*(present or tensors), axis=dim)
@@ -319,7 +319,7 @@ def select(self: TTensor, dim: int, index: int) -> TTensor:
     return op.Gather(self, as_int64(index), axis=dim)
 
 
-@aten("aten::split.Tensor", "aten::split_copy.Tensor")
+@aten("aten::split.Tensor", "aten::split_copy.Tensor", "aten::unsafe_split.Tensor")
 def split(self: TTensor, split_size: int, dim: int = 0) -> Sequence[TTensor]:
     return _split(self, split_size, dim)
 
@@ -368,13 +368,13 @@ def _split_with_sizes(self: Any, sizes: list[Any], axis: int) -> list[Any]:
     return [op.Slice(self, bounds[i], bounds[i + 1], [axis]) for i in range(len(sizes))]
 
 
-@aten("aten::split.sizes")
+@aten("aten::split.sizes", "aten::split")
 def split_sizes(self: TTensor, split_size: Sequence[int], dim: int = 0) -> Sequence[TTensor]:
     """``split`` with a list of sizes (``split_with_sizes`` under another schema)."""
     return _split_with_sizes(self, list(split_size), dim)
 
 
-@aten("aten::split.sizes", complex=True)
+@aten("aten::split.sizes", "aten::split", complex=True)
 def split_sizes_complex(
     self: TTensor, split_size: Sequence[int], dim: int = 0
 ) -> Sequence[TTensor]:
@@ -982,3 +982,133 @@ def _check_within(self: Any, positions: Sequence[int]) -> None:
             f"as_strided reads element {max(positions)} of a tensor of {count} elements "
             "(beyond the tensor, in the storage it views, which the graph does not have)"
         )
+
+
+@aten("aten::getitem")
+def getitem(self: Sequence[TTensor], i: int) -> TTensor:
+    """Item ``i`` of a sequence value (0.7's name; FX graphs use ``_operator::getitem``)."""
+    return op.SequenceAt(self, as_int64(i))
+
+
+@aten("aten::atleast_1d")
+def atleast_1d(self: TTensor) -> TTensor:
+    return _at_least(self, 1)
+
+
+@aten("aten::atleast_2d")
+def atleast_2d(self: TTensor) -> TTensor:
+    return _at_least(self, 2)
+
+
+@aten("aten::atleast_3d")
+def atleast_3d(self: TTensor) -> TTensor:
+    return _at_least(self, 3)
+
+
+@aten("aten::atleast_1d.Sequence")
+def atleast_1d_sequence(tensors: Sequence[TTensor]) -> Sequence[TTensor]:
+    return [_at_least(t, 1) for t in tensors]
+
+
+@aten("aten::atleast_2d.Sequence")
+def atleast_2d_sequence(tensors: Sequence[TTensor]) -> Sequence[TTensor]:
+    return [_at_least(t, 2) for t in tensors]
+
+
+@aten("aten::atleast_3d.Sequence")
+def atleast_3d_sequence(tensors: Sequence[TTensor]) -> Sequence[TTensor]:
+    return [_at_least(t, 3) for t in tensors]
+
+
+_AT_LEAST_AXES = {
+    1: {0: [0]},
+    2: {0: [0, 1], 1: [0]},
+    3: {0: [0, 1, 2], 1: [0, 2], 2: [2]},
+}
+"""The new unit axes of ``atleast_{n}d`` by input rank (3-D: ``[N]`` to ``[1, N, 1]``,
+``[M, N]`` to ``[M, N, 1]``)."""
+
+
+def _at_least(self: Any, count: int) -> Any:
+    axes = _AT_LEAST_AXES[count].get(rank(self))
+    return op.Unsqueeze(self, axes) if axes else op.Identity(self)
+
+
+@aten("aten::mT")
+def matrix_transpose(self: TTensor) -> TTensor:
+    """The last two dims swapped."""
+    return transpose(self, -2, -1)
+
+
+@aten("aten::mH")
+def matrix_adjoint(self: TTensor) -> TTensor:
+    """The conjugate transpose: the transpose for real tensors."""
+    return transpose(self, -2, -1)
+
+
+@aten("aten::roll")
+def roll(self: TTensor, shifts: Sequence[int], dims: Sequence[int] = ()) -> TTensor:
+    """Each dim's elements rotated by its shift: two slices concatenated. No ``dims``: the
+    flattened tensor rolled, then shaped back."""
+    if not dims:
+        flat = op.Reshape(self, [-1])
+        return op.Reshape(_roll(flat, shifts[0], 0), op.Shape(self))
+    result = self
+    for shift, axis in zip(shifts, dims):
+        result = _roll(result, shift, axis if axis >= 0 else axis % rank(self))
+    return result
+
+
+def _roll(self: Any, shift: Any, axis: int) -> Any:
+    length = static_dim(self, axis)
+    if length is not None and is_static(shift):
+        cut = (length - int(shift) % length) if length else 0
+        if cut in (0, length):
+            return op.Identity(self)
+        start: Any = [cut]
+    else:
+        size = as_int64(dim_size(self, axis))
+        start = vector_input(int64_typed(op.Sub(size, op.Mod(as_int64(shift), size))))
+    tail = op.Slice(self, start, [BIG], [axis])
+    head = op.Slice(self, [0], start, [axis])
+    return op.Concat(tail, head, axis=axis)
+
+
+_NO_DIM = -(2**62)
+"""``dim`` not given (torch.onnx drops a None attribute, so the default stands for it)."""
+
+
+@aten("aten::repeat_interleave.self_int")
+def repeat_interleave_self_int(
+    self: TTensor, repeats: int, dim: int = _NO_DIM, *, output_size: int = -1
+) -> TTensor:
+    """Each element ``repeats`` times in a row along ``dim`` (of the flattened tensor when
+    no dim): a new unit axis after ``dim`` expanded, then merged into it."""
+    if dim == _NO_DIM or dim is None or rank(self) == 0:
+        source, axis, count = op.Reshape(self, [-1]), 0, 1
+        before: Any = []
+        after: Any = []
+        length: Any = -1
+    else:
+        count = rank(self)
+        source, axis = self, dim % count
+        before, after = dims_piece(self, 0, axis), dims_piece(self, axis + 1, count)
+        length = mul(dim_size(self, axis), repeats)
+    spread = op.Unsqueeze(source, [axis + 1])
+    ones = [[1]] * count
+    target = concat_shape([*ones[: axis + 1], *size_pieces([repeats]), *ones[axis + 1 :]])
+    expanded = op.Expand(spread, target)
+    return op.Reshape(expanded, concat_shape([before, *size_pieces([length]), after]))
+
+
+@aten("aten::repeat_interleave.Tensor")
+def repeat_interleave_tensor(repeats: TTensor, *, output_size: int = -1) -> TTensor:
+    """``[0] * repeats[0] + [1] * repeats[1] + ...``: output position ``p`` holds the number
+    of running totals of ``repeats`` at or below ``p``."""
+    counts = op.Cast(op.Reshape(repeats, [-1]), to=INT64.dtype)
+    ends = op.CumSum(counts, op.Constant(value_int=0))
+    total = op.ReduceSum(counts, keepdims=0)
+    positions = op.Range(op.Constant(value_int=0), total, op.Constant(value_int=1))
+    passed = op.LessOrEqual(op.Unsqueeze(ends, [0]), op.Unsqueeze(positions, [1]))
+    index = op.ReduceSum(op.Cast(passed, to=INT64.dtype), [1], keepdims=0)
+    return op.CastLike(index, repeats)
