@@ -23,6 +23,26 @@ def _scalar_other(args: list[Any]) -> list[Any]:
     return [args[0], args[1].flatten()[0].item(), *args[2:]]
 
 
+def _scalar_self(args: list[Any]) -> list[Any]:
+    """The first operand as a Python number (its first element)."""
+    return [args[0].flatten()[0].item(), *args[1:]]
+
+
+def _same(args: list[Any]) -> list[Any]:
+    return args
+
+
+def _first_two(args: list[Any]) -> list[Any]:
+    """``_softmax(x, dim, half_to_float)`` as ``special_softmax(x, dim)``."""
+    return args[:2]
+
+
+def _weight_tensor(args: list[Any]) -> list[Any]:
+    """``lerp.Scalar``'s weight as a tensor of self's shape (``lerp.Tensor``)."""
+    self, end, weight = args[:3]
+    return [self, end, torch.full_like(self, weight)]
+
+
 def _output_size_only(args: list[Any]) -> list[Any]:
     """``upsample_nearest2d(input, output_size, scales...)`` as the ``.vec`` form's
     ``(input, output_size, scale_factors=None)``."""
@@ -111,6 +131,65 @@ RECORDINGS: dict[str, Recording] = dict(
     ]
 )
 """Overload (qualified name) -> how its samples are recorded."""
+
+_SHIFTS = [
+    (target, f"aten::bitwise_{way}_shift.Tensor", convert, f"bitwise_{way}_shift")
+    for way, short in (("left", "lshift"), ("right", "rshift"))
+    for target, convert in (
+        (f"aten::bitwise_{way}_shift.Tensor_Scalar", _scalar_other),
+        (f"aten::bitwise_{way}_shift.Scalar_Tensor", _scalar_self),
+        (f"aten::__{short}__.Scalar", _scalar_other),
+    )
+]
+
+BREADTH_ELEMENTWISE: dict[str, Recording] = dict(
+    [
+        *(
+            _converted(
+                f"aten::bitwise_{name}.Scalar_Tensor",
+                f"aten::bitwise_{name}.Tensor",
+                _scalar_self,
+                f"bitwise_{name}",
+            )
+            for name in ("and", "or", "xor")
+        ),
+        *(_converted(*shift) for shift in _SHIFTS),
+        _converted("aten::clamp_max", "aten::clamp_max.Tensor", _scalar_other, "clamp_max"),
+        _converted("aten::clamp_min", "aten::clamp_min.Tensor", _scalar_other, "clamp_min"),
+        _converted("aten::divide.Tensor", "aten::div.Tensor", _same, "div.no_rounding_mode"),
+        _converted(
+            "aten::divide.Scalar", "aten::div.Tensor", _scalar_other, "div.no_rounding_mode"
+        ),
+        _converted("aten::true_divide.Scalar", "aten::div.Tensor", _scalar_other, "true_divide"),
+        _converted("aten::multiply.Tensor", "aten::mul.Tensor", _same, "mul"),
+        _converted("aten::multiply.Scalar", "aten::mul.Tensor", _scalar_other, "mul"),
+        _converted("aten::subtract.Tensor", "aten::sub.Tensor", _same, "sub"),
+        _converted("aten::subtract.Scalar", "aten::sub.Tensor", _scalar_other, "sub"),
+        _converted("aten::greater.Tensor", "aten::gt.Tensor", _same, "gt"),
+        _converted("aten::greater_equal.Tensor", "aten::ge.Tensor", _same, "ge"),
+        _converted("aten::less.Tensor", "aten::lt.Tensor", _same, "lt"),
+        _converted("aten::less_equal.Tensor", "aten::le.Tensor", _same, "le"),
+        _converted("aten::special_erf", "aten::erf", _same, "erf"),
+        _converted("aten::special_erfc", "aten::erfc", _same, "erfc"),
+        _converted("aten::special_expm1", "aten::expm1", _same, "expm1"),
+        _converted("aten::special_sinc", "aten::sinc", _same, "sinc"),
+        _converted("aten::special_softmax", "aten::_softmax", _first_two, "softmax"),
+        _converted("aten::special_log_softmax", "aten::_log_softmax", _first_two, "log_softmax"),
+        _converted("aten::xlogy.Scalar_Other", "aten::xlogy.Tensor", _scalar_other, "xlogy"),
+        _converted("aten::xlogy.Scalar_Self", "aten::xlogy.Tensor", _scalar_self, "xlogy"),
+        _converted("aten::lerp.Tensor", "aten::lerp.Scalar", _weight_tensor, "lerp"),
+        _converted(
+            "aten::remainder.Scalar_Tensor", "aten::remainder.Tensor", _scalar_self, "remainder"
+        ),
+        _own("aten::hardtanh_backward", "nn.functional.hardtanh", backward=True),
+        _own("aten::_prelu_kernel", "nn.functional.prelu"),
+        _own("aten::repeat_interleave.Tensor", "repeat_interleave"),
+    ]
+)
+"""Recordings of the overloads registered for 0.7.2's breadth that no entry reaches:
+aliases (``divide``, ``special_erf``, ...) and the Scalar forms of binary ops."""
+
+RECORDINGS.update(BREADTH_ELEMENTWISE)
 
 PREFIX = "call:"
 SCANNED = 40

@@ -750,24 +750,20 @@ def special_expm1(self: TFloat) -> TFloat:
 
 @aten("aten::special_erfcx")
 def special_erfcx(self: TFloat) -> TFloat:
-    """``exp(x**2) * erfc(x)`` without its overflow and cancellation, in DOUBLE: directly
-    below 2; above, the continued fraction ``1 / (sqrt(pi) (x + 1/2 / (x + 1 / (x + ...))))``;
-    for negative x, ``2 exp(x**2) - erfcx(-x)``."""
+    """``exp(x**2) * erfc(x)`` without its overflow and cancellation: directly below 2;
+    above, the continued fraction ``1 / (sqrt(pi) (x + 1/2 / (x + 1 / (x + ...))))``; for
+    negative x, ``2 exp(x**2) - erfcx(-x)``."""
     x = _floating(self)
-    wide = op.Cast(x, to=DOUBLE.dtype)
-    magnitude = op.Abs(wide)
-    direct = op.Mul(
-        op.Exp(op.Mul(magnitude, magnitude)), op.Sub(_const(1.0, wide), op.Erf(magnitude))
-    )
-    far = op.Max(magnitude, _const(2.0, wide))  # the fraction diverges near 0: unused there
+    magnitude = op.Abs(x)
+    direct = op.Mul(op.Exp(op.Mul(magnitude, magnitude)), op.Sub(_const(1.0, x), op.Erf(magnitude)))
+    far = op.Max(magnitude, _const(2.0, x))  # the fraction converges slowly near 0: unused there
     tail = far
     for k in range(_ERFCX_TERMS, 0, -1):
-        tail = op.Add(far, op.Div(_const(k / 2.0, wide), tail))
-    fraction = op.Div(_const(1.0 / math.sqrt(math.pi), wide), tail)
-    positive = op.Where(op.Less(magnitude, _const(2.0, wide)), direct, fraction)
-    mirrored = op.Sub(op.Mul(_const(2.0, wide), op.Exp(op.Mul(wide, wide))), positive)
-    result = op.Where(op.Less(wide, _const(0.0, wide)), mirrored, positive)
-    return op.CastLike(result, x)
+        tail = op.Add(far, op.Div(_const(k / 2.0, x), tail))
+    fraction = op.Div(_const(1.0 / math.sqrt(math.pi), x), tail)
+    positive = op.Where(op.Less(magnitude, _const(2.0, x)), direct, fraction)
+    mirrored = op.Sub(op.Mul(_const(2.0, x), op.Exp(op.Mul(x, x))), positive)
+    return op.Where(op.Less(x, _const(0.0, x)), mirrored, positive)
 
 
 _ERFCX_TERMS = 16
