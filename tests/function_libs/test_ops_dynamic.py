@@ -41,9 +41,6 @@ LATER_SAMPLES: dict[tuple[str, str], str] = {
         "the input is a view into a larger storage that as_strided reads past (the static "
         "gap; with a symbolic size the bound is checked at run time)"
     ),
-    ("repeat_interleave", "aten.repeat_interleave', overload='Tensor'"): (
-        "pending: aten::repeat_interleave.Tensor (repeats as a tensor) is registered by no module"
-    ),
     ("_upsample_bilinear2d_aa", "antialiased interpolation with align_corners=True"): (
         "pending: ops/upsample.py: antialiased bilinear with align_corners=True is refused "
         "(ONNX Resize has no such sampling)"
