@@ -1,6 +1,6 @@
 """Views and layout: view/reshape, permute, transpose, expand, (un)squeeze, cat, stack,
 slice, narrow, select, split, chunk, unbind, gather, index_select, flatten, pad, repeat,
-unfold, diagonal, as_strided. Sizes, bounds and indices may be symbolic (rank-0 values
+repeat_interleave, roll, atleast_nd, unfold, diagonal, as_strided. Sizes, bounds and indices may be symbolic (rank-0 values
 torch.onnx hands over for ``SymInt``): they are computed at run time, static runs of a size
 list staying one constant."""
 
