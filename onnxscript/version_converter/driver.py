@@ -128,8 +128,13 @@ def _version(imports: Mapping[str, int]) -> int | None:
     return imports.get("", imports.get("ai.onnx"))
 
 
-def _set_version(imports: dict[str, int], graph: ir.Graph | ir.Function, target: int) -> bool:
-    if _version(imports) is None and not _uses_ai_onnx(graph):
+def _set_version(
+    imports: dict[str, int], graph: ir.Graph | ir.Function, target: int, always: bool = False
+) -> bool:
+    """Set the ai.onnx import to ``target`` where there is one or the graph uses ai.onnx
+    (or ``always``: a model imports ai.onnx even when its graph has no node, else
+    onnxruntime refuses it)."""
+    if not always and _version(imports) is None and not _uses_ai_onnx(graph):
         return False
     key = "ai.onnx" if "ai.onnx" in imports else ""
     changed = imports.get(key) != target
@@ -138,7 +143,7 @@ def _set_version(imports: dict[str, int], graph: ir.Graph | ir.Function, target:
 
 
 def _set_imports(model: ir.Model, target: int) -> bool:
-    changed = _set_version(model.opset_imports, model.graph, target)
+    changed = _set_version(model.opset_imports, model.graph, target, always=True)
     for function in model.functions.values():
         changed |= _set_version(function.opset_imports, function, target)
     opsets = [onnx.helper.make_opsetid("", target)]

@@ -272,3 +272,16 @@ def test_a_value_taking_an_outputs_place_gains_its_metadata():
     assert output.metadata_props == {
         "pkg.torch.export.graph_signature.OutputSpec.kind": "USER_OUTPUT"
     }
+
+
+def test_a_model_without_nodes_gets_the_ai_onnx_import():
+    """torch.onnx writes no opset import for a graph without nodes (an identity module);
+    onnxruntime refuses a model that imports no ai.onnx, so the converted one has it."""
+    graph = helper.make_graph([], "g", [info("x")], [info("x")])
+    model = to_ir(helper.make_model(graph, opset_imports=[]))
+    version_converter.convert_version(model, 20)
+    assert dict(model.opset_imports) == {"": 20}
+    proto = ir.serde.serialize_model(model)
+    session = pytest.importorskip("onnxruntime").InferenceSession(proto.SerializeToString())
+    x = np.ones((2, 3, 4), dtype=np.float32)
+    np.testing.assert_array_equal(session.run(None, {"x": x})[0], x)
