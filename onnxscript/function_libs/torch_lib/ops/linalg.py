@@ -1,11 +1,25 @@
-"""Matrix products: mm, bmm, matmul, addmm, linear, t."""
+"""Linear algebra: matrix products (mm, bmm, matmul, addmm and the other ``add*`` forms,
+linear, bilinear, einsum), cross products, determinants, vector norms."""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+from typing import Any
+
 from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.facts import rank
+from onnxscript.function_libs.torch_lib.ops.sizes import (
+    add,
+    concat_shape,
+    dim_size,
+    dims_piece,
+    is_static,
+    scalar_like,
+)
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import TReal
+from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat, TReal
+from onnxscript.onnx_types import FLOAT
 
 
 @aten("aten::mm", "aten::bmm", "aten::matmul")
@@ -31,3 +45,173 @@ def t(self: TReal) -> TReal:
     if rank(self) < 2:
         return op.Identity(self)
     return op.Transpose(self, perm=[1, 0])
+
+
+def _scaled(value: Any, factor: Any) -> Any:
+    """``value * factor`` (a Scalar, static or symbolic), no Mul for a static 1."""
+    if is_static(factor) and factor == 1:
+        return value
+    return op.Mul(value, scalar_like(factor, value))
+
+
+def _beta_self_plus(self: Any, product: Any, beta: Any, alpha: Any) -> Any:
+    """``beta * self + alpha * product``; a static beta of 0 ignores ``self`` (NaNs in it
+    too), as torch does."""
+    scaled = _scaled(product, alpha)
+    if is_static(beta) and beta == 0:
+        return op.Expand(scaled, op.Shape(self))  # self's shape still broadcasts
+    return op.Add(_scaled(self, beta), scaled)
+
+
+@aten("aten::baddbmm")
+def baddbmm(
+    self: TReal, batch1: TReal, batch2: TReal, *, beta: float = 1.0, alpha: float = 1.0
+) -> TReal:
+    """``beta * self + alpha * (batch1 @ batch2)``."""
+    return _beta_self_plus(self, op.MatMul(batch1, batch2), beta, alpha)
+
+
+@aten("aten::addbmm")
+def addbmm(
+    self: TReal, batch1: TReal, batch2: TReal, *, beta: float = 1.0, alpha: float = 1.0
+) -> TReal:
+    """``beta * self + alpha * sum over the batch of (batch1 @ batch2)``."""
+    product = op.ReduceSum(op.MatMul(batch1, batch2), [0], keepdims=0)
+    return _beta_self_plus(self, product, beta, alpha)
+
+
+@aten("aten::addmv")
+def addmv(self: TReal, mat: TReal, vec: TReal, *, beta: float = 1.0, alpha: float = 1.0) -> TReal:
+    """``beta * self + alpha * (mat @ vec)``."""
+    return _beta_self_plus(self, op.MatMul(mat, vec), beta, alpha)
+
+
+@aten("aten::addr")
+def addr(self: TReal, vec1: TReal, vec2: TReal, *, beta: float = 1.0, alpha: float = 1.0) -> TReal:
+    """``beta * self + alpha * outer(vec1, vec2)``."""
+    outer = op.Mul(op.Unsqueeze(vec1, [1]), op.Unsqueeze(vec2, [0]))
+    return _beta_self_plus(self, outer, beta, alpha)
+
+
+@aten("aten::dot", "aten::mv")
+def dot(self: TReal, tensor: TReal) -> TReal:
+    """Vector . vector, matrix @ vector (MatMul's numpy rule for 1-D operands)."""
+    return op.MatMul(self, tensor)
+
+
+@aten("aten::bilinear")
+def bilinear(input1: TReal, input2: TReal, weight: TReal, bias: TReal | None = None) -> TReal:
+    """``y[..., o] = x1[..., i] * w[o, i, j] * x2[..., j] + b[o]``: one Einsum."""
+    result = op.Einsum(input1, weight, input2, equation="...i,oij,...j->...o")
+    return result if bias is None else op.Add(result, bias)
+
+
+@aten("aten::einsum")
+def einsum(equation: str, tensors: Sequence[TReal], *, path: Sequence[int] | None = None) -> TReal:
+    """ONNX Einsum (torch's contraction ``path`` is an optimization hint, dropped)."""
+    return op.Einsum(*tensors, equation=equation.replace(" ", ""))
+
+
+@aten("aten::linalg_cross")
+def linalg_cross(self: TReal, other: TReal, *, dim: int = -1) -> TReal:
+    """``a x b`` along ``dim`` (of size 3): ``a[1,2,0] * b[2,0,1] - a[2,0,1] * b[1,2,0]``,
+    the operands broadcast."""
+    return _cross(self, other, dim)
+
+
+def _cross(self: Any, other: Any, dim: int) -> Any:
+    count = max(rank(self), rank(other))
+    axis = dim % count
+    # Gather's axis counts from the front of each operand: align the ranks first.
+    a = _with_rank(self, count)
+    b = _with_rank(other, count)
+    next_a, after_a = op.Gather(a, [1, 2, 0], axis=axis), op.Gather(a, [2, 0, 1], axis=axis)
+    next_b, after_b = op.Gather(b, [1, 2, 0], axis=axis), op.Gather(b, [2, 0, 1], axis=axis)
+    return op.Sub(op.Mul(next_a, after_b), op.Mul(after_a, next_b))
+
+
+def _with_rank(value: Any, count: int) -> Any:
+    """``value`` with leading dims of 1 up to rank ``count`` (broadcasting's alignment)."""
+    missing = count - rank(value)
+    return op.Unsqueeze(value, list(range(missing))) if missing else value
+
+
+@aten("aten::cross")
+def cross(self: TReal, other: TReal, dim: int | None = None) -> TReal:
+    """``linalg_cross``; without ``dim``, the first dim of size 3 (torch's legacy rule)."""
+    if dim is None:
+        shape = self.shape if self.shape is not None else ()
+        found = [axis for axis, size in enumerate(shape) if size == 3]
+        if not found:
+            raise ValueError("aten::cross: no dim of static size 3 and no dim given")
+        dim = found[0]
+    return _cross(self, other, dim)
+
+
+@aten("aten::det", "aten::linalg_det")
+def det(self: TFloat) -> TFloat:
+    """The determinant of each matrix of ``[..., n, n]``: ONNX Det."""
+    return op.Det(self)
+
+
+@aten("aten::logdet")
+def logdet(self: TFloat) -> TFloat:
+    """``log(det)``: NaN for a negative determinant and -inf for 0, as torch gives."""
+    return op.Log(op.Det(self))
+
+
+@aten("aten::_linalg_det")
+def linalg_det_lu(self: TFloat) -> tuple[TFloat, TFloat, INT64]:
+    """``(det, LU, pivots)``. Only the determinant is computed; ONNX has no LU
+    factorization, so ``LU`` is ``A`` itself and ``pivots`` the identity permutation
+    (1-based, as LAPACK's): right for the determinant's users, not an LU factorization."""
+    pivots = op.Range(1, add(dim_size(self, -1), 1), 1)
+    shape = concat_shape([dims_piece(self, 0, rank(self) - 2), [1]])
+    return op.Det(self), op.Identity(self), op.Expand(pivots, shape)
+
+
+@aten("aten::linalg_vector_norm")
+def linalg_vector_norm(
+    self: TFloat,
+    ord: float = 2.0,
+    dim: Sequence[int] | None = None,
+    keepdim: bool = False,
+    *,
+    dtype: int = -1,
+) -> TFloat:
+    """The ``ord``-norm over ``dim`` (all dims when None or empty): ReduceL1/ReduceL2 for
+    1 and 2, ReduceMax/ReduceMin of ``|x|`` for +-inf, the count of nonzeros for 0, and
+    ``sum(|x|^p)^(1/p)`` otherwise."""
+    value = self if dtype in (-1, None) else op.Cast(self, to=dtype)
+    if rank(self) == 0:
+        value = op.Reshape(value, [1])
+        dims: list[int] | None = None if keepdim else [0]
+        keep = 0
+    else:
+        dims = list(dim) if dim else None
+        keep = int(keepdim)
+
+    def reduce(name: str, operand: Any) -> Any:
+        reducer = getattr(op, name)
+        if dims is None:
+            return reducer(operand, keepdims=keep)
+        return reducer(operand, dims, keepdims=keep)
+
+    order = float(ord)
+    if order == 2.0:
+        result = reduce("ReduceL2", value)
+    elif order == 1.0:
+        result = reduce("ReduceL1", value)
+    elif order == math.inf:
+        result = reduce("ReduceMax", op.Abs(value))
+    elif order == -math.inf:
+        result = reduce("ReduceMin", op.Abs(value))
+    elif order == 0.0:
+        nonzero = op.Cast(op.Not(op.Equal(value, scalar_like(0, value))), to=FLOAT.dtype)
+        result = op.CastLike(reduce("ReduceSum", nonzero), value)
+    else:
+        powered = op.Pow(op.Abs(value), scalar_like(order, value))
+        result = op.Pow(reduce("ReduceSum", powered), scalar_like(1.0 / order, value))
+    if rank(self) == 0 and keepdim:
+        return op.Reshape(result, [])
+    return result
