@@ -528,7 +528,30 @@ COMPLEX = [
     "roll@complex64",
 ]
 
-OPS = FIRST_SUBSET + DECOMPOSED + COMPLEX
+BREADTH_LINALG_RANDOM = [
+    "addbmm",
+    "addmv",
+    "linalg.det",
+    "logdet",
+    "linalg.vector_norm",
+    "nn.functional.bilinear",
+    "multinomial",
+    "normal",
+    "normal.number_mean",
+    "rand_like",
+    "randint",
+    "randint_like",
+    "randn_like",
+    "unique",
+    "unique_consecutive",
+    "bincount",
+    "histc",
+]
+"""Entries reaching the linear algebra, unique/counting and random overloads registered
+for 0.7.2's breadth (einsum, baddbmm, dot, mv, addr, cross, bernoulli, stft are reached
+by entries above)."""
+
+OPS = FIRST_SUBSET + DECOMPOSED + COMPLEX + BREADTH_LINALG_RANDOM
 """Every OpInfo sample set the harness runs."""
 
 NOT_RUN = {

@@ -15,6 +15,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import onnx_ir as ir
+
 from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.complex_layout import conjugate, real_part
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
@@ -112,3 +114,45 @@ def _hermitian_bounds(n: Any) -> tuple[Any, Any]:
     half = op.Div(n, op.Constant(value_int=2))
     one = op.Constant(value_int=1)
     return vector_input(op.Add(half, one)), vector_input(op.Sub(op.Sub(n, half), one))
+
+
+@aten("aten::stft")
+def stft(
+    self: TFloat,
+    n_fft: int,
+    hop_length: int | None = None,
+    win_length: int | None = None,
+    window: TFloat | None = None,
+    normalized: bool = False,
+    onesided: bool | None = None,
+    return_complex: bool | None = None,
+    align_to_window: bool | None = None,
+) -> TFloat:
+    """The short-time Fourier transform of a real signal (``[length]`` or ``[batch,
+    length]``; torch.stft's ``center`` padding happens before this call): ONNX STFT on
+    frames of ``n_fft`` every ``hop_length`` points, the window (of ``win_length``, ones
+    by default) padded to ``n_fft`` on both sides. torch's ``[..., bins, frames]`` complex
+    result (or its real view: the same layout) is STFT's ``[..., frames, bins, 2]``
+    transposed."""
+    if align_to_window:
+        raise NotImplementedError("aten::stft with align_to_window=True")
+    hop = n_fft // 4 if hop_length is None else hop_length
+    length = n_fft if win_length is None else win_length
+    vector = rank(self) == 1
+    signal = op.Unsqueeze(self, [0, 2] if vector else [2])
+    if window is None and length < n_fft:
+        window = op.CastLike(op.ConstantOfShape([length], value=ir.tensor([1.0])), self)
+    if window is not None and length < n_fft:
+        left = (n_fft - length) // 2
+        window = op.Pad(window, [left, n_fft - length - left])
+    frames = op.STFT(
+        signal,
+        op.Constant(value_int=hop),
+        window,
+        op.Constant(value_int=n_fft),
+        onesided=0 if onesided is False else 1,
+    )
+    if normalized:
+        frames = op.Mul(frames, op.CastLike(1.0 / math.sqrt(n_fft), frames))
+    result = op.Transpose(frames, perm=[0, 2, 1, 3])
+    return op.Squeeze(result, [0]) if vector else result

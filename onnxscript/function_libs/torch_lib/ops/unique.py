@@ -11,10 +11,14 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import array_constant, typed_constant
+from onnxscript.function_libs.torch_lib.ops.constants import (
+    array_constant,
+    int64_constant,
+    typed_constant,
+)
 from onnxscript.function_libs.torch_lib.ops.facts import element_type, rank
 from onnxscript.function_libs.torch_lib.ops.shape import index, index_put
-from onnxscript.function_libs.torch_lib.ops.sizes import as_int64, is_static, scalar_like
+from onnxscript.function_libs.torch_lib.ops.sizes import is_static, scalar_like, vector_input
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TReal, TTensor
 from onnxscript.onnx_types import BOOL, DOUBLE, FLOAT
@@ -105,8 +109,11 @@ def bincount(self: INT64, weights: TReal | None = None, minlength: int = 0) -> T
     of the weights of its occurrences: ScatterElements with add into zeros. Counts are
     INT64; FLOAT weights sum as FLOAT, others as DOUBLE (torch's rule)."""
     indices = op.Cast(self, to=INT64.dtype)
-    largest = op.ReduceMax(op.Concat(indices, [-1], axis=0), keepdims=1)
-    size = op.Max(op.Add(largest, [1]), op.Reshape(as_int64(minlength), [1]))
+    largest = op.ReduceMax(op.Concat(indices, int64_constant([-1]), axis=0), keepdims=1)
+    size = op.Max(
+        op.Add(largest, int64_constant([1])),
+        int64_constant([int(minlength)]) if is_static(minlength) else vector_input(minlength),
+    )
     if weights is None:
         target = INT64.dtype
         updates = op.Expand(typed_constant(1, ir.DataType.INT64), op.Shape(indices))
@@ -134,8 +141,8 @@ def histc(self: TReal, bins: int = 100, min: float = 0.0, max: float = 0.0) -> T
         low, high = scalar_like(min, flat), scalar_like(max, flat)
     inside = op.And(op.GreaterOrEqual(flat, low), op.LessOrEqual(flat, high))
     position = op.Div(op.Mul(op.Sub(flat, low), scalar_like(bins, flat)), op.Sub(high, low))
-    index = op.Min(op.Cast(op.Floor(position), to=INT64.dtype), [int(bins) - 1])
-    index = op.Where(inside, index, [0])
+    index = op.Min(op.Cast(op.Floor(position), to=INT64.dtype), int64_constant(int(bins) - 1))
+    index = op.Where(inside, index, int64_constant(0))
     ones = op.Cast(inside, to=int(element_type(self) or FLOAT.dtype))
     zeros = op.ConstantOfShape([int(bins)], value=ir.tensor([0], dtype=element_type(self)))
     return op.ScatterElements(zeros, index, ones, reduction="add")
