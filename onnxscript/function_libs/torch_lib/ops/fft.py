@@ -120,24 +120,25 @@ def _hermitian_bounds(n: Any) -> tuple[Any, Any]:
 def stft(
     self: TFloat,
     n_fft: int,
-    hop_length: int | None = None,
-    win_length: int | None = None,
+    hop_length: int = 0,
+    win_length: int = 0,
     window: TFloat | None = None,
     normalized: bool = False,
-    onesided: bool | None = None,
-    return_complex: bool | None = None,
-    align_to_window: bool | None = None,
+    onesided: bool = True,
+    return_complex: bool = True,
+    align_to_window: bool = False,
 ) -> TFloat:
     """The short-time Fourier transform of a real signal (``[length]`` or ``[batch,
     length]``; torch.stft's ``center`` padding happens before this call): ONNX STFT on
     frames of ``n_fft`` every ``hop_length`` points, the window (of ``win_length``, ones
     by default) padded to ``n_fft`` on both sides. torch's ``[..., bins, frames]`` complex
     result (or its real view: the same layout) is STFT's ``[..., frames, bins, 2]``
-    transposed."""
+    transposed. The optional ints and bools are attributes (torch.onnx drops a None, and
+    the default, 0 for "not given", applies)."""
     if align_to_window:
         raise NotImplementedError("aten::stft with align_to_window=True")
-    hop = n_fft // 4 if hop_length is None else hop_length
-    length = n_fft if win_length is None else win_length
+    hop = hop_length or n_fft // 4
+    length = win_length or n_fft
     vector = rank(self) == 1
     signal = op.Unsqueeze(self, [0, 2] if vector else [2])
     if window is None and length < n_fft:

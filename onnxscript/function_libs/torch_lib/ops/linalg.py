@@ -130,6 +130,15 @@ def _cross(self: Any, other: Any, dim: int) -> Any:
     return op.Sub(op.Mul(next_a, after_b), op.Mul(after_a, next_b))
 
 
+NO_DIM = -(2**62)
+"""An omitted optional ``int`` attribute (torch.onnx drops a None, the default applies)."""
+
+
+def absent_dim(value: Any) -> bool:
+    """An optional ``int`` attribute not given (eager callers may still pass None)."""
+    return value is None or value == NO_DIM
+
+
 def _with_rank(value: Any, count: int) -> Any:
     """``value`` with leading dims of 1 up to rank ``count`` (broadcasting's alignment)."""
     missing = count - rank(value)
@@ -137,9 +146,10 @@ def _with_rank(value: Any, count: int) -> Any:
 
 
 @aten("aten::cross")
-def cross(self: TReal, other: TReal, dim: int | None = None) -> TReal:
-    """``linalg_cross``; without ``dim``, the first dim of size 3 (torch's legacy rule)."""
-    if dim is None:
+def cross(self: TReal, other: TReal, dim: int = NO_DIM) -> TReal:
+    """``linalg_cross``; without ``dim``, the first dim of size 3 (torch's legacy rule).
+    ``dim`` is an attribute (torch.onnx drops a None one) so that it stays a number."""
+    if absent_dim(dim):
         shape = self.shape if self.shape is not None else ()
         found = [axis for axis, size in enumerate(shape) if size == 3]
         if not found:

@@ -17,6 +17,7 @@ from onnxscript.function_libs.torch_lib.ops.constants import (
     typed_constant,
 )
 from onnxscript.function_libs.torch_lib.ops.facts import element_type, rank
+from onnxscript.function_libs.torch_lib.ops.linalg import NO_DIM, absent_dim
 from onnxscript.function_libs.torch_lib.ops.shape import index, index_put
 from onnxscript.function_libs.torch_lib.ops.sizes import is_static, scalar_like, vector_input
 from onnxscript.function_libs.torch_lib.registration import aten
@@ -72,14 +73,14 @@ def unique_dim(
 
 @aten("aten::unique_consecutive")
 def unique_consecutive(
-    self: TTensor, return_inverse: bool = False, return_counts: bool = False, dim: int | None = None
+    self: TTensor, return_inverse: bool = False, return_counts: bool = False, dim: int = NO_DIM
 ) -> tuple[TTensor, INT64, INT64]:
     """The first of each run of equal elements (slices along ``dim``): a run starts where
     an element differs from the one before; the inverse counts the starts so far, the
     counts are the distances between starts."""
-    flat = dim is None
+    flat = absent_dim(dim)
     source = op.Reshape(self, [-1]) if flat else self
-    axis = 0 if dim is None else dim % rank(self)
+    axis = 0 if flat else dim % rank(self)
     later = op.Slice(source, [1], [2**63 - 1], [axis])
     earlier = op.Slice(source, [0], [-1], [axis])
     differs = op.Not(op.Equal(later, earlier))
