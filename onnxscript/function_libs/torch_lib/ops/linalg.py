@@ -18,8 +18,8 @@ from onnxscript.function_libs.torch_lib.ops.sizes import (
     scalar_like,
 )
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat, TReal
-from onnxscript.onnx_types import FLOAT
+from onnxscript.function_libs.torch_lib.tensor_typing import TFloat, TReal
+from onnxscript.onnx_types import FLOAT, INT32
 
 
 @aten("aten::mm", "aten::bmm", "aten::matmul")
@@ -171,13 +171,13 @@ def logdet(self: TFloat) -> TFloat:
 
 
 @aten("aten::_linalg_det")
-def linalg_det_lu(self: TFloat) -> tuple[TFloat, TFloat, INT64]:
+def linalg_det_lu(self: TFloat) -> tuple[TFloat, TFloat, INT32]:
     """``(det, LU, pivots)``. Only the determinant is computed; ONNX has no LU
     factorization, so ``LU`` is ``A`` itself and ``pivots`` the identity permutation
-    (1-based, as LAPACK's): right for the determinant's users, not an LU factorization."""
+    (1-based INT32, as LAPACK's): right for the determinant's users, not an LU factorization."""
     pivots = op.Range(1, add(dim_size(self, -1), 1), 1)
     shape = concat_shape([dims_piece(self, 0, rank(self) - 2), [1]])
-    return op.Det(self), op.Identity(self), op.Expand(pivots, shape)
+    return op.Det(self), op.Identity(self), op.Cast(op.Expand(pivots, shape), to=INT32.dtype)
 
 
 @aten("aten::linalg_vector_norm")

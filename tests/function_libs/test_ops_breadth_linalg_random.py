@@ -1,0 +1,227 @@
+"""Overloads of the linear algebra, unique, indexing, random, window and stft group that
+no OpInfo entry reaches (or reaches with few of their options): small modules exported
+(with dynamic dims where torch keeps them) and run in onnxruntime, and the functions run
+eagerly, against torch. Random results are checked by shape, element type and range or
+moments."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::UserWarning"),
+    pytest.mark.filterwarnings("ignore::FutureWarning"),
+]
+
+DYNAMIC = "dynamic"
+
+
+def _export(
+    module: torch.nn.Module, args: tuple[Any, ...], dynamic: dict[int, list[int]] | None = None
+) -> tuple[Any, set[str]]:
+    """The exported model's onnxruntime session and the overloads its graph calls;
+    ``dynamic`` maps an argument's index to its dims kept dynamic."""
+    import onnxruntime
+
+    shapes = None
+    if dynamic is not None:
+        dims = [{d: torch.export.Dim.DYNAMIC for d in dynamic.get(i, [])} for i in range(len(args))]
+        shapes = (tuple(dims),)  # forward(*args): one spec, per positional argument
+    program = torch.onnx.export(
+        module.eval(), args, dynamic_shapes=shapes, dynamo=True, optimize=False, verbose=False
+    )
+    graph = program.exported_program.graph
+    called = {n.target.name() for n in graph.nodes if hasattr(n.target, "name")}
+    options = onnxruntime.SessionOptions()
+    options.log_severity_level = 3
+    session = onnxruntime.InferenceSession(program.model_proto.SerializeToString(), options)
+    return session, called
+
+
+def _run(session: Any, *args: torch.Tensor) -> list[np.ndarray]:
+    feeds = {i.name: a.numpy() for i, a in zip(session.get_inputs(), args)}
+    return session.run(None, feeds)
+
+
+def _close(got: list[np.ndarray], expected: Any) -> None:
+    expected = expected if isinstance(expected, (list, tuple)) else [expected]
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        e = e.numpy()
+        assert g.shape == e.shape and g.dtype == e.dtype, (g.shape, g.dtype, e.shape, e.dtype)
+        np.testing.assert_allclose(g, e, rtol=1e-4, atol=1e-5)
+
+
+class _Call(torch.nn.Module):
+    def __init__(self, fn: Any) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args: torch.Tensor) -> Any:
+        return self.fn(*args)
+
+
+def _windows(x: torch.Tensor) -> Any:
+    n = x.shape[0]
+    return (
+        torch.hann_window(n) + x,
+        torch.hamming_window(n, dtype=torch.float64),
+        torch.blackman_window(n),
+        torch.hann_window(1),
+        torch.hamming_window(1),
+    )
+
+
+def test_windows_match_torch():
+    """The length is an ``int`` (torch specializes it): static only."""
+    x = torch.randn(7)
+    session, called = _export(_Call(_windows), (x,))
+    assert {"aten::hann_window", "aten::hamming_window", "aten::blackman_window"} <= called
+    _close(_run(session, x), _windows(x))
+
+
+def _exact(x: torch.Tensor, i: torch.Tensor, v: torch.Tensor) -> Any:
+    return (
+        torch.ops.aten.det(x),
+        torch.ops.aten._linalg_det(x)[0],
+        torch.ops.aten._unsafe_index(x, [i]),
+        torch.ops.aten._unsafe_index(x, [None, i]),
+        torch.ops.aten._unsafe_index_put(x, [i], v, True),
+        torch.ops.aten._unsafe_index_put(x, [None, i], v[0, 0], False),
+    )
+
+
+@pytest.mark.parametrize("mode", ["static", DYNAMIC])
+def test_det_and_unsafe_index_match_torch(mode: str):
+    x, i, v = torch.randn(4, 4), torch.tensor([2, 0]), torch.randn(2, 4)
+    dynamic = {0: [0, 1], 1: [0], 2: [0, 1]} if mode == DYNAMIC else None
+    session, called = _export(_Call(_exact), (x, i, v), dynamic)
+    assert {"aten::det", "aten::_linalg_det", "aten::_unsafe_index.Tensor"} <= called
+    assert "aten::_unsafe_index_put" in called
+    _close(_run(session, x, i, v), _exact(x, i, v))
+    if mode == DYNAMIC:
+        x, i, v = torch.randn(5, 5), torch.tensor([4, 1, 3]), torch.randn(3, 5)
+        _close(_run(session, x, i, v), _exact(x, i, v))
+
+
+def _uniques(x: torch.Tensor) -> Any:
+    values, inverse = torch.ops.aten._unique(x.flatten(), True, True)
+    return (values, inverse, *torch.unique(x, dim=0, return_inverse=True, return_counts=True))
+
+
+@pytest.mark.parametrize("mode", ["static", DYNAMIC])
+def test_unique_forms_match_torch(mode: str):
+    x = torch.tensor([[2, 1, 2], [0, 1, 1], [2, 1, 2], [0, 1, 0]])
+    session, called = _export(_Call(_uniques), (x,), {0: [0, 1]} if mode == DYNAMIC else None)
+    assert {"aten::_unique", "aten::unique_dim"} <= called
+    _close(_run(session, x), _uniques(x))
+    consecutive = torch.tensor([[1, 1], [1, 1], [2, 3], [2, 3], [1, 1]])
+    session, called = _export(
+        _Call(lambda t: torch.unique_consecutive(t, True, True, dim=0)), (consecutive,)
+    )
+    assert "aten::unique_consecutive" in called
+    _close(_run(session, consecutive), torch.unique_consecutive(consecutive, True, True, dim=0))
+
+
+def _random(x: torch.Tensor) -> Any:
+    positive = x.abs() + 0.1
+    return (
+        torch.rand_like(x),
+        x.bernoulli(0.25),
+        torch.normal(2.0, torch.full_like(x, 0.5)),
+        torch.empty_like(x).normal_(3.0, 2.0),
+        torch.randint(3, 9, (x.shape[0], 2)),
+        torch.multinomial(positive, x.shape[1], replacement=True),
+        torch.multinomial(positive, 2, replacement=False),
+    )
+
+
+@pytest.mark.parametrize("mode", ["static", DYNAMIC])
+def test_random_overloads_have_torch_shapes_types_and_ranges(mode: str):
+    x = torch.randn(300, 40)
+    session, called = _export(_Call(_random), (x,), {0: [0, 1]} if mode == DYNAMIC else None)
+    assert {
+        "aten::rand_like",
+        "aten::bernoulli.p",
+        "aten::normal.float_Tensor",
+        "aten::normal_functional",
+        "aten::randint.low",
+        "aten::multinomial",
+    } <= called
+    sizes = [x] if mode != DYNAMIC else [x, torch.randn(400, 30)]
+    for given in sizes:
+        got = _run(session, given)
+        for g, e in zip(got, _random(given)):
+            assert g.shape == tuple(e.shape) and g.dtype == e.numpy().dtype
+        uniform, coin, normal, shifted, integers, drawn, distinct = got
+        assert uniform.min() >= 0 and uniform.max() < 1 and abs(uniform.mean() - 0.5) < 0.02
+        assert set(np.unique(coin)) <= {0.0, 1.0} and abs(coin.mean() - 0.25) < 0.02
+        assert abs(normal.mean() - 2.0) < 0.02 and abs(normal.std() - 0.5) < 0.02
+        assert abs(shifted.mean() - 3.0) < 0.05 and abs(shifted.std() - 2.0) < 0.05
+        assert integers.min() == 3 and integers.max() == 8
+        classes = given.shape[1]
+        assert drawn.min() >= 0 and drawn.max() < classes
+        assert distinct.min() >= 0 and distinct.max() < classes
+        assert (distinct[:, 0] != distinct[:, 1]).all()
+
+
+def test_multinomial_follows_the_weights():
+    """Eagerly, with and without replacement: a class of weight 0 is never drawn and the
+    frequencies follow the weights."""
+    from onnxscript.function_libs.torch_lib.ops.random import multinomial
+
+    weights = np.array([[0.0, 1.0, 3.0]] * 2000, np.float32)
+    drawn = np.asarray(multinomial(weights, 4, replacement=True))
+    assert drawn.shape == (2000, 4) and drawn.dtype == np.int64
+    assert (drawn != 0).all() and abs((drawn == 2).mean() - 0.75) < 0.03
+    without = np.asarray(multinomial(weights, 2, replacement=False))
+    assert sorted(set(map(tuple, np.sort(without, axis=1)))) == [(1, 2)]
+    assert abs((without[:, 0] == 2).mean() - 0.75) < 0.03
+
+
+@pytest.mark.parametrize(
+    ("ord", "dim", "keepdim"),
+    [
+        (math.inf, None, False),
+        (-math.inf, [1], True),
+        (0, [0], False),
+        (3, None, True),
+        (1, [1], False),
+    ],
+)
+def test_vector_norm_orders_match_torch(ord: float, dim: list[int] | None, keepdim: bool):
+    from onnxscript.function_libs.torch_lib.ops.linalg import linalg_vector_norm
+
+    x = torch.randn(3, 4)
+    x[0, 1] = 0
+    got = linalg_vector_norm(x.numpy(), ord, dim, keepdim)
+    expected = torch.linalg.vector_norm(x, ord, dim, keepdim)
+    np.testing.assert_allclose(np.asarray(got), expected.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def _stfts(x: torch.Tensor, window: torch.Tensor) -> Any:
+    return (
+        torch.stft(x, 16, hop_length=3, win_length=10, return_complex=True).abs(),
+        torch.view_as_real(
+            torch.stft(x, 16, 5, 12, window, normalized=True, onesided=False, return_complex=True)
+        ),
+    )
+
+
+@pytest.mark.parametrize("mode", ["static", DYNAMIC])
+def test_stft_options_match_torch(mode: str):
+    """Hop, a window shorter than n_fft (given or not), normalized, two-sided, batched."""
+    x, window = torch.randn(2, 64), torch.hann_window(12)
+    dynamic = {0: [1]} if mode == DYNAMIC else None
+    session, called = _export(_Call(_stfts), (x, window), dynamic)
+    assert "aten::stft" in called
+    _close(_run(session, x, window), _stfts(x, window))
+    if mode == DYNAMIC:
+        longer = torch.randn(2, 90)
+        _close(_run(session, longer, window), _stfts(longer, window))
