@@ -225,3 +225,57 @@ def test_stft_options_match_torch(mode: str):
     if mode == DYNAMIC:
         longer = torch.randn(2, 90)
         _close(_run(session, longer, window), _stfts(longer, window))
+
+
+def _grouped(a2: Any, b3: Any, a3: Any, b2: Any, grouped_mm: Any) -> list[Any]:
+    rows = np.array([2, 2, a2.shape[0]], np.int32)
+    columns = np.array([4, b2.shape[1]], np.int32)
+    inner = np.array([4, a2.shape[1]], np.int32)
+    return [
+        grouped_mm(a2, b3, rows),  # [M, K] x [G, K, N], groups of rows
+        grouped_mm(a3, b3[:2]),  # [G, M, K] x [G, K, N]
+        grouped_mm(a3, b2, columns),  # [G, M, K] x [K, N], groups of columns
+        grouped_mm(a2[:4], b2, inner),  # [M, K] x [K, N], groups of the inner dim
+    ]
+
+
+def _torch_grouped_mm(a: Any, b: Any, offs: Any = None) -> Any:
+    given = None if offs is None else torch.from_numpy(offs)
+    return torch._grouped_mm(torch.from_numpy(a), torch.from_numpy(b), given)
+
+
+@pytest.mark.parametrize("rows", [6, 9])
+def test_grouped_mm_matches_torch(rows: int):
+    """Each form of the groups, eagerly (torch's CPU kernel takes float32; its export
+    takes bfloat16 only, which numpy cannot feed onnxruntime: the export is checked below).
+    Sizes are multiples of 4 where torch's kernel wants strides of 16 bytes."""
+    from onnxscript.function_libs.torch_lib.ops.linalg import grouped_mm
+
+    a2, b3 = (
+        np.random.randn(rows, 8).astype(np.float32),
+        np.random.randn(3, 8, 4).astype(np.float32),
+    )
+    a3, b2 = np.random.randn(2, 4, 8).astype(np.float32), np.random.randn(8, 8).astype(np.float32)
+    got = _grouped(a2, b3, a3, b2, grouped_mm)
+    expected = _grouped(a2, b3, a3, b2, _torch_grouped_mm)
+    _close([np.asarray(g) for g in got], expected)
+
+
+def test_grouped_mm_exports_with_dynamic_rows():
+    """bfloat16 (the only type torch's meta kernel takes on CPU): the graph builds and
+    passes the checker with the total row count dynamic."""
+    import onnx
+
+    class Grouped(torch.nn.Module):
+        def forward(self, a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor) -> torch.Tensor:
+            return torch._grouped_mm(a, b, offs)
+
+    a, b = torch.randn(6, 8, dtype=torch.bfloat16), torch.randn(3, 8, 8, dtype=torch.bfloat16)
+    offs = torch.tensor([2, 2, 6], dtype=torch.int32)
+    shapes = ({0: torch.export.Dim.DYNAMIC}, None, None)
+    program = torch.onnx.export(Grouped(), (a, b, offs), dynamic_shapes=shapes, dynamo=True)
+    graph = program.exported_program.graph
+    assert "aten::_grouped_mm" in {
+        n.target.name() for n in graph.nodes if hasattr(n.target, "name")
+    }
+    onnx.checker.check_model(program.model_proto, full_check=True)

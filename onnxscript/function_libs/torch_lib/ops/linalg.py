@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
 from onnxscript.function_libs.torch_lib.ops.facts import rank
 from onnxscript.function_libs.torch_lib.ops.sizes import (
     add,
@@ -18,7 +19,7 @@ from onnxscript.function_libs.torch_lib.ops.sizes import (
     scalar_like,
 )
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import TFloat, TReal
+from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat, TInt, TReal
 from onnxscript.onnx_types import FLOAT, INT32
 
 
@@ -225,3 +226,62 @@ def linalg_vector_norm(
     if rank(self) == 0 and keepdim:
         return op.Reshape(result, [])
     return result
+
+
+@aten("aten::_grouped_mm")
+def grouped_mm(
+    self: TFloat,
+    mat2: TFloat,
+    offs: TInt | None = None,
+    bias: TFloat | None = None,
+    out_dtype: int = -1,
+) -> TFloat:
+    """Matrix products of groups. Without ``offs``: ``[G, M, K] @ [G, K, N]``. With the
+    groups' end offsets ``offs``, along the dim that the 2-D operand(s) share: the rows of
+    a ``[M, K]`` self (each group's rows times its ``[K, N]`` of ``mat2``), the columns of
+    a ``[K, N]`` mat2, or the inner dim of two 2-D operands (a ``[G, M, N]`` result).
+    Each group's product is computed for every row (column) and the group's one kept:
+    G times the work, no loop."""
+    if bias is not None:
+        raise NotImplementedError("aten::_grouped_mm with a bias")
+    if offs is None:
+        result = op.MatMul(self, mat2)
+    else:
+        ends = op.Unsqueeze(op.Cast(offs, to=INT64.dtype), [0])  # [1, G]
+        if rank(self) == 2 and rank(mat2) == 3:
+            products = op.Transpose(op.MatMul(self, mat2), perm=[1, 0, 2])  # [M, G, N]
+            groups = _groups_of(dim_size(self, 0), ends)  # [M]
+            index = op.Expand(op.Unsqueeze(groups, [1, 2]), _with_dim(products, 1, 1))
+            result = op.Squeeze(op.GatherElements(products, index, axis=1), [1])
+        elif rank(self) == 3 and rank(mat2) == 2:
+            products = op.MatMul(self, mat2)  # [G, M, N]
+            groups = _groups_of(dim_size(mat2, 1), ends)  # [N]
+            index = op.Expand(op.Unsqueeze(groups, [0, 1]), _with_dim(products, 0, 1))
+            result = op.Squeeze(op.GatherElements(products, index, axis=0), [0])
+        else:
+            inner = op.Range(0, dim_size(self, 1), 1)  # [K]
+            starts = op.Concat(int64_constant([[0]]), op.Slice(ends, [0], [-1], [1]), axis=1)
+            column = op.Unsqueeze(inner, [1])  # [K, 1]
+            inside = op.And(op.GreaterOrEqual(column, starts), op.Less(column, ends))  # [K, G]
+            mask = op.CastLike(op.Unsqueeze(op.Transpose(inside, perm=[1, 0]), [1]), self)
+            result = op.MatMul(op.Mul(op.Unsqueeze(self, [0]), mask), mat2)  # [G, M, N]
+    return result if out_dtype in (-1, None) else op.Cast(result, to=out_dtype)
+
+
+def _groups_of(count: Any, ends: Any) -> Any:
+    """The group of each of ``count`` positions given the groups' ``[1, G]`` end offsets:
+    how many ends are at or before it (positions past the last end: the last group)."""
+    positions = op.Unsqueeze(op.Range(0, count, 1), [1])  # [count, 1]
+    before = op.Cast(op.LessOrEqual(ends, positions), to=INT64.dtype)
+    last = op.Sub(op.Shape(ends, start=1), int64_constant([1]))
+    return op.Min(op.ReduceSum(before, [1], keepdims=0), last)
+
+
+def _with_dim(value: Any, axis: int, size: int) -> Any:
+    """``value``'s run-time shape with dim ``axis`` replaced by ``size``."""
+    return op.Concat(
+        op.Shape(value, start=0, end=axis),
+        int64_constant([size]),
+        op.Shape(value, start=axis + 1),
+        axis=0,
+    )
