@@ -108,7 +108,7 @@ def bilinear(input1: TReal, input2: TReal, weight: TReal, bias: TReal | None = N
 
 
 @aten("aten::einsum")
-def einsum(equation: str, tensors: Sequence[TReal], *, path: Sequence[int] | None = None) -> TReal:
+def einsum(equation: str, tensors: Sequence[TReal], *, path: Sequence[int] = ()) -> TReal:
     """ONNX Einsum (torch's contraction ``path`` is an optimization hint, dropped)."""
     return op.Einsum(*tensors, equation=equation.replace(" ", ""))
 
@@ -185,14 +185,14 @@ def linalg_det_lu(self: TFloat) -> tuple[TFloat, TFloat, INT32]:
 def linalg_vector_norm(
     self: TFloat,
     ord: float = 2.0,
-    dim: Sequence[int] | None = None,
+    dim: Sequence[int] = (),
     keepdim: bool = False,
     *,
     dtype: int = -1,
 ) -> TFloat:
     """The ``ord``-norm over ``dim`` (all dims when None or empty): ReduceL1/ReduceL2 for
     1 and 2, ReduceMax/ReduceMin of ``|x|`` for +-inf, the count of nonzeros for 0, and
-    ``sum(|x|^p)^(1/p)`` otherwise."""
+    ``sum(|x|^p)^(1/p)`` otherwise. ``dim`` is an attribute (a None one is dropped)."""
     value = self if dtype in (-1, None) else op.Cast(self, to=dtype)
     if rank(self) == 0:
         value = op.Reshape(value, [1])

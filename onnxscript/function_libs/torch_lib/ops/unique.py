@@ -21,7 +21,7 @@ from onnxscript.function_libs.torch_lib.ops.linalg import NO_DIM, absent_dim
 from onnxscript.function_libs.torch_lib.ops.shape import index, index_put
 from onnxscript.function_libs.torch_lib.ops.sizes import is_static, scalar_like, vector_input
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TReal, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TInt, TReal, TTensor
 from onnxscript.onnx_types import BOOL, DOUBLE, FLOAT
 
 
@@ -105,7 +105,7 @@ def unique_consecutive(
 
 
 @aten("aten::bincount")
-def bincount(self: INT64, weights: TReal | None = None, minlength: int = 0) -> TReal:
+def bincount(self: TInt, weights: TReal | None = None, minlength: int = 0) -> TReal:
     """How often each value 0..max(self) occurs (at least ``minlength`` bins), or the sum
     of the weights of its occurrences: ScatterElements with add into zeros. Counts are
     INT64; FLOAT weights sum as FLOAT, others as DOUBLE (torch's rule)."""
