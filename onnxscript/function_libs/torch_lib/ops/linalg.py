@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.complex_layout import imag_part, pack, real_part
 from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
 from onnxscript.function_libs.torch_lib.ops.facts import rank
 from onnxscript.function_libs.torch_lib.ops.sizes import (
@@ -98,6 +99,15 @@ def addr(self: TReal, vec1: TReal, vec2: TReal, *, beta: float = 1.0, alpha: flo
 def dot(self: TReal, tensor: TReal) -> TReal:
     """Vector . vector, matrix @ vector (MatMul's numpy rule for 1-D operands)."""
     return op.MatMul(self, tensor)
+
+
+@aten("aten::dot", "aten::mv", complex=True)
+def dot_complex(self: TFloat, tensor: TFloat) -> TFloat:
+    """Complex operands in torch.onnx's layout of parts: the products of the parts."""
+    ar, ai = real_part(self), imag_part(self)
+    br, bi = real_part(tensor), imag_part(tensor)
+    real = op.Sub(op.MatMul(ar, br), op.MatMul(ai, bi))
+    return pack(real, op.Add(op.MatMul(ar, bi), op.MatMul(ai, br)))
 
 
 @aten("aten::bilinear")
