@@ -546,6 +546,8 @@ BREADTH_LINALG_RANDOM = [
     "unique_consecutive",
     "bincount",
     "histc",
+    "linalg.vector_norm@complex64",
+    "stft@complex64",
 ]
 """Entries reaching the linear algebra, unique/counting and random overloads registered
 for 0.7.2's breadth (einsum, baddbmm, dot, mv, addr, cross, bernoulli, stft are reached

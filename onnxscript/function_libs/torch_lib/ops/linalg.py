@@ -8,7 +8,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.complex_layout import imag_part, pack, real_part
+from onnxscript.function_libs.torch_lib.ops.complex import abs_ as complex_abs
+from onnxscript.function_libs.torch_lib.ops.complex_layout import (
+    PART_TYPE,
+    imag_part,
+    pack,
+    real_part,
+)
 from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
 from onnxscript.function_libs.torch_lib.ops.facts import rank
 from onnxscript.function_libs.torch_lib.ops.sizes import (
@@ -204,7 +210,30 @@ def linalg_vector_norm(
     1 and 2, ReduceMax/ReduceMin of ``|x|`` for +-inf, the count of nonzeros for 0, and
     ``sum(|x|^p)^(1/p)`` otherwise. ``dim`` is an attribute (a None one is dropped)."""
     value = self if dtype in (-1, None) else op.Cast(self, to=dtype)
-    if rank(self) == 0:
+    return _vector_norm(value, rank(self), ord, dim, keepdim)
+
+
+@aten("aten::linalg_vector_norm", complex=True)
+def linalg_vector_norm_complex(
+    self: TFloat,
+    ord: float = 2.0,
+    dim: Sequence[int] = (),
+    keepdim: bool = False,
+    *,
+    dtype: int = -1,
+) -> TFloat:
+    """The norm of the magnitudes (a complex ``dtype`` names its parts' type)."""
+    value = self if dtype in (-1, None) else op.Cast(self, to=PART_TYPE.get(dtype, dtype))
+    return _vector_norm(complex_abs.function(value), rank(self) - 1, ord, dim, keepdim)
+
+
+def _vector_norm(
+    value: Any, count: int, ord: float, dim: Sequence[int] | None, keepdim: bool
+) -> Any:
+    """The norm of ``value``, of rank ``count`` (the values ops return may have no
+    shape while tracing)."""
+    scalar = count == 0
+    if scalar:
         value = op.Reshape(value, [1])
         dims: list[int] | None = None if keepdim else [0]
         keep = 0
@@ -233,7 +262,7 @@ def linalg_vector_norm(
     else:
         powered = op.Pow(op.Abs(value), scalar_like(order, value))
         result = op.Pow(reduce("ReduceSum", powered), scalar_like(1.0 / order, value))
-    if rank(self) == 0 and keepdim:
+    if scalar and keepdim:
         return op.Reshape(result, [])
     return result
 
