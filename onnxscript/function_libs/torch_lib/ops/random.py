@@ -78,15 +78,15 @@ def _gumbel(like: Any) -> Any:
     return op.Neg(op.Log(op.Neg(op.Log(uniform))))
 
 
-def _shifted(noise: Any, mean: Any, std: Any) -> Any:
-    """``mean + std * noise``, skipping static no-ops (mean and std numbers or tensors)."""
+def _shifted(noise: Any, mean: Any, std: Any, like: Any) -> Any:
+    """``mean + std * noise``, skipping static no-ops (mean and std numbers or tensors);
+    ``noise`` has the element type of the input ``like`` (static numbers become typed
+    constants of it)."""
     if not (is_static(std) and std == 1):
-        noise = op.Mul(
-            noise, scalar_like(std, noise) if is_static(std) else op.CastLike(std, noise)
-        )
+        noise = op.Mul(noise, scalar_like(std, like) if is_static(std) else op.CastLike(std, like))
     if not (is_static(mean) and mean == 0):
         noise = op.Add(
-            noise, scalar_like(mean, noise) if is_static(mean) else op.CastLike(mean, noise)
+            noise, scalar_like(mean, like) if is_static(mean) else op.CastLike(mean, like)
         )
     return noise
 
@@ -94,19 +94,19 @@ def _shifted(noise: Any, mean: Any, std: Any) -> Any:
 @aten("aten::normal.Tensor_Tensor")
 def normal_tensor_tensor(mean: TFloat, std: TFloat) -> TFloat:
     """Normal numbers of elementwise ``mean`` and ``std`` (broadcast together)."""
-    return _shifted(op.RandomNormalLike(op.Add(mean, std)), mean, std)
+    return _shifted(op.RandomNormalLike(op.Add(mean, std)), mean, std, mean)
 
 
 @aten("aten::normal.Tensor_float")
 def normal_tensor_float(mean: TFloat, std: float = 1.0) -> TFloat:
     if is_static(std):
         return op.Add(op.RandomNormalLike(mean, scale=float(std)), mean)
-    return _shifted(op.RandomNormalLike(mean), mean, std)
+    return _shifted(op.RandomNormalLike(mean), mean, std, mean)
 
 
 @aten("aten::normal.float_Tensor")
 def normal_float_tensor(mean: float, std: TFloat) -> TFloat:
-    return _shifted(op.RandomNormalLike(std), mean, std)
+    return _shifted(op.RandomNormalLike(std), mean, std, std)
 
 
 @aten("aten::normal.float_float")
@@ -124,7 +124,8 @@ def normal_float_float(
     target = _dtype(dtype, FLOAT.dtype)
     if is_static(mean) and is_static(std):
         return normal_random(list(size), target, float(mean), float(std))
-    return _shifted(normal_random(list(size), target), mean, std)
+    noise = normal_random(list(size), target)
+    return _shifted(noise, mean, std, noise)
 
 
 @aten("aten::normal_functional")
@@ -132,7 +133,7 @@ def normal_functional(self: TFloat, mean: float = 0.0, std: float = 1.0) -> TFlo
     """Normal numbers shaped and typed like ``self`` (the functional ``normal_``)."""
     if is_static(mean) and is_static(std):
         return op.RandomNormalLike(self, mean=float(mean), scale=float(std))
-    return _shifted(op.RandomNormalLike(self), mean, std)
+    return _shifted(op.RandomNormalLike(self), mean, std, self)
 
 
 @aten("aten::rand_like")
