@@ -548,6 +548,7 @@ BREADTH_LINALG_RANDOM = [
     "histc",
     "linalg.vector_norm@complex64",
     "stft@complex64",
+    "einsum@complex64",
 ]
 """Entries reaching the linear algebra, unique/counting and random overloads registered
 for 0.7.2's breadth (einsum, baddbmm, dot, mv, addr, cross, bernoulli, stft are reached

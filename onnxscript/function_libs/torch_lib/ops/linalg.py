@@ -3,6 +3,7 @@ linear, bilinear, einsum), cross products, determinants, vector norms."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -127,6 +128,26 @@ def bilinear(input1: TReal, input2: TReal, weight: TReal, bias: TReal | None = N
 def einsum(equation: str, tensors: Sequence[TReal], *, path: Sequence[int] = ()) -> TReal:
     """ONNX Einsum (torch's contraction ``path`` is an optimization hint, dropped)."""
     return op.Einsum(*tensors, equation=equation.replace(" ", ""))
+
+
+@aten("aten::einsum", complex=True)
+def einsum_complex(equation: str, tensors: Sequence[TFloat], *, path: Sequence[int] = ()) -> TFloat:
+    """Complex operands: the sum over the choices of a part (real or imaginary) per
+    operand of the Einsum of those parts, times ``i`` to the count of imaginary ones
+    (``2 ** len(tensors)`` Einsums)."""
+    formula = equation.replace(" ", "")
+    parts = [(real_part(t), imag_part(t)) for t in tensors]
+    sums: list[Any] = [None, None]  # the real and imaginary parts
+    for choice in itertools.product((0, 1), repeat=len(parts)):
+        term = op.Einsum(*(p[c] for p, c in zip(parts, choice)), equation=formula)
+        power = sum(choice) % 4
+        target = power % 2
+        if sums[target] is None:
+            sums[target] = op.Neg(term) if power >= 2 else term
+        else:
+            combine = op.Sub if power >= 2 else op.Add
+            sums[target] = combine(sums[target], term)
+    return pack(*sums)  # each set: einsum takes at least one operand
 
 
 @aten("aten::linalg_cross")
