@@ -549,6 +549,13 @@ BREADTH_LINALG_RANDOM = [
     "linalg.vector_norm@complex64",
     "stft@complex64",
     "einsum@complex64",
+    "baddbmm@complex64",
+    "addbmm@complex64",
+    "addmv@complex64",
+    "addr@complex64",
+    "cross@complex64",
+    "linalg.cross@complex64",
+    "randn_like@complex64",
 ]
 """Entries reaching the linear algebra, unique/counting and random overloads registered
 for 0.7.2's breadth (einsum, baddbmm, dot, mv, addr, cross, bernoulli, stft are reached

@@ -14,6 +14,7 @@ from onnxscript.function_libs.torch_lib.ops.complex_layout import (
     PART_TYPE,
     imag_part,
     pack,
+    parts_constant,
     real_part,
 )
 from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
@@ -21,6 +22,7 @@ from onnxscript.function_libs.torch_lib.ops.facts import rank
 from onnxscript.function_libs.torch_lib.ops.sizes import (
     add,
     concat_shape,
+    constant_number,
     dim_size,
     dims_piece,
     is_static,
@@ -29,6 +31,14 @@ from onnxscript.function_libs.torch_lib.ops.sizes import (
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat, TInt, TReal
 from onnxscript.onnx_types import FLOAT, INT32
+
+NO_DIM = -(2**62)
+"""An omitted optional ``int`` attribute (torch.onnx drops a None, the default applies)."""
+
+
+def absent_dim(value: Any) -> bool:
+    """An optional ``int`` attribute not given (eager callers may still pass None)."""
+    return value is None or value == NO_DIM
 
 
 @aten("aten::mm", "aten::bmm", "aten::matmul")
@@ -117,6 +127,62 @@ def dot_complex(self: TFloat, tensor: TFloat) -> TFloat:
     return pack(real, op.Add(op.MatMul(ar, bi), op.MatMul(ai, br)))
 
 
+def _complex_mul(x: Any, y: Any) -> Any:
+    """The elementwise product of complex tensors in the layout (broadcast)."""
+    xr, xi, yr, yi = real_part(x), imag_part(x), real_part(y), imag_part(y)
+    return pack(op.Sub(op.Mul(xr, yr), op.Mul(xi, yi)), op.Add(op.Mul(xr, yi), op.Mul(xi, yr)))
+
+
+def _complex_matmul(x: Any, y: Any) -> Any:
+    xr, xi, yr, yi = real_part(x), imag_part(x), real_part(y), imag_part(y)
+    real = op.Sub(op.MatMul(xr, yr), op.MatMul(xi, yi))
+    return pack(real, op.Add(op.MatMul(xr, yi), op.MatMul(xi, yr)))
+
+
+def _complex_scaled(z: Any, factor: Any) -> Any:
+    """``z * factor`` for a complex tensor and a real or complex number (a constant of
+    its (re, im) pair for the latter)."""
+    number = constant_number(factor)
+    if number == 1:
+        return z
+    if isinstance(number, complex):
+        return _complex_mul(z, op.CastLike(parts_constant(number), z))
+    return op.Mul(z, op.CastLike(factor, z))
+
+
+def _complex_beta_self_plus(self: Any, product: Any, beta: Any, alpha: Any) -> Any:
+    """``beta * self + alpha * product`` of complex tensors (``self`` ignored for a
+    static beta of 0)."""
+    scaled = _complex_scaled(product, alpha)
+    if constant_number(beta) == 0:
+        return op.Expand(scaled, op.Shape(self))
+    return op.Add(_complex_scaled(self, beta), scaled)
+
+
+@aten("aten::baddbmm", "aten::addmv", complex=True)
+def baddbmm_complex(
+    self: TFloat, batch1: TFloat, batch2: TFloat, *, beta: float = 1.0, alpha: float = 1.0
+) -> TFloat:
+    """Complex ``beta * self + alpha * (batch1 @ batch2)`` (also ``mat @ vec``)."""
+    return _complex_beta_self_plus(self, _complex_matmul(batch1, batch2), beta, alpha)
+
+
+@aten("aten::addbmm", complex=True)
+def addbmm_complex(
+    self: TFloat, batch1: TFloat, batch2: TFloat, *, beta: float = 1.0, alpha: float = 1.0
+) -> TFloat:
+    product = op.ReduceSum(_complex_matmul(batch1, batch2), [0], keepdims=0)
+    return _complex_beta_self_plus(self, product, beta, alpha)
+
+
+@aten("aten::addr", complex=True)
+def addr_complex(
+    self: TFloat, vec1: TFloat, vec2: TFloat, *, beta: float = 1.0, alpha: float = 1.0
+) -> TFloat:
+    outer = _complex_mul(op.Unsqueeze(vec1, [1]), op.Unsqueeze(vec2, [0]))
+    return _complex_beta_self_plus(self, outer, beta, alpha)
+
+
 @aten("aten::bilinear")
 def bilinear(input1: TReal, input2: TReal, weight: TReal, bias: TReal | None = None) -> TReal:
     """``y[..., o] = x1[..., i] * w[o, i, j] * x2[..., j] + b[o]``: one Einsum."""
@@ -157,24 +223,32 @@ def linalg_cross(self: TReal, other: TReal, *, dim: int = -1) -> TReal:
     return _cross(self, other, dim)
 
 
-def _cross(self: Any, other: Any, dim: int) -> Any:
+@aten("aten::linalg_cross", complex=True)
+def linalg_cross_complex(self: TFloat, other: TFloat, *, dim: int = -1) -> TFloat:
+    """Complex operands: the same products of the parts' layout, multiplied as complex."""
+    return _cross(self, other, dim, complex_operands=True)
+
+
+@aten("aten::cross", complex=True)
+def cross_complex(self: TFloat, other: TFloat, dim: int = NO_DIM) -> TFloat:
+    if absent_dim(dim):
+        dim = _first_of_size_3(self, rank(self) - 1)
+    return _cross(self, other, dim, complex_operands=True)
+
+
+def _cross(self: Any, other: Any, dim: int, complex_operands: bool = False) -> Any:
+    """``a x b`` along ``dim``; for complex operands, ``dim`` counts the dims before the
+    layout's parts axis."""
+    parts = int(complex_operands)
     count = max(rank(self), rank(other))
-    axis = dim % count
+    axis = dim % (count - parts)
+    multiply = _complex_mul if complex_operands else op.Mul
     # Gather's axis counts from the front of each operand: align the ranks first.
     a = _with_rank(self, count)
     b = _with_rank(other, count)
     next_a, after_a = op.Gather(a, [1, 2, 0], axis=axis), op.Gather(a, [2, 0, 1], axis=axis)
     next_b, after_b = op.Gather(b, [1, 2, 0], axis=axis), op.Gather(b, [2, 0, 1], axis=axis)
-    return op.Sub(op.Mul(next_a, after_b), op.Mul(after_a, next_b))
-
-
-NO_DIM = -(2**62)
-"""An omitted optional ``int`` attribute (torch.onnx drops a None, the default applies)."""
-
-
-def absent_dim(value: Any) -> bool:
-    """An optional ``int`` attribute not given (eager callers may still pass None)."""
-    return value is None or value == NO_DIM
+    return op.Sub(multiply(next_a, after_b), multiply(after_a, next_b))
 
 
 def _with_rank(value: Any, count: int) -> Any:
@@ -188,12 +262,17 @@ def cross(self: TReal, other: TReal, dim: int = NO_DIM) -> TReal:
     """``linalg_cross``; without ``dim``, the first dim of size 3 (torch's legacy rule).
     ``dim`` is an attribute (torch.onnx drops a None one) so that it stays a number."""
     if absent_dim(dim):
-        shape = self.shape if self.shape is not None else ()
-        found = [axis for axis, size in enumerate(shape) if size == 3]
-        if not found:
-            raise ValueError("aten::cross: no dim of static size 3 and no dim given")
-        dim = found[0]
+        dim = _first_of_size_3(self, rank(self))
     return _cross(self, other, dim)
+
+
+def _first_of_size_3(self: Any, count: int) -> int:
+    """The first of the first ``count`` dims of static size 3 (torch's legacy rule)."""
+    shape = list(self.shape)[:count] if self.shape is not None else []
+    found = [axis for axis, size in enumerate(shape) if size == 3]
+    if not found:
+        raise ValueError("aten::cross: no dim of static size 3 and no dim given")
+    return found[0]
 
 
 @aten("aten::det", "aten::linalg_det")

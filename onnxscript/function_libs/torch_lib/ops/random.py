@@ -7,10 +7,12 @@ value); a static one becomes an attribute or a typed constant."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.complex_layout import PART_TYPE
 from onnxscript.function_libs.torch_lib.ops.creation import normal_random, uniform_random
 from onnxscript.function_libs.torch_lib.ops.facts import element_type, is_floating, rank
 from onnxscript.function_libs.torch_lib.ops.sizes import (
@@ -234,3 +236,38 @@ def randint_like_low(
 ) -> TTensor:
     uniform = op.RandomUniformLike(self, dtype=DOUBLE.dtype)
     return _integers(uniform, low, high, _dtype(dtype, element_type(self)))
+
+
+@aten("aten::rand_like", complex=True)
+def rand_like_complex(
+    self: TFloat,
+    *,
+    dtype: int = -1,
+    layout: str = "",
+    device: str = "",
+    pin_memory: bool = False,
+    memory_format: str = "",
+) -> TFloat:
+    """A complex tensor's layout: each part uniform in [0, 1), as torch draws them."""
+    return op.RandomUniformLike(self, dtype=_part_type(self, dtype))
+
+
+@aten("aten::randn_like", complex=True)
+def randn_like_complex(
+    self: TFloat,
+    *,
+    dtype: int = -1,
+    layout: str = "",
+    device: str = "",
+    pin_memory: bool = False,
+    memory_format: str = "",
+) -> TFloat:
+    """Each part normal of variance 1/2 (torch's complex standard normal)."""
+    return op.RandomNormalLike(self, dtype=_part_type(self, dtype), scale=math.sqrt(0.5))
+
+
+def _part_type(self: Any, dtype: int) -> int:
+    """The parts' element type of the result: ``self``'s, or that of a complex ``dtype``."""
+    if dtype in (-1, None):
+        return _float_type(self)
+    return PART_TYPE.get(dtype, dtype)
