@@ -545,7 +545,40 @@ BREADTH_ELEMENTWISE = [
 """Entries reaching elementwise, comparison and shape-helper overloads registered for
 0.7.2's breadth (others are reached by entries above, or by recorded calls)."""
 
-OPS = FIRST_SUBSET + DECOMPOSED + COMPLEX + BREADTH_ELEMENTWISE
+BREADTH_LINALG_RANDOM = [
+    "addbmm",
+    "addmv",
+    "linalg.det",
+    "logdet",
+    "linalg.vector_norm",
+    "nn.functional.bilinear",
+    "multinomial",
+    "normal",
+    "normal.number_mean",
+    "rand_like",
+    "randint",
+    "randint_like",
+    "randn_like",
+    "unique",
+    "unique_consecutive",
+    "bincount",
+    "histc",
+    "linalg.vector_norm@complex64",
+    "stft@complex64",
+    "einsum@complex64",
+    "baddbmm@complex64",
+    "addbmm@complex64",
+    "addmv@complex64",
+    "addr@complex64",
+    "cross@complex64",
+    "linalg.cross@complex64",
+    "randn_like@complex64",
+]
+"""Entries reaching the linear algebra, unique/counting and random overloads registered
+for 0.7.2's breadth (einsum, baddbmm, dot, mv, addr, cross, bernoulli, stft are reached
+by entries above)."""
+
+OPS = FIRST_SUBSET + DECOMPOSED + COMPLEX + BREADTH_ELEMENTWISE + BREADTH_LINALG_RANDOM
 """Every OpInfo sample set the harness runs."""
 
 NOT_RUN = {

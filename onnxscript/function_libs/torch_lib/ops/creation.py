@@ -505,7 +505,7 @@ def local_scalar_dense(self: TTensor) -> TTensor:
     return op.Reshape(self, [])
 
 
-def _uniform(size: Sequence[Any], dtype: int) -> Any:
+def uniform_random(size: Sequence[Any], dtype: int) -> Any:
     """Uniform random numbers in [0, 1): RandomUniform for static sizes, RandomUniformLike
     on a tensor of the run-time shape otherwise."""
     if all(is_static(d) for d in size):
@@ -522,7 +522,7 @@ def rand(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
-    return _uniform(list(size), _dtype(dtype, FLOAT.dtype))
+    return uniform_random(list(size), _dtype(dtype, FLOAT.dtype))
 
 
 @aten("aten::randn")
@@ -534,10 +534,17 @@ def randn(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
-    target = _dtype(dtype, FLOAT.dtype)
+    return normal_random(list(size), _dtype(dtype, FLOAT.dtype))
+
+
+def normal_random(size: Sequence[Any], dtype: int, mean: float = 0.0, scale: float = 1.0) -> Any:
+    """Normal random numbers: RandomNormal for static sizes, RandomNormalLike on a tensor
+    of the run-time shape otherwise."""
     if all(is_static(d) for d in size):
-        return op.RandomNormal(shape=[int(d) for d in size], dtype=target)
-    return op.RandomNormalLike(op.ConstantOfShape(shape_input(list(size))), dtype=target)
+        shape = [int(d) for d in size]
+        return op.RandomNormal(shape=shape, dtype=dtype, mean=mean, scale=scale)
+    filled = op.ConstantOfShape(shape_input(list(size)))
+    return op.RandomNormalLike(filled, dtype=dtype, mean=mean, scale=scale)
 
 
 @aten("aten::randperm")
@@ -550,6 +557,6 @@ def randperm(
     pin_memory: bool = False,
 ) -> TensorType:
     """A random permutation of 0..n-1: the order that sorts n uniform random numbers."""
-    keys = _uniform([n], FLOAT.dtype)
+    keys = uniform_random([n], FLOAT.dtype)
     _, order = op.TopK(keys, vector_input(n), axis=0, _outputs=2)
     return op.Cast(order, to=_dtype(dtype, INT64.dtype))

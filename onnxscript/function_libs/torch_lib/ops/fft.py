@@ -15,6 +15,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import onnx_ir as ir
+
 from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.complex_layout import conjugate, real_part
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
@@ -112,3 +114,97 @@ def _hermitian_bounds(n: Any) -> tuple[Any, Any]:
     half = op.Div(n, op.Constant(value_int=2))
     one = op.Constant(value_int=1)
     return vector_input(op.Add(half, one)), vector_input(op.Sub(op.Sub(n, half), one))
+
+
+@aten("aten::stft")
+def stft(
+    self: TFloat,
+    n_fft: int,
+    hop_length: int = 0,
+    win_length: int = 0,
+    window: TFloat | None = None,
+    normalized: bool = False,
+    onesided: bool = True,
+    return_complex: bool = True,
+    align_to_window: bool = False,
+) -> TFloat:
+    """The short-time Fourier transform of a real signal (``[length]`` or ``[batch,
+    length]``; torch.stft's ``center`` padding happens before this call): ONNX STFT on
+    frames of ``n_fft`` every ``hop_length`` points, the window (of ``win_length``, ones
+    by default) padded to ``n_fft`` on both sides. torch's ``[..., bins, frames]`` complex
+    result (or its real view: the same layout) is STFT's ``[..., frames, bins, 2]``
+    transposed. The optional ints and bools are attributes (torch.onnx drops a None, and
+    the default, 0 for "not given", applies)."""
+    vector = rank(self) == 1
+    signal = op.Unsqueeze(self, [0, 2] if vector else [2])
+    two_sided = onesided is False  # None (eager) is torch's default for a real signal
+    frames = _stft(
+        signal,
+        self,
+        n_fft,
+        hop_length,
+        win_length,
+        window,
+        normalized,
+        not two_sided,
+        align_to_window,
+    )
+    return op.Squeeze(frames, [0]) if vector else frames
+
+
+@aten("aten::stft", complex=True)
+def stft_complex(
+    self: TFloat,
+    n_fft: int,
+    hop_length: int = 0,
+    win_length: int = 0,
+    window: TFloat | None = None,
+    normalized: bool = False,
+    onesided: bool = False,
+    return_complex: bool = True,
+    align_to_window: bool = False,
+) -> TFloat:
+    """A complex signal (its layout's parts axis is STFT's); two-sided only, as torch
+    requires. The window must be real."""
+    if window is not None and rank(window) != 1:
+        raise NotImplementedError("aten::stft with a complex window")
+    vector = rank(self) == 2
+    signal = op.Unsqueeze(self, [0]) if vector else self
+    frames = _stft(
+        signal, self, n_fft, hop_length, win_length, window, normalized, False, align_to_window
+    )
+    return op.Squeeze(frames, [0]) if vector else frames
+
+
+def _stft(
+    signal: Any,
+    like: Any,
+    n_fft: int,
+    hop_length: int,
+    win_length: int,
+    window: Any,
+    normalized: bool,
+    onesided: bool,
+    align_to_window: bool,
+) -> Any:
+    """ONNX STFT of a ``[batch, length, 1 or 2]`` signal, as torch's ``[batch, bins,
+    frames, 2]``."""
+    if align_to_window:
+        raise NotImplementedError("aten::stft with align_to_window=True")
+    hop = hop_length or n_fft // 4
+    length = win_length or n_fft
+    if window is None and length < n_fft:
+        window = op.CastLike(op.ConstantOfShape([length], value=ir.tensor([1.0])), like)
+    if window is not None and length < n_fft:
+        left = (n_fft - length) // 2
+        window = op.Pad(window, [left, n_fft - length - left])
+    frames = op.STFT(
+        signal,
+        op.Constant(value_int=hop),
+        window,
+        op.Constant(value_int=n_fft),
+        onesided=int(onesided),
+    )
+    if normalized:
+        frames = op.Mul(frames, op.CastLike(1.0 / math.sqrt(n_fft), frames))
+    return op.Transpose(frames, perm=[0, 2, 1, 3])
