@@ -545,7 +545,14 @@ BREADTH_ELEMENTWISE = [
 """Entries reaching elementwise, comparison and shape-helper overloads registered for
 0.7.2's breadth (others are reached by entries above, or by recorded calls)."""
 
-OPS = FIRST_SUBSET + DECOMPOSED + COMPLEX + BREADTH_ELEMENTWISE
+BREADTH_NN = [
+    "nn.functional.instance_norm",
+    "nn.functional.embedding_bag",
+]
+"""Entries reaching the neural-network overloads registered for breadth (the losses,
+pooling, norms, pixel shuffles and im2col reuse entries above)."""
+
+OPS = FIRST_SUBSET + DECOMPOSED + COMPLEX + BREADTH_ELEMENTWISE + BREADTH_NN
 """Every OpInfo sample set the harness runs."""
 
 NOT_RUN = {

@@ -38,6 +38,9 @@ OP_MODULES = (
     "onnxscript.function_libs.torch_lib.ops.attention",
     "onnxscript.function_libs.torch_lib.ops.quantized",
     "onnxscript.function_libs.torch_lib.ops.vision",
+    "onnxscript.function_libs.torch_lib.ops.rearrange",
+    "onnxscript.function_libs.torch_lib.ops.losses",
+    "onnxscript.function_libs.torch_lib.ops.quantize",
 )
 
 _MARK = "_torchlib_overloads"
