@@ -6,7 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import onnx_ir as ir
+
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.constants import typed_constant
 from onnxscript.function_libs.torch_lib.ops.sizes import add, dim_size, is_static, scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat, TTensor
@@ -193,7 +196,7 @@ def _positions(indices: Any) -> Any:
 def _kept(indices: Any, padding_idx: Any) -> Any:
     """Which entries count (all but the padding index; a negative static one is none)."""
     if is_static(padding_idx) and padding_idx < 0:
-        return op.Expand(op.Constant(value=True), op.Shape(indices))
+        return op.Expand(typed_constant(True, ir.DataType.BOOL), op.Shape(indices))
     index = op.Constant(value_int=int(padding_idx)) if is_static(padding_idx) else padding_idx
     return op.Not(op.Equal(indices, index))
 

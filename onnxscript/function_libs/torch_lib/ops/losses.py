@@ -145,7 +145,7 @@ def cross_entropy_loss(
     nll = _nll(log_probs, target, weight, reduction, ignore_index)
     if label_smoothing == 0:
         return _unbatched(nll, reduction, unbatched)
-    smooth = _smoothing_loss(log_probs, target, weight, reduction, ignore_index)
+    smooth = _smoothing_loss(log_probs, rank(batched), target, weight, reduction, ignore_index)
     classes = scalar_like(dim_size(batched, 1), batched)
     share = op.Div(scalar_like(label_smoothing, batched), classes)
     loss = op.Add(op.Mul(nll, scalar_like(1.0 - label_smoothing, batched)), op.Mul(smooth, share))
@@ -158,14 +158,14 @@ def _class_weights(weight: Any, input_rank: int, class_dim: int) -> Any:
 
 
 def _smoothing_loss(
-    log_probs: Any, target: Any, weight: Any, reduction: int, ignore_index: Any
+    log_probs: Any, input_rank: int, target: Any, weight: Any, reduction: int, ignore_index: Any
 ) -> Any:
     """Label smoothing's term before its factor smoothing/C: minus the (weighted) sum of
     the log-probabilities over the classes, 0 at ignored targets; its mean divides by
     the targets' total weight (their count without weights), as nll_loss's."""
     weighted = log_probs
     if weight is not None:
-        weighted = op.Mul(log_probs, _class_weights(weight, rank(log_probs), 1))
+        weighted = op.Mul(log_probs, _class_weights(weight, input_rank, 1))
     ignored = op.Equal(target, _index(ignore_index))
     summed = op.Neg(op.ReduceSum(weighted, [1], keepdims=0))
     loss = op.Where(ignored, scalar_like(0.0, log_probs), summed)

@@ -631,10 +631,13 @@ def _batch_statistics(input: Any, eps: float) -> tuple[Any, Any, Any]:
 
 
 def _normalized(input: Any, mean: Any, inv_std: Any, weight: Any, bias: Any) -> Any:
-    """``(input - mean) * inv_std`` (``input`` itself when both are None), then the
-    per-channel (dim 1) weight and bias."""
-    out = input if mean is None else op.Mul(op.Sub(input, mean), inv_std)
-    channel_shape = [1, -1] + [1] * (rank(input) - 2)
+    out = op.Mul(op.Sub(input, mean), inv_std)
+    return _affine(out, rank(input), weight, bias)
+
+
+def _affine(out: Any, out_rank: int, weight: Any, bias: Any) -> Any:
+    """The per-channel (dim 1) weight and bias of a normalization, where given."""
+    channel_shape = [1, -1] + [1] * (out_rank - 2)
     if weight is not None:
         out = op.Mul(out, op.Reshape(weight, channel_shape))
     if bias is not None:
@@ -734,11 +737,11 @@ def group_norm(
     GroupNormalization is opset 21 with per-channel affine, 18's is per group), then the
     per-channel weight and bias applied."""
     grouped = op.Reshape(input, [0, num_groups, -1])
-    normalized = op.Reshape(_instance_normalized(grouped, num_groups, eps), op.Shape(input))
-    return _normalized(normalized, None, None, weight, bias)
+    normalized = _instance_normalized(grouped, num_groups, 3, eps)
+    return _affine(op.Reshape(normalized, op.Shape(input)), rank(input), weight, bias)
 
 
-def _instance_normalized(input: Any, channels: Any, eps: float) -> Any:
+def _instance_normalized(input: Any, channels: Any, input_rank: int, eps: float) -> Any:
     """Each (n, c) plane of ``input`` normalized over its positions (biased variance):
     InstanceNormalization, which onnxruntime has for float and float16; moments
     otherwise. ``channels``: dim 1, an int when static."""
@@ -747,7 +750,7 @@ def _instance_normalized(input: Any, channels: Any, eps: float) -> Any:
         ones = op.Expand(scalar_like(1.0, input), count)
         zeros = op.Expand(scalar_like(0.0, input), count)
         return op.InstanceNormalization(input, ones, zeros, epsilon=eps)
-    axes = list(range(2, rank(input)))
+    axes = list(range(2, input_rank))
     mean = op.ReduceMean(input, axes, keepdims=1)
     centered = op.Sub(input, mean)
     variance = op.ReduceMean(op.Mul(centered, centered), axes, keepdims=1)
@@ -775,8 +778,8 @@ def instance_norm(
             input, weight, bias, running_mean, running_var, momentum, eps
         )
         return out
-    normalized = _instance_normalized(input, dim_size(input, 1), eps)
-    return _normalized(normalized, None, None, weight, bias)
+    normalized = _instance_normalized(input, dim_size(input, 1), rank(input), eps)
+    return _affine(normalized, rank(input), weight, bias)
 
 
 @aten("aten::grid_sampler")

@@ -7,9 +7,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import is_floating, rank
 from onnxscript.function_libs.torch_lib.ops.nn import per_axis
-from onnxscript.function_libs.torch_lib.ops.sizes import BIG, concat_shape, dims_piece
+from onnxscript.function_libs.torch_lib.ops.sizes import (
+    BIG,
+    concat_shape,
+    dim_size,
+    dims_piece,
+    mul,
+    size_pieces,
+)
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import TFloat, TTensor
 
@@ -93,10 +101,14 @@ def im2col(
             block = op.Slice(x, starts, ends, [2, 3], strides)
             columns.append(op.Unsqueeze(block, [2]))
     stacked = op.Concat(*columns, axis=2)  # [N, C, kh*kw, oh, ow]
-    out = op.Reshape(stacked, concat_shape([[0, -1], _positions(stacked)]))
+    rows = mul(dim_size(x, 1), len(columns))
+    positions = op.ReduceProd(op.Shape(stacked, start=3), keepdims=1)
+    # Every size given (no -1): a batch of 0 leaves -1 undetermined.
+    shape = concat_shape([[0], size_pieces([rows])[0], positions])
+    if static_dim(x, 0) == 0:
+        # onnxruntime's shape inference refuses a target shape whose known sizes
+        # multiply to 0 beside an unknown one (it takes that for -1): a shape it does
+        # not propagate.
+        shape = op.Abs(shape)
+    out = op.Reshape(stacked, shape)
     return op.Squeeze(out, [0]) if unbatched else out
-
-
-def _positions(stacked: Any) -> Any:
-    """[oh * ow] of a [N, C, K, oh, ow] tensor, as a 1-element INT64 vector."""
-    return op.ReduceProd(op.Shape(stacked, start=3), keepdims=1)
