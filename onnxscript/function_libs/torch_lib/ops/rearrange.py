@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import is_floating, rank
 from onnxscript.function_libs.torch_lib.ops.nn import per_axis
@@ -16,6 +17,7 @@ from onnxscript.function_libs.torch_lib.ops.sizes import (
     dim_size,
     dims_piece,
     mul,
+    scalar_like,
     size_pieces,
 )
 from onnxscript.function_libs.torch_lib.registration import aten
@@ -85,11 +87,13 @@ def im2col(
     multiplication), and the sizes come from the run-time shape."""
     unbatched = rank(self) == 3
     x = op.Unsqueeze(self, [0]) if unbatched else self
-    kernel, dilations = per_axis(kernel_size, 2), per_axis(dilation, 2)
-    pads, strides = per_axis(padding, 2), per_axis(stride, 2)
+    kernel = per_axis(kernel_size, 2)
+    dilations = per_axis(dilation, 2)
+    strides = per_axis(stride, 2)
+    pads: list[int] = per_axis(padding, 2)
     if any(pads):
-        zero = op.CastLike(op.Constant(value_float=0.0), x)
-        x = op.Pad(x, op.Constant(value_ints=[0, 0, *pads, 0, 0, *pads]), zero)
+        amounts = int64_constant([0, 0, *pads, 0, 0, *pads])
+        x = op.Pad(x, amounts, scalar_like(0.0, self))
     columns = []
     for i in range(kernel[0]):
         for j in range(kernel[1]):
