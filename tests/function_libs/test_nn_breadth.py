@@ -20,9 +20,9 @@ pytest.importorskip("onnxruntime")
 
 from onnxscript.function_libs.torch_lib.ops import (  # noqa: E402
     embedding,
+    fake_quantize,
     losses,
     nn,
-    quantize,
     rearrange,
 )
 from tests.function_libs.dynamic_export import check_at, export  # noqa: E402
@@ -364,15 +364,17 @@ def test_eager_fake_quantize():
     x = _halves(6)
     aten = torch.ops.aten
     expected = aten.fake_quantize_per_tensor_affine(x, 0.25, 1, -4, 5)
-    _eager_matches(quantize.fake_quantize_per_tensor_affine(x.numpy(), 0.25, 1, -4, 5), expected)
+    _eager_matches(
+        fake_quantize.fake_quantize_per_tensor_affine(x.numpy(), 0.25, 1, -4, 5), expected
+    )
     scale, zero = torch.tensor([0.3]), torch.tensor([2], dtype=torch.int32)
     expected = aten.fake_quantize_per_tensor_affine.tensor_qparams(x, scale, zero, 0, 7)
-    ours = quantize.fake_quantize_per_tensor_affine_tensor_qparams(*_np(x, scale, zero), 0, 7)
+    ours = fake_quantize.fake_quantize_per_tensor_affine_tensor_qparams(*_np(x, scale, zero), 0, 7)
     _eager_matches(ours, expected)
     rows = x[:, :50].reshape(2, -1)
     scales, zeros = torch.tensor([0.25, 0.5]), torch.tensor([1, -2], dtype=torch.int32)
     expected = aten.fake_quantize_per_channel_affine(rows, scales, zeros, 0, -5, 5)
-    ours = quantize.fake_quantize_per_channel_affine(*_np(rows, scales, zeros), 0, -5, 5)
+    ours = fake_quantize.fake_quantize_per_channel_affine(*_np(rows, scales, zeros), 0, -5, 5)
     _eager_matches(ours, expected)
 
 

@@ -40,7 +40,7 @@ OP_MODULES = (
     "onnxscript.function_libs.torch_lib.ops.vision",
     "onnxscript.function_libs.torch_lib.ops.rearrange",
     "onnxscript.function_libs.torch_lib.ops.losses",
-    "onnxscript.function_libs.torch_lib.ops.quantize",
+    "onnxscript.function_libs.torch_lib.ops.fake_quantize",
 )
 
 _MARK = "_torchlib_overloads"
