@@ -578,7 +578,14 @@ BREADTH_LINALG_RANDOM = [
 for 0.7.2's breadth (einsum, baddbmm, dot, mv, addr, cross, bernoulli, stft are reached
 by entries above)."""
 
-OPS = FIRST_SUBSET + DECOMPOSED + COMPLEX + BREADTH_ELEMENTWISE + BREADTH_LINALG_RANDOM
+BREADTH_NN = [
+    "nn.functional.instance_norm",
+    "nn.functional.embedding_bag",
+]
+"""Entries reaching the neural-network overloads registered for breadth (the losses,
+pooling, norms, pixel shuffles and im2col reuse entries above)."""
+
+OPS = FIRST_SUBSET + DECOMPOSED + COMPLEX + BREADTH_ELEMENTWISE + BREADTH_LINALG_RANDOM + BREADTH_NN
 """Every OpInfo sample set the harness runs."""
 
 NOT_RUN = {

@@ -41,6 +41,9 @@ OP_MODULES = (
     "onnxscript.function_libs.torch_lib.ops.random",
     "onnxscript.function_libs.torch_lib.ops.unique",
     "onnxscript.function_libs.torch_lib.ops.windows",
+    "onnxscript.function_libs.torch_lib.ops.rearrange",
+    "onnxscript.function_libs.torch_lib.ops.losses",
+    "onnxscript.function_libs.torch_lib.ops.fake_quantize",
 )
 
 _MARK = "_torchlib_overloads"

@@ -1,13 +1,18 @@
-"""Embedding lookups: ``embedding`` (rows of a table) and ``_embedding_bag`` (the sum,
-mean or max of the rows of each bag of indices)."""
+"""Embedding lookups: ``embedding`` (rows of a table), ``embedding_bag`` and
+``_embedding_bag`` (the sum, mean or max of the rows of each bag of indices), and
+``embedding_renorm`` (``max_norm``: the rows looked up scaled down to that norm)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import onnx_ir as ir
+
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.ops.constants import typed_constant
+from onnxscript.function_libs.torch_lib.ops.sizes import add, dim_size, is_static, scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat, TTensor
 
 _SUM, _MEAN, _MAX = 0, 1, 2
 
@@ -79,6 +84,95 @@ def embedding_bag(
     return summed, nothing, zeros, zeros
 
 
+@aten("aten::embedding_bag")
+def embedding_bag_default(
+    weight: TFloat,
+    indices: INT64,
+    offsets: INT64,
+    scale_grad_by_freq: bool = False,
+    mode: int = 0,
+    sparse: bool = False,
+    per_sample_weights: TFloat | None = None,
+    include_last_offset: bool = False,
+) -> tuple[TFloat, INT64, INT64, INT64]:
+    """:func:`embedding_bag` without a padding index."""
+    return embedding_bag(
+        weight,
+        indices,
+        offsets,
+        scale_grad_by_freq,
+        mode,
+        sparse,
+        per_sample_weights,
+        include_last_offset,
+        -1,
+    )
+
+
+@aten("aten::embedding_bag.padding_idx")
+def embedding_bag_padding_idx(
+    weight: TFloat,
+    indices: INT64,
+    offsets: INT64,
+    scale_grad_by_freq: bool,
+    mode: int,
+    sparse: bool,
+    per_sample_weights: TFloat | None,
+    include_last_offset: bool,
+    padding_idx: int | None,
+) -> tuple[TFloat, INT64, INT64, INT64]:
+    """``F.embedding_bag``'s call: :func:`embedding_bag` with an optional padding index
+    that counts from the end when negative (torch wraps it by the number of rows)."""
+    if padding_idx is None:
+        padding_idx = -1
+    elif not is_static(padding_idx) or padding_idx < 0:
+        padding_idx = add(padding_idx, dim_size(weight, 0))
+    return embedding_bag(
+        weight,
+        indices,
+        offsets,
+        scale_grad_by_freq,
+        mode,
+        sparse,
+        per_sample_weights,
+        include_last_offset,
+        padding_idx,
+    )
+
+
+@aten("aten::embedding_renorm")
+def embedding_renorm(self: TFloat, indices: INT64, max_norm: float, norm_type: float) -> TFloat:
+    """The table with each row that ``indices`` name scaled by max_norm / (norm + 1e-7)
+    where its ``norm_type``-norm exceeds ``max_norm`` (torch's in-place ``embedding_renorm_``
+    as a new table)."""
+    norm = _row_norms(self, norm_type)
+    rows = op.Shape(self, start=0, end=1)
+    flat = op.Reshape(op.Cast(indices, to=INT64.dtype), [-1])
+    named = op.ScatterElements(
+        op.Expand(op.Constant(value_int=0), rows),
+        flat,
+        op.Expand(op.Constant(value_int=1), op.Shape(flat)),
+        reduction="max",
+    )
+    limit = scalar_like(max_norm, self)
+    exceeds = op.And(op.Unsqueeze(op.Cast(named, to=BOOL.dtype), [1]), op.Greater(norm, limit))
+    scale = op.Div(limit, op.Add(norm, scalar_like(1e-7, self)))
+    return op.Where(exceeds, op.Mul(self, scale), self)
+
+
+def _row_norms(self: Any, p: float) -> Any:
+    """Each row's p-norm, [rows, 1]."""
+    if p == 2:
+        return op.ReduceL2(self, [1], keepdims=1)
+    if p == 1:
+        return op.ReduceL1(self, [1], keepdims=1)
+    magnitude = op.Abs(self)
+    if p == float("inf"):
+        return op.ReduceMax(magnitude, [1], keepdims=1)
+    power = scalar_like(p, self)
+    return op.Pow(op.ReduceSum(op.Pow(magnitude, power), [1], keepdims=1), op.Reciprocal(power))
+
+
 def _bag_count(offsets: Any, include_last_offset: bool) -> Any:
     """[number of bags]: the offsets, less the closing one when it is included."""
     count = op.Shape(offsets)
@@ -99,11 +193,12 @@ def _positions(indices: Any) -> Any:
     return op.Range(op.Constant(value_int=0), count, op.Constant(value_int=1))
 
 
-def _kept(indices: Any, padding_idx: int) -> Any:
-    """Which entries count (all but the padding index)."""
-    if padding_idx < 0:
-        return op.Expand(op.Constant(value=True), op.Shape(indices))
-    return op.Not(op.Equal(indices, op.Constant(value_int=padding_idx)))
+def _kept(indices: Any, padding_idx: Any) -> Any:
+    """Which entries count (all but the padding index; a negative static one is none)."""
+    if is_static(padding_idx) and padding_idx < 0:
+        return op.Expand(typed_constant(True, ir.DataType.BOOL), op.Shape(indices))
+    index = op.Constant(value_int=int(padding_idx)) if is_static(padding_idx) else padding_idx
+    return op.Not(op.Equal(indices, index))
 
 
 def _max_indices(

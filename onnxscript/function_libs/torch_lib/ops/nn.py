@@ -13,12 +13,14 @@ import onnx_ir as ir
 from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
-from onnxscript.function_libs.torch_lib.ops.facts import rank
+from onnxscript.function_libs.torch_lib.ops.facts import element_type, rank
 from onnxscript.function_libs.torch_lib.ops.reduction import with_dtype
 from onnxscript.function_libs.torch_lib.ops.sizes import (
     all_static,
     as_int64,
+    dim_size,
     is_static,
+    scalar_like,
     shape_input,
 )
 from onnxscript.function_libs.torch_lib.registration import aten
@@ -202,6 +204,64 @@ def _float_if(self: Any, half_to_float: bool) -> Any:
     return op.Cast(self, to=FLOAT.dtype) if half_to_float else self
 
 
+def _max_pool(
+    self: Any,
+    spatial: int,
+    kernel_size: Sequence[int],
+    stride: Sequence[int],
+    padding: Sequence[int],
+    dilation: Sequence[int],
+    ceil_mode: bool,
+    with_indices: bool,
+) -> Any:
+    """max_pool1d/2d/3d as one MaxPool (an input without a batch dim is given one). The
+    indices count within each (N, C) plane, as torch's do (ONNX's count across the whole
+    tensor)."""
+    unbatched = rank(self) == spatial + 1
+    x = op.Unsqueeze(self, [0]) if unbatched else self
+    kernel = per_axis(kernel_size, spatial)
+    settings = {
+        "kernel_shape": kernel,
+        "strides": per_axis(stride, spatial) if stride else kernel,
+        "pads": _pads(per_axis(padding, spatial), spatial),
+        "dilations": per_axis(dilation, spatial),
+        "ceil_mode": int(ceil_mode),
+    }
+    if not with_indices:
+        pooled = _first(op.MaxPool(x, **settings))  # a recorder may also give the Indices
+        return op.Squeeze(pooled, [0]) if unbatched else pooled
+    pooled, flat = op.MaxPool(x, **settings, _outputs=2)
+    plane = op.ReduceProd(op.Shape(self, start=-spatial), keepdims=1)
+    indices = op.Mod(flat, plane)
+    if unbatched:
+        return op.Squeeze(pooled, [0]), op.Squeeze(indices, [0])
+    return pooled, indices
+
+
+@aten("aten::max_pool1d_with_indices")
+def max_pool1d_with_indices(
+    self: TFloat,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0,),
+    dilation: Sequence[int] = (1,),
+    ceil_mode: bool = False,
+) -> tuple[TFloat, INT64]:
+    return _max_pool(self, 1, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+@aten("aten::max_pool1d")
+def max_pool1d(
+    self: TFloat,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0,),
+    dilation: Sequence[int] = (1,),
+    ceil_mode: bool = False,
+) -> TFloat:
+    return _max_pool(self, 1, kernel_size, stride, padding, dilation, ceil_mode, False)
+
+
 @aten("aten::max_pool2d_with_indices")
 def max_pool2d_with_indices(
     self: TFloat,
@@ -211,19 +271,7 @@ def max_pool2d_with_indices(
     dilation: Sequence[int] = (1, 1),
     ceil_mode: bool = False,
 ) -> tuple[TFloat, INT64]:
-    kernel = per_axis(kernel_size, 2)
-    out, flat = op.MaxPool(
-        self,
-        kernel_shape=kernel,
-        strides=per_axis(stride, 2) if stride else kernel,
-        pads=_pads(padding, 2),
-        dilations=per_axis(dilation, 2),
-        ceil_mode=int(ceil_mode),
-        _outputs=2,
-    )
-    # ONNX numbers elements across the whole tensor, torch within each (N, C) plane.
-    plane = op.ReduceProd(op.Shape(self, start=-2), keepdims=1)
-    return out, op.Mod(flat, plane)
+    return _max_pool(self, 2, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
 @aten("aten::max_pool2d")
@@ -235,16 +283,31 @@ def max_pool2d(
     dilation: Sequence[int] = (1, 1),
     ceil_mode: bool = False,
 ) -> TFloat:
-    kernel = per_axis(kernel_size, 2)
-    pooled = op.MaxPool(
-        self,
-        kernel_shape=kernel,
-        strides=per_axis(stride, 2) if stride else kernel,
-        pads=_pads(padding, 2),
-        dilations=per_axis(dilation, 2),
-        ceil_mode=int(ceil_mode),
-    )
-    return _first(pooled)  # a recorder may also give the optional Indices
+    return _max_pool(self, 2, kernel_size, stride, padding, dilation, ceil_mode, False)
+
+
+@aten("aten::max_pool3d_with_indices")
+def max_pool3d_with_indices(
+    self: TFloat,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0, 0, 0),
+    dilation: Sequence[int] = (1, 1, 1),
+    ceil_mode: bool = False,
+) -> tuple[TFloat, INT64]:
+    return _max_pool(self, 3, kernel_size, stride, padding, dilation, ceil_mode, True)
+
+
+@aten("aten::max_pool3d")
+def max_pool3d(
+    self: TFloat,
+    kernel_size: Sequence[int],
+    stride: Sequence[int] = (),
+    padding: Sequence[int] = (0, 0, 0),
+    dilation: Sequence[int] = (1, 1, 1),
+    ceil_mode: bool = False,
+) -> TFloat:
+    return _max_pool(self, 3, kernel_size, stride, padding, dilation, ceil_mode, False)
 
 
 @aten("aten::avg_pool2d")
@@ -541,29 +604,6 @@ def avg_pool3d(
     )
 
 
-@aten("aten::max_pool3d_with_indices")
-def max_pool3d_with_indices(
-    self: TFloat,
-    kernel_size: Sequence[int],
-    stride: Sequence[int] = (),
-    padding: Sequence[int] = (0, 0, 0),
-    dilation: Sequence[int] = (1, 1, 1),
-    ceil_mode: bool = False,
-) -> tuple[TFloat, INT64]:
-    kernel = per_axis(kernel_size, 3)
-    out, flat = op.MaxPool(
-        self,
-        kernel_shape=kernel,
-        strides=per_axis(stride, 3) if stride else kernel,
-        pads=_pads(padding, 3),
-        dilations=per_axis(dilation, 3),
-        ceil_mode=int(ceil_mode),
-        _outputs=2,
-    )
-    volume = op.ReduceProd(op.Shape(self, start=-3), keepdims=1)
-    return out, op.Mod(flat, volume)
-
-
 @aten("aten::grid_sampler_2d")
 def grid_sampler_2d(
     input: TFloat, grid: TFloat, interpolation_mode: int, padding_mode: int, align_corners: bool
@@ -592,7 +632,12 @@ def _batch_statistics(input: Any, eps: float) -> tuple[Any, Any, Any]:
 
 def _normalized(input: Any, mean: Any, inv_std: Any, weight: Any, bias: Any) -> Any:
     out = op.Mul(op.Sub(input, mean), inv_std)
-    channel_shape = [1, -1] + [1] * (rank(input) - 2)
+    return _affine(out, rank(input), weight, bias)
+
+
+def _affine(out: Any, out_rank: int, weight: Any, bias: Any) -> Any:
+    """The per-channel (dim 1) weight and bias of a normalization, where given."""
+    channel_shape = [1, -1] + [1] * (out_rank - 2)
     if weight is not None:
         out = op.Mul(out, op.Reshape(weight, channel_shape))
     if bias is not None:
@@ -658,6 +703,97 @@ def batch_norm(
         input, weight, bias, running_mean, running_var, momentum, eps
     )
     return out
+
+
+@aten("aten::native_batch_norm")
+def native_batch_norm(
+    input: TFloat,
+    weight: TFloat | None,
+    bias: TFloat | None,
+    running_mean: TFloat | None,
+    running_var: TFloat | None,
+    training: bool,
+    momentum: float,
+    eps: float,
+) -> tuple[TFloat, TFloat, TFloat]:
+    """``(out, save_mean, save_invstd)``: the batch's statistics when training (or when
+    there are no running ones), else the running ones and two empty vectors (as torch)."""
+    if training or running_mean is None or running_var is None:
+        return batch_norm_training_no_stats(input, weight, bias, True, momentum, eps)
+    return batch_norm_no_training(input, weight, bias, running_mean, running_var, momentum, eps)
+
+
+@aten("aten::group_norm")
+def group_norm(
+    input: TFloat,
+    num_groups: int,
+    weight: TFloat | None = None,
+    bias: TFloat | None = None,
+    eps: float = 1e-5,
+    cudnn_enabled: bool = True,
+) -> TFloat:
+    """Each group of C/num_groups channels normalized over its channels and positions:
+    the input seen as [N, num_groups, rest] is instance-normalized (one op; ONNX's
+    GroupNormalization is opset 21 with per-channel affine, 18's is per group), then the
+    per-channel weight and bias applied."""
+    grouped = op.Reshape(input, [0, num_groups, -1])
+    normalized = _instance_normalized(grouped, num_groups, 3, eps)
+    return _affine(op.Reshape(normalized, op.Shape(input)), rank(input), weight, bias)
+
+
+def _instance_normalized(input: Any, channels: Any, input_rank: int, eps: float) -> Any:
+    """Each (n, c) plane of ``input`` normalized over its positions (biased variance):
+    InstanceNormalization, which onnxruntime has for float and float16; moments
+    otherwise. ``channels``: dim 1, an int when static."""
+    if element_type(input) in (ir.DataType.FLOAT, ir.DataType.FLOAT16):
+        count = [channels] if is_static(channels) else op.Shape(input, start=1, end=2)
+        ones = op.Expand(scalar_like(1.0, input), count)
+        zeros = op.Expand(scalar_like(0.0, input), count)
+        return op.InstanceNormalization(input, ones, zeros, epsilon=eps)
+    axes = list(range(2, input_rank))
+    mean = op.ReduceMean(input, axes, keepdims=1)
+    centered = op.Sub(input, mean)
+    variance = op.ReduceMean(op.Mul(centered, centered), axes, keepdims=1)
+    inv_std = op.Reciprocal(op.Sqrt(op.Add(variance, scalar_like(eps, input))))
+    return op.Mul(centered, inv_std)
+
+
+@aten("aten::instance_norm")
+def instance_norm(
+    input: TFloat,
+    weight: TFloat | None,
+    bias: TFloat | None,
+    running_mean: TFloat | None,
+    running_var: TFloat | None,
+    use_input_stats: bool,
+    momentum: float,
+    eps: float,
+    cudnn_enabled: bool,
+) -> TFloat:
+    """Each (n, c) plane normalized over its positions (``use_input_stats``; updating
+    the running statistics is a side effect an inference graph does not keep), else with
+    the running statistics as batch norm in inference."""
+    if not use_input_stats and running_mean is not None and running_var is not None:
+        out, _, _ = batch_norm_no_training(
+            input, weight, bias, running_mean, running_var, momentum, eps
+        )
+        return out
+    normalized = _instance_normalized(input, dim_size(input, 1), rank(input), eps)
+    return _affine(normalized, rank(input), weight, bias)
+
+
+@aten("aten::grid_sampler")
+def grid_sampler(
+    input: TFloat, grid: TFloat, interpolation_mode: int, padding_mode: int, align_corners: bool
+) -> TFloat:
+    """``F.grid_sample`` kept whole: 4-D input as GridSample (opset 18's GridSample takes
+    4-D input only; torch's volumetric sampling has no opset-18 equivalent)."""
+    if rank(input) != 4:
+        raise NotImplementedError(
+            "aten::grid_sampler: only 4-D input (opset 18's GridSample); "
+            "volumetric (5-D) sampling needs opset 20"
+        )
+    return grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners)
 
 
 @aten("aten::_cdist_forward")
