@@ -6,8 +6,8 @@ the difference, whether each side's model matches torch, and the totals.
 Each side runs ``bench/export_child.py`` (the benchmark's child) in a subprocess: ours
 from the repository, 0.7.2 in its environment (``bench/support.py``) from a directory
 outside it. ~10+ min of CPU per side. Run: ``python tools/node_counts.py [--baseline
-PYTHON] [--save results.json | --load results.json]`` (``--load`` rewrites the doc from
-saved results without exporting).
+PYTHON] [--save results.json] [--load results.json --sides ours]`` (``--load`` starts
+from saved results, ``--sides`` says which sides to export again; ``--sides ''`` none).
 """
 
 from __future__ import annotations
@@ -43,13 +43,15 @@ def suite_models() -> dict[str, dict[str, str]]:
     return {"static": static, "dynamic": dynamic}
 
 
-def measure(baseline: Path | None) -> Results:
-    """Both suites exported by both sides (two children at a time)."""
+def measure(baseline: Path | None, sides: tuple[str, ...] = SIDES) -> Results:
+    """Both suites exported by ``sides`` (two children at a time)."""
     sys.path.insert(0, str(ROOT / "bench"))
     from support import ensure_torch_baseline, run_json
     from torch_export import child_command
 
-    pythons = {"ours": Path(sys.executable), "0.7.2": baseline or ensure_torch_baseline()}
+    pythons = {"ours": Path(sys.executable)}
+    if "0.7.2" in sides:
+        pythons["0.7.2"] = baseline or ensure_torch_baseline()
     with tempfile.TemporaryDirectory() as outside, ThreadPoolExecutor(2) as pool:
         jobs = {
             (suite, side): pool.submit(
@@ -60,7 +62,7 @@ def measure(baseline: Path | None) -> Results:
                 cwd=ROOT if side == "ours" else outside,
             )
             for suite in SUITES
-            for side in SIDES
+            for side in sides
         }
         results: Results = {suite: {} for suite in SUITES}
         for (suite, side), job in jobs.items():
@@ -169,9 +171,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", type=Path, help="the Python with onnxscript 0.7.2")
     parser.add_argument("--save", type=Path, help="also write the raw results (JSON) here")
-    parser.add_argument("--load", type=Path, help="render these raw results, no export")
+    parser.add_argument("--load", type=Path, help="start from these raw results")
+    parser.add_argument(
+        "--sides",
+        default="ours,0.7.2",
+        help="the sides to export ('' with --load: none); the others' results are loaded",
+    )
     args = parser.parse_args()
-    results = json.loads(args.load.read_text()) if args.load else measure(args.baseline)
+    results: Results = json.loads(args.load.read_text()) if args.load else {}
+    sides = tuple(s for s in args.sides.split(",") if s)
+    if sides:
+        measured = measure(args.baseline, sides)
+        for suite, by_side in measured.items():
+            results.setdefault(suite, {}).update(by_side)
     if args.save:
         args.save.write_text(json.dumps(results, indent=1))
     DOC.write_text(render(results, suite_models()))
