@@ -136,18 +136,23 @@ def _failures(ours: dict[str, Any], base: dict[str, Any]) -> list[str]:
 
 
 def _casts(ours: dict[str, Any], base: dict[str, Any]) -> list[str]:
-    """CastLike nodes left after optimize() per side, and ours by the ATen call that
-    emitted them."""
+    """CastLike nodes per side before and after optimize(), and ours before optimize() by
+    the ATen call that emitted them."""
 
-    def count(results: dict[str, Any]) -> int:
-        return sum(f.get("ops", {}).get("CastLike", 0) for f in results.values())
+    def count(results: dict[str, Any], key: str) -> str:
+        found = [f[key].get("CastLike", 0) for f in results.values() if key in f]
+        return str(sum(found)) if found else "not measured"
 
     sources: Counter[str] = Counter()
     for figures in ours.values():
-        sources.update(figures.get("casts", {}))
-    lines = [f"CastLike nodes left: ours {count(ours)}, 0.7.2 {count(base)}."]
+        sources.update(figures.get("casts_plain", {}))
+    lines = [
+        f"CastLike nodes after `optimize()`: ours {count(ours, 'ops')}, "
+        f"0.7.2 {count(base, 'ops')}; before it (as the ATen functions emit them): "
+        f"ours {count(ours, 'ops_plain')}, 0.7.2 {count(base, 'ops_plain')}.",
+    ]
     if sources:
-        lines += ["Ours, by source (op and ATen call):", ""]
+        lines += ["", "Ours before `optimize()`, by op and ATen call:", ""]
         lines += [f"- `{key}`: {n}" for key, n in sources.most_common()]
     return lines
 
