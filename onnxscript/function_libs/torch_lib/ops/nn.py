@@ -19,6 +19,7 @@ from onnxscript.function_libs.torch_lib.ops.sizes import (
     all_static,
     as_int64,
     dim_size,
+    empty_like,
     is_static,
     scalar_like,
     shape_input,
@@ -140,7 +141,7 @@ def batch_norm_no_training(
             training_mode=0,  # said explicitly: torch's recorder then makes one output
         )
     )
-    empty = op.CastLike(op.ConstantOfShape([0]), input)
+    empty = empty_like(input)
     return out, empty, empty
 
 
@@ -677,7 +678,7 @@ def batch_norm_training(
         out, _, _ = batch_norm_no_training(
             input, weight, bias, running_mean, running_var, momentum, eps
         )
-        empty = op.CastLike(op.ConstantOfShape([0]), input)
+        empty = empty_like(input)
         return out, empty, empty
     return batch_norm_training_no_stats(input, weight, bias, training, momentum, eps)
 

@@ -16,7 +16,11 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import int64_constant, typed_constant
+from onnxscript.function_libs.torch_lib.ops.constants import (
+    array_constant,
+    int64_constant,
+    typed_constant,
+)
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import element_type
 from onnxscript.onnx_types import INT64
@@ -119,6 +123,15 @@ def scalar_like(value: Any, like: Any) -> Any:
     if element_type(value) == dtype:
         return value
     return op.Cast(value, to=dtype)
+
+
+def empty_like(like: Any) -> Any:
+    """A 1-D tensor of no elements in the element type of ``like``: a typed constant when
+    that type is known while tracing, else a CastLike."""
+    dtype = element_type(like)
+    if dtype is None:
+        return op.CastLike(op.ConstantOfShape([0]), like)
+    return array_constant(np.zeros([0], dtype=dtype.numpy()))
 
 
 def constant_number(value: Any) -> int | float | complex | None:
@@ -256,6 +269,7 @@ __all__ = [
     "constant_number",
     "dim_size",
     "dims_piece",
+    "empty_like",
     "int64_typed",
     "is_static",
     "maximum",
