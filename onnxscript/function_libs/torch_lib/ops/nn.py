@@ -557,7 +557,7 @@ def native_group_norm(
     mean = op.ReduceMean(grouped, [2], keepdims=1)
     centered = op.Sub(grouped, mean)
     variance = op.ReduceMean(op.Mul(centered, centered), [2], keepdims=1)
-    inv_std = op.Reciprocal(op.Sqrt(op.Add(variance, op.CastLike(eps, input))))
+    inv_std = op.Reciprocal(op.Sqrt(op.Add(variance, scalar_like(eps, input))))
     out = op.Reshape(op.Mul(centered, inv_std), op.Shape(input))
     channel_shape = [1, C] + [1] * (rank(input) - 2)
     if weight is not None:
@@ -627,7 +627,7 @@ def _batch_statistics(input: Any, eps: float) -> tuple[Any, Any, Any]:
     mean = op.ReduceMean(input, axes, keepdims=1)
     centered = op.Sub(input, mean)
     variance = op.ReduceMean(op.Mul(centered, centered), axes, keepdims=1)
-    inv_std = op.Reciprocal(op.Sqrt(op.Add(variance, op.CastLike(eps, input))))
+    inv_std = op.Reciprocal(op.Sqrt(op.Add(variance, scalar_like(eps, input))))
     return mean, inv_std, axes
 
 
