@@ -118,11 +118,36 @@ def scalar_like(value: Any, like: Any) -> Any:
     dtype = element_type(like)
     if dtype is None:
         return op.CastLike(value, like)
-    if is_static(value):
-        return typed_constant(value, dtype)
+    return scalar_as(value, dtype)
+
+
+def scalar_as(value: Any, dtype: ir.DataType | int) -> Any:
+    """A scalar (a number, a rank-0 Constant of one, or a symbolic value) in element type
+    ``dtype``: a typed constant when its number is known while tracing, the value itself
+    when it has that type, else a Cast."""
+    dtype = ir.DataType(dtype)
+    number = _scalar_number(value)
+    if number is not None:
+        return typed_constant(number, dtype)
     if element_type(value) == dtype:
         return value
     return op.Cast(value, to=dtype)
+
+
+def _scalar_number(value: Any) -> int | float | None:
+    if is_static(value):
+        return value
+    producer = value.producer() if isinstance(value, ir.Value) else None
+    if producer is None or producer.op_type != "Constant" or producer.domain != "":
+        return None
+    attribute = producer.attributes.get("value")
+    if attribute is None or attribute.is_ref():
+        return None
+    array = np.asarray(attribute.value.numpy())
+    if array.ndim != 0 or array.dtype.kind not in "biuf":
+        return None
+    number: int | float = array.item()
+    return number
 
 
 def empty_like(like: Any) -> Any:
@@ -275,6 +300,7 @@ __all__ = [
     "maximum",
     "minimum",
     "mul",
+    "scalar_as",
     "scalar_like",
     "shape_input",
     "shape_of",
