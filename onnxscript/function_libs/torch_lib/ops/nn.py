@@ -23,6 +23,7 @@ from onnxscript.function_libs.torch_lib.ops.sizes import (
     is_static,
     scalar_like,
     shape_input,
+    typed_like,
 )
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat
@@ -737,7 +738,7 @@ def group_norm(
     the input seen as [N, num_groups, rest] is instance-normalized (one op; ONNX's
     GroupNormalization is opset 21 with per-channel affine, 18's is per group), then the
     per-channel weight and bias applied."""
-    grouped = op.Reshape(input, [0, num_groups, -1])
+    grouped = typed_like(op.Reshape(input, [0, num_groups, -1]), input)
     normalized = _instance_normalized(grouped, num_groups, 3, eps)
     return _affine(op.Reshape(normalized, op.Shape(input)), rank(input), weight, bias)
 

@@ -57,6 +57,16 @@ def int64_typed(value: Any) -> Any:
     return value
 
 
+def typed_like(value: Any, like: Any) -> Any:
+    """``value`` (an op's result) given the element type of ``like`` when it has none and
+    ``like``'s is known: torch.onnx's recorder leaves the results of ops untyped, and an
+    ATen function reading the type later (``scalar_like``) needs it."""
+    dtype = element_type(like)
+    if isinstance(value, ir.Value) and value.dtype is None and dtype is not None:
+        value.dtype = dtype
+    return value
+
+
 def concat_shape(pieces: Sequence[Any]) -> Any:
     """Pieces of a 1-D INT64 shape (lists of static ints, 1-D INT64 values) as one input:
     the list itself when every piece is a list; else one Concat in which each run of
@@ -306,5 +316,6 @@ __all__ = [
     "shape_of",
     "size_pieces",
     "sub",
+    "typed_like",
     "vector_input",
 ]
