@@ -22,6 +22,11 @@ class Arange(torch.nn.Module):
         return x + torch.arange(1, 5, dtype=x.dtype)
 
 
+class Baddbmm(torch.nn.Module):
+    def forward(self, x: Any, a: Any, b: Any) -> Any:
+        return torch.baddbmm(x, a, b, beta=0.5, alpha=2.0)
+
+
 def _casts_of_constants(model: Any) -> Counter[str]:
     found: Counter[str] = Counter()
     for node in model.graph:
@@ -46,6 +51,10 @@ CASES = {
         (torch.randn(2, 4, 5),),
     ),
     "arange_as_float": (Arange(), (torch.randn(3, 4),)),
+    "baddbmm_scaled": (
+        Baddbmm(),
+        (torch.randn(2, 3, 5), torch.randn(2, 3, 4), torch.randn(2, 4, 5)),
+    ),
 }
 
 
