@@ -19,8 +19,11 @@ the ratio count the models both sides export).
 A large model (a 0.66B-parameter Llama saved with external data: time and peak memory)
 is ``bench/large_model.py``.
 
-Usage: ``python bench/torch_export.py [--repeat 3] [--no-baseline]
-[--dynamic [--models llama_kv,bert]]``.
+Both sides run the same child, ``bench/export_child.py`` (also used by
+``tools/node_counts.py``).
+
+Usage: ``python bench/torch_export.py [--repeat 3] [--no-baseline] [--dynamic]
+[--models llama_kv,bert]``.
 """
 
 from __future__ import annotations
@@ -40,98 +43,27 @@ sys.path[:0] = [str(BENCH_DIR)]
 
 from support import ensure_torch_baseline, run_json  # noqa: E402
 
-SCRIPT = r"""
-import importlib.util, json, logging, sys, time, warnings
-warnings.filterwarnings("ignore")
-logging.disable(logging.WARNING)
-import torch
-spec = importlib.util.spec_from_file_location("models", sys.argv[1])
-models = importlib.util.module_from_spec(spec); spec.loader.exec_module(models)
-repeat = int(sys.argv[2])
+CHILD = BENCH_DIR / "export_child.py"
+"""The child each side runs (by path; for the baseline from a directory outside the repo)."""
 
-def export(module, args, optimize):
-    program = torch.onnx.export(module, args, dynamo=True, optimize=False, verbose=False)
-    if optimize:
-        program.optimize()
-    return program
 
-suite = models.suite()
-export(*suite["mlp"], True)  # warm-up: imports, registry
-results = {}
-for name, (module, args) in suite.items():
-    figures = {}
-    for optimize in (False, True):
-        best = float("inf")
-        for _ in range(repeat):
-            start = time.perf_counter()
-            program = export(module, args, optimize)
-            best = min(best, time.perf_counter() - start)
-        figures["optimized" if optimize else "plain"] = best
-        figures["nodes_optimized" if optimize else "nodes"] = len(list(program.model.graph))
-    results[name] = figures
-print(json.dumps(results))
-"""
+def child_command(
+    python: Path,
+    *,
+    dynamic: bool,
+    ours: bool,
+    repeat: int = 1,
+    plain: bool = True,
+    models: str = "",
+) -> list[str]:
+    """The command line of one side's export child over the static or the dynamic suite
+    (``ours``: with this repository first on the child's path)."""
+    suite = [str(REAL_MODELS_FILE if dynamic else MODELS_FILE), str(DYNAMIC_EXPORT_FILE)]
+    command = [str(python), str(CHILD), "dynamic" if dynamic else "static", *suite]
+    command += ["--repeat", str(repeat), "--models", models]
+    command += ["--path", str(REPO_ROOT)] if ours else []
+    return command + ([] if plain else ["--no-plain"])
 
-# The dynamic suite's child: the suite's modules are loaded from their files (not as the
-# tests package, whose directory would put our onnxscript first on the baseline's path).
-DYNAMIC_SCRIPT = r"""
-import importlib.util, json, logging, sys, time, warnings
-warnings.filterwarnings("ignore")
-logging.disable(logging.WARNING)
-
-def load(name, path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-real = load("real_models", sys.argv[1])
-dynamic = load("dynamic_export", sys.argv[2])
-repeat = int(sys.argv[3])
-wanted = [n for n in sys.argv[4].split(",") if n]
-
-def export(model, module, args, optimize):
-    program = dynamic.export(module, args, model.dynamic_shapes(module), optimize=False)
-    if optimize:
-        program.optimize()
-    return program
-
-def reason(error):
-    lines = [l.strip() for l in str(error).splitlines() if l.strip()]
-    if "## Exception summary" in lines:
-        lines = lines[lines.index("## Exception summary") + 1 :]
-    return (type(error).__name__ + ": " + (lines[0] if lines else ""))[:400]
-
-def measure(model):
-    module, args = model.module(), model.inputs(0)
-    figures = {}
-    for optimize in (False, True):
-        best = float("inf")
-        for _ in range(repeat):
-            start = time.perf_counter()
-            program = export(model, module, args, optimize)
-            best = min(best, time.perf_counter() - start)
-        figures["optimized" if optimize else "plain"] = best
-    figures["nodes_optimized"] = len(list(program.model.graph))
-    differences = dynamic.check_at(program, module, [args, model.inputs(1)])
-    figures["matches"] = all(d.ok for d in differences)
-    figures["relative"] = max(d.relative for d in differences)
-    return figures
-
-suite = real.suite()
-warm = suite["bert"]
-export(warm, warm.module(), warm.inputs(0), True)  # warm-up: imports, registry
-results = {}
-for name, model in suite.items():
-    if model.torch_fails or (wanted and name not in wanted):
-        continue
-    try:
-        results[name] = measure(model)
-    except Exception as error:
-        results[name] = {"error": reason(error)}
-print(json.dumps(results))
-"""
 
 OPS_TIMING = r"""
 import json, time
@@ -153,19 +85,26 @@ def main() -> None:
     parser.add_argument(
         "--dynamic", action="store_true", help="the real-model suite with dynamic shapes"
     )
-    parser.add_argument("--models", default="", help="with --dynamic: names, comma-separated")
+    parser.add_argument("--models", default="", help="names, comma-separated")
     args = parser.parse_args()
     sides = {"ours": Path(sys.executable)}
     if not args.no_baseline:
         sides["0.7.2"] = ensure_torch_baseline()
-    if args.dynamic:
-        script = [DYNAMIC_SCRIPT, str(REAL_MODELS_FILE), str(DYNAMIC_EXPORT_FILE)]
-        script += [str(args.repeat), args.models]
-    else:
-        script = [SCRIPT, str(MODELS_FILE), str(args.repeat)]
     with tempfile.TemporaryDirectory() as tmp:
         cwds = {"ours": REPO_ROOT, "0.7.2": Path(tmp)}
-        results = {side: _run(python, *script, cwd=cwds[side]) for side, python in sides.items()}
+        results = {
+            side: run_json(
+                child_command(
+                    python,
+                    dynamic=args.dynamic,
+                    ours=side == "ours",
+                    repeat=args.repeat,
+                    models=args.models,
+                ),
+                cwd=cwds[side],
+            )
+            for side, python in sides.items()
+        }
         timings = {side: _run(python, OPS_TIMING, cwd=cwds[side]) for side, python in sides.items()}
     if args.dynamic:
         _report_dynamic(results)
@@ -185,7 +124,7 @@ def _report(results: dict[str, dict[str, object]]) -> None:
         row = f"{name:<10}"
         for side in sides:
             figures = results[side].get(name)
-            if figures is None:
+            if figures is None or "error" in figures:
                 row += f" {'-':>12} {'-':>10} {'-':>11}"
                 continue
             totals[side] += figures["plain"] + figures["optimized"]  # type: ignore[index, operator]

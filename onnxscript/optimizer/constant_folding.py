@@ -1,5 +1,7 @@
 """Constant folding: nodes whose inputs are all constants are computed once, their outputs
-become initializers (Constant nodes inside functions), and the node is removed."""
+become initializers (Constant nodes inside functions), and the node is removed. A CastLike
+whose second input's element type is known becomes a Cast to that type first (so a
+constant cast this way folds to a constant of the target type)."""
 
 from __future__ import annotations
 
@@ -98,6 +100,10 @@ def _fold_graph(
             continue
         if limits.infer:
             _infer(node, version)
+        cast = _cast_like_as_cast(graph, node)
+        if cast is not None:
+            node = cast
+            modified = True
         results = _evaluate(node, version, limits)
         if results is not None:
             _replace(graph, main, node, results)
@@ -111,6 +117,36 @@ def _subgraphs(attr: ir.Attr) -> list[ir.Graph]:
     if attr.type == ir.AttributeType.GRAPHS and not attr.is_ref():
         return list(attr.as_graphs())
     return []
+
+
+def _cast_like_as_cast(graph: ir.Graph | ir.Function, node: ir.Node) -> ir.Node | None:
+    """The Cast that replaced ``node`` when it is a CastLike whose second input has a known
+    element type (metadata carried, its output keeping the name), else None."""
+    if node.op_type != "CastLike" or node.domain not in ("", "ai.onnx"):
+        return None
+    if len(node.inputs) != 2 or node.inputs[0] is None or node.inputs[1] is None:
+        return None
+    target = node.inputs[1].dtype
+    if target is None or target == ir.DataType.UNDEFINED:
+        return None
+    attributes = [ir.AttrInt64("to", target.value)]
+    saturate = node.attributes.get("saturate")
+    if saturate is not None and not saturate.is_ref():
+        attributes.append(ir.AttrInt64("saturate", saturate.as_int()))
+    cast = ir.Node(node.domain, "Cast", [node.inputs[0]], attributes)
+    carry_metadata(cast, node)
+    graph.insert_before(node, cast)
+    old, new = node.outputs[0], cast.outputs[0]
+    name, old.name = old.name, None
+    new.type = ir.TensorType(target)
+    new.shape = old.shape if old.shape is not None else node.inputs[0].shape
+    carry_metadata(new, old)
+    old.replace_all_uses_with(new, replace_graph_outputs=True)
+    new.name = name
+    node_name = node.name
+    graph.remove(node, safe=True)
+    cast.name = node_name
+    return cast
 
 
 def _infer(node: ir.Node, version: int) -> None:

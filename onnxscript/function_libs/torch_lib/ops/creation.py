@@ -23,6 +23,7 @@ from onnxscript.function_libs.torch_lib.ops.sizes import (
     constant_number,
     dims_piece,
     is_static,
+    scalar_as,
     shape_input,
     shape_of,
     vector_input,
@@ -427,7 +428,7 @@ def arange(
         # Range has no other element types (nor integer ones for fractional bounds):
         # count in int64 (or float) and cast.
         counted = INT64.dtype if integral else FLOAT.dtype
-    bounds = [v if element_type(v) == counted else op.Cast(v, to=counted) for v in given]
+    bounds = [scalar_as(v, counted) for v in given]
     values = op.Range(*bounds)
     return values if counted == target else op.Cast(values, to=target)
 

@@ -27,6 +27,7 @@ from onnxscript.function_libs.torch_lib.ops.sizes import (
     dims_piece,
     is_static,
     scalar_like,
+    typed_like,
 )
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat, TInt, TReal
@@ -76,7 +77,7 @@ def _scaled(value: Any, factor: Any) -> Any:
 def _beta_self_plus(self: Any, product: Any, beta: Any, alpha: Any) -> Any:
     """``beta * self + alpha * product``; a static beta of 0 ignores ``self`` (NaNs in it
     too), as torch does."""
-    scaled = _scaled(product, alpha)
+    scaled = _scaled(typed_like(product, self), alpha)  # the recorder leaves it untyped
     if is_static(beta) and beta == 0:
         return op.Expand(scaled, op.Shape(self))  # self's shape still broadcasts
     return op.Add(_scaled(self, beta), scaled)

@@ -19,9 +19,11 @@ from onnxscript.function_libs.torch_lib.ops.sizes import (
     all_static,
     as_int64,
     dim_size,
+    empty_like,
     is_static,
     scalar_like,
     shape_input,
+    typed_like,
 )
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat
@@ -140,7 +142,7 @@ def batch_norm_no_training(
             training_mode=0,  # said explicitly: torch's recorder then makes one output
         )
     )
-    empty = op.CastLike(op.ConstantOfShape([0]), input)
+    empty = empty_like(input)
     return out, empty, empty
 
 
@@ -556,7 +558,7 @@ def native_group_norm(
     mean = op.ReduceMean(grouped, [2], keepdims=1)
     centered = op.Sub(grouped, mean)
     variance = op.ReduceMean(op.Mul(centered, centered), [2], keepdims=1)
-    inv_std = op.Reciprocal(op.Sqrt(op.Add(variance, op.CastLike(eps, input))))
+    inv_std = op.Reciprocal(op.Sqrt(op.Add(variance, scalar_like(eps, input))))
     out = op.Reshape(op.Mul(centered, inv_std), op.Shape(input))
     channel_shape = [1, C] + [1] * (rank(input) - 2)
     if weight is not None:
@@ -626,7 +628,7 @@ def _batch_statistics(input: Any, eps: float) -> tuple[Any, Any, Any]:
     mean = op.ReduceMean(input, axes, keepdims=1)
     centered = op.Sub(input, mean)
     variance = op.ReduceMean(op.Mul(centered, centered), axes, keepdims=1)
-    inv_std = op.Reciprocal(op.Sqrt(op.Add(variance, op.CastLike(eps, input))))
+    inv_std = op.Reciprocal(op.Sqrt(op.Add(variance, scalar_like(eps, input))))
     return mean, inv_std, axes
 
 
@@ -677,7 +679,7 @@ def batch_norm_training(
         out, _, _ = batch_norm_no_training(
             input, weight, bias, running_mean, running_var, momentum, eps
         )
-        empty = op.CastLike(op.ConstantOfShape([0]), input)
+        empty = empty_like(input)
         return out, empty, empty
     return batch_norm_training_no_stats(input, weight, bias, training, momentum, eps)
 
@@ -736,7 +738,7 @@ def group_norm(
     the input seen as [N, num_groups, rest] is instance-normalized (one op; ONNX's
     GroupNormalization is opset 21 with per-channel affine, 18's is per group), then the
     per-channel weight and bias applied."""
-    grouped = op.Reshape(input, [0, num_groups, -1])
+    grouped = typed_like(op.Reshape(input, [0, num_groups, -1]), input)
     normalized = _instance_normalized(grouped, num_groups, 3, eps)
     return _affine(op.Reshape(normalized, op.Shape(input)), rank(input), weight, bias)
 

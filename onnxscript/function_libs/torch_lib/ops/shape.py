@@ -812,10 +812,15 @@ def index(self: TTensor, indices: Sequence[INT64 | None]) -> TTensor:
     return op.Transpose(gathered, perm=perm)
 
 
+def _as_index(index: Any) -> Any:
+    """An index tensor as INT64: cast unless it is known to be INT64 already."""
+    return index if element_type(index) == INT64.dtype else op.Cast(index, to=INT64.dtype)
+
+
 def _stacked_indices(indices: Sequence[Any], given: list[int]) -> Any:
     """The given index tensors (int64; torch also takes int32) broadcast together and
     stacked on a last axis."""
-    columns = [op.Cast(indices[i], to=INT64.dtype) for i in given]
+    columns = [_as_index(indices[i]) for i in given]
     total = columns[0]
     for column in columns[1:]:
         total = op.Add(total, column)  # only its shape is used: the broadcast one

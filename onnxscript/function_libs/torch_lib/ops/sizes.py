@@ -16,7 +16,11 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import int64_constant, typed_constant
+from onnxscript.function_libs.torch_lib.ops.constants import (
+    array_constant,
+    int64_constant,
+    typed_constant,
+)
 from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.ops.facts import element_type
 from onnxscript.onnx_types import INT64
@@ -50,6 +54,16 @@ def int64_typed(value: Any) -> Any:
     leaves the results of ops untyped, and a later :func:`as_int64` would cast them."""
     if isinstance(value, ir.Value) and value.dtype is None:
         value.dtype = ir.DataType.INT64
+    return value
+
+
+def typed_like(value: Any, like: Any) -> Any:
+    """``value`` (an op's result) given the element type of ``like`` when it has none and
+    ``like``'s is known: torch.onnx's recorder leaves the results of ops untyped, and an
+    ATen function reading the type later (``scalar_like``) needs it."""
+    dtype = element_type(like)
+    if isinstance(value, ir.Value) and value.dtype is None and dtype is not None:
+        value.dtype = dtype
     return value
 
 
@@ -114,11 +128,45 @@ def scalar_like(value: Any, like: Any) -> Any:
     dtype = element_type(like)
     if dtype is None:
         return op.CastLike(value, like)
-    if is_static(value):
-        return typed_constant(value, dtype)
+    return scalar_as(value, dtype)
+
+
+def scalar_as(value: Any, dtype: ir.DataType | int) -> Any:
+    """A scalar (a number, a rank-0 Constant of one, or a symbolic value) in element type
+    ``dtype``: a typed constant when its number is known while tracing, the value itself
+    when it has that type, else a Cast."""
+    dtype = ir.DataType(dtype)
+    number = _scalar_number(value)
+    if number is not None:
+        return typed_constant(number, dtype)
     if element_type(value) == dtype:
         return value
     return op.Cast(value, to=dtype)
+
+
+def _scalar_number(value: Any) -> int | float | None:
+    if is_static(value):
+        return value
+    producer = value.producer() if isinstance(value, ir.Value) else None
+    if producer is None or producer.op_type != "Constant" or producer.domain != "":
+        return None
+    attribute = producer.attributes.get("value")
+    if attribute is None or attribute.is_ref():
+        return None
+    array = np.asarray(attribute.value.numpy())
+    if array.ndim != 0 or array.dtype.kind not in "biuf":
+        return None
+    number: int | float = array.item()
+    return number
+
+
+def empty_like(like: Any) -> Any:
+    """A 1-D tensor of no elements in the element type of ``like``: a typed constant when
+    that type is known while tracing, else a CastLike."""
+    dtype = element_type(like)
+    if dtype is None:
+        return op.CastLike(op.ConstantOfShape([0]), like)
+    return array_constant(np.zeros([0], dtype=dtype.numpy()))
 
 
 def constant_number(value: Any) -> int | float | complex | None:
@@ -256,15 +304,18 @@ __all__ = [
     "constant_number",
     "dim_size",
     "dims_piece",
+    "empty_like",
     "int64_typed",
     "is_static",
     "maximum",
     "minimum",
     "mul",
+    "scalar_as",
     "scalar_like",
     "shape_input",
     "shape_of",
     "size_pieces",
     "sub",
+    "typed_like",
     "vector_input",
 ]
