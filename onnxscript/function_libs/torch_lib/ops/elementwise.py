@@ -16,6 +16,7 @@ from onnxscript.function_libs.torch_lib.ops.facts import (
     is_floating,
     is_integer,
 )
+from onnxscript.function_libs.torch_lib.ops.promotion import promote
 from onnxscript.function_libs.torch_lib.ops.sizes import is_static, scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TFloat, TInt, TReal, TTensor
@@ -571,7 +572,9 @@ def native_dropout(input: TFloat, p: float, train: bool = False) -> tuple[TFloat
 
 @aten("aten::divide.Tensor", "aten::divide.Scalar", "aten::true_divide.Tensor")
 def divide(self: TFloat, other: TFloat) -> TFloat:
-    return op.Div(self, other)
+    """True division (integers give float32), operands promoted as torch does."""
+    a, b = promote(self, other, to_float=True)
+    return op.Div(a, b)
 
 
 @aten("aten::true_divide.Scalar")
@@ -581,12 +584,13 @@ def true_divide_scalar(self: TFloat, other: TFloat) -> TFloat:
 
 @aten("aten::multiply.Tensor", "aten::multiply.Scalar")
 def multiply(self: TTensor, other: TTensor) -> TTensor:
-    return mul(self, other)
+    return mul(*promote(self, other))
 
 
 @aten("aten::subtract.Tensor", "aten::subtract.Scalar")
 def subtract(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
-    return sub(self, other, alpha=alpha)
+    a, b = promote(self, other)
+    return sub(a, b, alpha=alpha)
 
 
 @aten("aten::mul")
@@ -608,22 +612,22 @@ def ne_scalars(a: TReal, b: TReal) -> BOOL:
 
 @aten("aten::greater.Tensor")
 def greater(self: TReal, other: TReal) -> BOOL:
-    return op.Greater(self, other)
+    return op.Greater(*promote(self, other))
 
 
 @aten("aten::greater_equal.Tensor")
 def greater_equal(self: TReal, other: TReal) -> BOOL:
-    return op.GreaterOrEqual(self, other)
+    return op.GreaterOrEqual(*promote(self, other))
 
 
 @aten("aten::less.Tensor")
 def less(self: TReal, other: TReal) -> BOOL:
-    return op.Less(self, other)
+    return op.Less(*promote(self, other))
 
 
 @aten("aten::less_equal.Tensor")
 def less_equal(self: TReal, other: TReal) -> BOOL:
-    return op.LessOrEqual(self, other)
+    return op.LessOrEqual(*promote(self, other))
 
 
 @aten("aten::bitwise_and.Scalar_Tensor")
@@ -1033,6 +1037,7 @@ def isclose(
 ) -> BOOL:
     """``|a - b| <= atol + rtol |b|`` where finite, equality elsewhere (infinities), NaN
     equal to NaN when ``equal_nan``."""
+    self, other = promote(self, other)
     if is_bool(self):
         return op.Equal(self, other)
     a, b = self, other
