@@ -16,9 +16,8 @@ from typing import Any
 
 import onnx_ir as ir
 
-from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.ops.facts import element_type
-from onnxscript.function_libs.torch_lib.ops.sizes import scalar_like
+from onnxscript.function_libs.torch_lib.ops.sizes import scalar_as
 
 _FLOATING = {
     ir.DataType.FLOAT16: 1,
@@ -70,19 +69,6 @@ def promote(a: Any, b: Any, *, to_float: bool = False) -> tuple[Any, Any]:
     target = _result_type(a, b, ta, tb)
     if to_float and target not in _FLOATING:
         target = ir.DataType.FLOAT
-    return _as(a, ta, target), _as(b, tb, target)
-
-
-def _as(value: Any, dtype: ir.DataType, target: ir.DataType) -> Any:
-    if dtype == target:
-        return value
-    if _is_number(value):
-        return scalar_like(value, _Typed(target))
-    return op.Cast(value, to=target)
-
-
-class _Typed:
-    """Something whose element type is ``dtype`` (for :func:`scalar_like`)."""
-
-    def __init__(self, dtype: ir.DataType) -> None:
-        self.dtype = dtype
+    a = a if ta == target else scalar_as(a, target)
+    b = b if tb == target else scalar_as(b, target)
+    return a, b
