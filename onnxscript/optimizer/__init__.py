@@ -6,6 +6,7 @@ ones, an ``onnx.ModelProto`` (a new one is returned), as onnxscript 0.7's optimi
 
 from __future__ import annotations
 
+from onnxscript.ir_utils.model_kinds import ModelT, on_ir
 from onnxscript.optimizer.cleanup import (
     eliminate_common_subexpressions,
     remove_identity,
@@ -18,7 +19,6 @@ from onnxscript.optimizer.constant_folding import (
     fold_constants_ir,
 )
 from onnxscript.optimizer.inlining import InlineFunctionsPass, inline
-from onnxscript.optimizer.model_kinds import ModelT, on_ir
 from onnxscript.optimizer.optimize import optimize, optimize_ir
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import onnx_ir as ir
 import onnx_ir.passes.common as common
 
+from onnxscript.ir_utils.model_kinds import ModelT, on_ir
 from onnxscript.optimizer.common_subexpressions import CommonSubexpressionPass
 from onnxscript.optimizer.identity_removal import IdentityRemovalPass
-from onnxscript.optimizer.model_kinds import ModelT, on_ir
 from onnxscript.optimizer.noop_removal import NoOpRemovalPass
 
 

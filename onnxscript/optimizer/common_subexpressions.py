@@ -9,8 +9,8 @@ from collections.abc import Hashable, Sequence
 
 import onnx_ir as ir
 
-from onnxscript.optimizer.graphs import model_graphs, nested_graphs
-from onnxscript.optimizer.metadata import carry_metadata
+from onnxscript.ir_utils.graphs import model_graphs, nested_graphs
+from onnxscript.ir_utils.metadata import carry_metadata
 
 _RANDOM = frozenset(
     {"RandomUniform", "RandomNormal", "RandomUniformLike", "RandomNormalLike", "Multinomial"}

@@ -14,8 +14,8 @@ import onnx_ir as ir
 from onnxscript.inference import InferenceError
 from onnxscript.inference.evaluate import evaluate_node
 from onnxscript.inference.infer import infer_node
-from onnxscript.optimizer.initializers import add_initializer
-from onnxscript.optimizer.metadata import carry_metadata, record_folded_from
+from onnxscript.ir_utils.initializers import add_initializer
+from onnxscript.ir_utils.metadata import carry_metadata, record_folded_from
 
 ShouldFold = Callable[[ir.Node], "bool | None"]
 """Per node: True folds it whatever its size, False never folds it, None leaves it to the

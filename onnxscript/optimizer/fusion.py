@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import onnx_ir as ir
 
-from onnxscript.optimizer.initializers import add_initializer
-from onnxscript.optimizer.metadata import carry_metadata, record_folded_from
+from onnxscript.ir_utils.initializers import add_initializer
+from onnxscript.ir_utils.metadata import carry_metadata, record_folded_from
 
 
 def _is_constant(value: ir.Value | None) -> bool:

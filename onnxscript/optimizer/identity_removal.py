@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import onnx_ir as ir
 
-from onnxscript.optimizer.graphs import can_become_output, model_graphs
-from onnxscript.optimizer.metadata import carry_metadata
+from onnxscript.ir_utils.graphs import can_become_output, model_graphs
+from onnxscript.ir_utils.metadata import carry_metadata
 
 
 class IdentityRemovalPass(ir.passes.InPlacePass):

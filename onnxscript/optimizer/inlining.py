@@ -8,10 +8,10 @@ from collections.abc import Callable, Iterable
 
 import onnx_ir as ir
 
-from onnxscript.optimizer.graphs import can_become_output, subgraphs
+from onnxscript.ir_utils.graphs import can_become_output, subgraphs
+from onnxscript.ir_utils.metadata import carry_metadata, carry_to_nested
+from onnxscript.ir_utils.names import UniqueNames, names_in
 from onnxscript.optimizer.inline import expand_call
-from onnxscript.optimizer.metadata import carry_metadata, carry_to_nested
-from onnxscript.optimizer.names import UniqueNames, names_in
 
 _Key = ir.OperatorIdentifier
 

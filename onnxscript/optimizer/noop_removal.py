@@ -11,7 +11,7 @@ from collections.abc import Callable
 import numpy as np
 import onnx_ir as ir
 
-from onnxscript.optimizer.graphs import model_graphs
+from onnxscript.ir_utils.graphs import model_graphs
 from onnxscript.optimizer.identity_removal import bypass
 
 

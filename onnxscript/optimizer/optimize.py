@@ -6,11 +6,11 @@ from __future__ import annotations
 import onnx_ir as ir
 import onnx_ir.passes.common as common
 
+from onnxscript.ir_utils.model_kinds import ModelT, on_ir
 from onnxscript.optimizer.cleanup import cleanup_passes
 from onnxscript.optimizer.constant_folding import ShouldFold, fold_constants_ir
 from onnxscript.optimizer.fusion import FusionPass
 from onnxscript.optimizer.inlining import inline as inline_functions
-from onnxscript.optimizer.model_kinds import ModelT, on_ir
 
 
 def _default_should_fold(node: ir.Node) -> bool | None:

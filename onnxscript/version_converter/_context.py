@@ -309,7 +309,7 @@ class Rewrite:
 
 def carry_metadata(target: ir.Value | ir.Node, source: ir.Value | ir.Node) -> None:
     """``source``'s metadata keys that ``target`` lacks (the rule of
-    ``onnxscript.optimizer.metadata``: a value taking an output's place gains its keys)."""
+    ``onnxscript.ir_utils.metadata``: a value taking an output's place gains its keys)."""
     for key, value in source.metadata_props.items():
         target.metadata_props.setdefault(key, value)
 

@@ -8,7 +8,7 @@ on that one export:
   (five keys on every node, the exported program's signature and range constraints on the
   graph, ``InputSpec``/``OutputSpec`` kinds on inputs, outputs, initializers) is there
   after the export and is still there after ``optimize()``; nodes made by folding and
-  fusion carry their sources' (onnxscript.optimizer.metadata).
+  fusion carry their sources' (onnxscript.ir_utils.metadata).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import onnx_ir as ir
 import pytest
 
 from onnxscript._framework_apis import torch_2_11
-from onnxscript.optimizer.metadata import FOLDED_FROM
+from onnxscript.ir_utils.metadata import FOLDED_FROM
 
 NODE_KEYS = (
     "namespace",

@@ -1,4 +1,4 @@
-"""``metadata_props`` through every optimizer pass (onnxscript.optimizer.metadata's rule):
+"""``metadata_props`` through every optimizer pass (onnxscript.ir_utils.metadata's rule):
 nodes and values a pass leaves keep theirs, a node made to replace others carries its
 sources' (the node whose result it computes first), a value taking a graph output's place
 takes its metadata, folded tensors record what they were computed from; the graph's and
@@ -19,7 +19,7 @@ from onnxscript._framework_apis import torch_2_5
 from onnxscript.optimizer.common_subexpressions import CommonSubexpressionPass
 from onnxscript.optimizer.fusion import FusionPass
 from onnxscript.optimizer.identity_removal import IdentityRemovalPass
-from onnxscript.optimizer.metadata import (
+from onnxscript.ir_utils.metadata import (
     FOLDED_FROM,
     carry_metadata,
     copy_metadata_by_name,

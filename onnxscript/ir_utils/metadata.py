@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator
 
 import onnx_ir as ir
 
-from onnxscript.optimizer.graphs import subgraphs
+from onnxscript.ir_utils.graphs import subgraphs
 
 FOLDED_FROM = "pkg.onnxscript.optimizer.folded_from"
 """The key of a folded tensor's sources: ``repr`` of the sorted names of the values it was

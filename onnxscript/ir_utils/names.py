@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 
 import onnx_ir as ir
 
-from onnxscript.optimizer.graphs import subgraphs
+from onnxscript.ir_utils.graphs import subgraphs
 
 
 class UniqueNames:

@@ -1,0 +1,9 @@
+"""0.7's module path for the match diagnostics (imported by downstream tools)."""
+
+from __future__ import annotations
+
+from onnxscript.rewriter.context import MatchContext
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.tracer import MatchInfo, MatchingTracer, MatchStatus
+
+__all__ = ["MatchContext", "MatchInfo", "MatchResult", "MatchStatus", "MatchingTracer"]

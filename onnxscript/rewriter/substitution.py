@@ -1,0 +1,201 @@
+"""Putting a replacement in place of a match: new nodes inserted where the match ends,
+uses of the matched outputs moved to the new values (graph outputs keep their names),
+matched nodes removed, metadata carried, opsets and initializers registered."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import onnx_ir as ir
+
+from onnxscript.ir_utils.graphs import can_become_output
+from onnxscript.ir_utils.initializers import add_initializer
+from onnxscript.ir_utils.metadata import carry_metadata
+from onnxscript.rewriter.replacement import ReplacementSubgraph
+
+RULE_NAME_TAG = "pkg.onnxscript.rewriter.rule_name"
+"""The ``metadata_props`` key naming the rule that made a node."""
+
+
+def substitute(
+    model: ir.Model,
+    container: ir.Graph | ir.Function,
+    matched_nodes: Sequence[ir.Node],
+    old_outputs: Sequence[ir.Value],
+    replacement: ReplacementSubgraph,
+    *,
+    rule_name: str,
+    remove_nodes: bool = True,
+    last: ir.Node | None = None,
+    names: set[str] | None = None,
+) -> None:
+    """Replace the match; ``last`` is the matched node coming last in the graph when the
+    caller knows it (the root of a pattern whose nodes all lead to it), ``names`` the
+    value names the graph already has when the caller keeps them."""
+    graph = container.graph if isinstance(container, ir.Function) else container
+    new_nodes = list(replacement.new_nodes)
+    constants = _place_initializers(model, graph, replacement.new_initializers, new_nodes)
+    new_outputs = [constants.get(id(v), v) for v in replacement.new_outputs]
+    sources = list(reversed(matched_nodes))  # the root first: it computes the result
+    for node in new_nodes:
+        carry_metadata(node, *sources)
+        node.metadata_props.setdefault(RULE_NAME_TAG, rule_name)
+    if last is None:
+        last = max(matched_nodes, key=_position(graph))
+    graph.insert_before(last, new_nodes)
+    for old, new in zip(old_outputs, new_outputs, strict=True):
+        _take_place(graph, old, new, new_nodes, last, remove_nodes)
+    if remove_nodes:
+        _remove_unused(graph, matched_nodes)
+    _name_new_values(graph, new_nodes, names)
+    _register_opsets(model, container, replacement.used_opsets)
+    if len(old_outputs) > 1 and _out_of_order(graph, new_nodes):
+        graph.sort()
+
+
+def _remove_unused(graph: ir.Graph, nodes: Sequence[ir.Node]) -> None:
+    """Remove the matched nodes, consumers first, keeping any whose result a replacement
+    still uses."""
+    remaining = list(nodes)
+    while remaining:
+        removable = [n for n in remaining if not any(_needed(v) for v in n.outputs)]
+        if not removable:
+            return
+        for node in removable:
+            graph.remove(node, safe=True)
+            remaining.remove(node)
+
+
+def _needed(value: ir.Value) -> bool:
+    return bool(value.uses()) or value.is_graph_output()
+
+
+def _position(graph: ir.Graph) -> Callable[[ir.Node], int]:
+    order = {id(node): index for index, node in enumerate(graph)}
+    return lambda node: order.get(id(node), -1)
+
+
+def _take_place(
+    graph: ir.Graph,
+    old: ir.Value,
+    new: ir.Value,
+    new_nodes: list[ir.Node],
+    anchor: ir.Node,
+    remove_nodes: bool,
+) -> None:
+    if new is old:
+        return
+    if new.type is None:
+        new.type = old.type
+    if new.shape is None and old.shape is not None:
+        new.shape = old.shape
+    if old.is_graph_output():
+        new = _as_output(graph, old, new, new_nodes, anchor, remove_nodes)
+        carry_metadata(new, old)
+    old.replace_all_uses_with(new, replace_graph_outputs=True)
+
+
+def _as_output(
+    graph: ir.Graph,
+    old: ir.Value,
+    new: ir.Value,
+    new_nodes: list[ir.Node],
+    anchor: ir.Node,
+    remove_nodes: bool,
+) -> ir.Value:
+    """``new`` under ``old``'s name, ready to be a graph output; an Identity of it when it
+    already has a name of its own the graph needs (an input, initializer, other output or
+    outer value)."""
+    name = old.name
+    made_here = any(new.producer() is node for node in new_nodes)
+    if not made_here or not can_become_output(new, graph):
+        identity = ir.Node("", "Identity", [new])
+        graph.insert_before(anchor, identity)
+        new_nodes.append(identity)
+        new = identity.outputs[0]
+        new.type, new.shape = old.type, old.shape
+    if remove_nodes:
+        old.name = None
+        new.name = name
+    return new
+
+
+def _place_initializers(
+    model: ir.Model,
+    graph: ir.Graph,
+    initializers: Sequence[ir.Value],
+    new_nodes: list[ir.Node],
+) -> dict[int, ir.Value]:
+    """Register the replacement's initializers (in the main graph); elsewhere (functions,
+    subgraphs) make them Constant nodes. Returns what stands in for each."""
+    placed: dict[int, ir.Value] = {}
+    for value in initializers:
+        tensor = value.const_value
+        assert tensor is not None
+        if graph is model.graph:
+            registered = add_initializer(graph, value.name or "rewritten_const", tensor)
+            value.replace_all_uses_with(registered)
+            placed[id(value)] = registered
+        else:
+            constant = ir.Node("", "Constant", [], [ir.AttrTensor("value", tensor)])
+            constant.outputs[0].type = value.type
+            constant.outputs[0].shape = value.shape
+            constant.outputs[0].const_value = tensor
+            value.replace_all_uses_with(constant.outputs[0])
+            new_nodes.insert(0, constant)
+            placed[id(value)] = constant.outputs[0]
+    return placed
+
+
+def _name_new_values(graph: ir.Graph, new_nodes: Sequence[ir.Node], names: set[str] | None) -> None:
+    """Names for the new nodes' unnamed outputs that no value of the graph has."""
+    unnamed = [v for node in new_nodes for v in node.outputs if not v.name]
+    if not unnamed:
+        return
+    taken = names if names is not None else taken_names(graph)
+    for value in unnamed:
+        producer = value.producer()
+        base = f"{producer.op_type.lower()}" if producer is not None else "value"
+        candidate, index = base, 0
+        while candidate in taken:
+            index += 1
+            candidate = f"{base}_{index}"
+        taken.add(candidate)
+        value.name = candidate
+
+
+def taken_names(graph: ir.Graph) -> set[str]:
+    names = {v.name for v in (*graph.inputs, *graph.initializers.values()) if v.name}
+    for node in graph:
+        names.update(v.name for v in node.outputs if v.name)
+    return names
+
+
+def _register_opsets(
+    model: ir.Model, container: ir.Graph | ir.Function, used: dict[str, int | None]
+) -> None:
+    targets = [model.opset_imports]
+    if isinstance(container, ir.Function):
+        targets.append(container.opset_imports)
+    for domain, version in used.items():
+        for imports in targets:
+            if domain not in imports:
+                imports[domain] = version if version is not None else 1
+
+
+def _out_of_order(graph: ir.Graph, new_nodes: Sequence[ir.Node]) -> bool:
+    """Whether a consumer of the new nodes now comes before them (matches with outputs
+    of several nodes are replaced where the last matched node was)."""
+    if not new_nodes:
+        return False
+    order = {id(node): index for index, node in enumerate(graph)}
+    for node in new_nodes:
+        here = order[id(node)]
+        for value in node.outputs:
+            for user, _ in value.uses():
+                if user.graph is graph and order.get(id(user), here + 1) < here:
+                    return True
+    return False
+
+
+__all__ = ["RULE_NAME_TAG", "substitute", "taken_names"]
