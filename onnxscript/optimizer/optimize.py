@@ -1,5 +1,7 @@
-"""``optimize()``: inlining, then rounds of constant folding and clean-up until nothing
-changes (or ``num_iterations`` rounds), then unused functions and opsets removed."""
+"""``optimize()``: onnx_ir passes composed with its pass infrastructure. Inlining first;
+then rounds (a ``PassManager``: ``num_iterations`` steps, stopping early when a round
+changes nothing) of constant folding, the default rewrite rules and clean-up; then the
+remaining constants lifted to initializers and unused functions and opsets removed."""
 
 from __future__ import annotations
 
@@ -8,13 +10,65 @@ import onnx_ir.passes.common as common
 
 from onnxscript.ir_utils.model_kinds import ModelT, on_ir
 from onnxscript.optimizer.cleanup import cleanup_passes
-from onnxscript.optimizer.constant_folding import ShouldFold, fold_constants_ir
+from onnxscript.optimizer.constant_folding import FoldConstantsPass, ShouldFold
 from onnxscript.optimizer.fusion import FusionPass
-from onnxscript.optimizer.inlining import inline as inline_functions
+from onnxscript.optimizer.inlining import InlineFunctionsPass
+from onnxscript.rewriter.rewrite import RewritePass
+from onnxscript.rewriter.rules.common import default_rule_set
 
 
 def _default_should_fold(node: ir.Node) -> bool | None:
     return None
+
+
+class _FoldRound(ir.passes.InPlacePass):
+    """Constant folding as a round of ``optimize``: values get shapes inferred node by
+    node in the first round only (later rounds see the shapes the first one set)."""
+
+    def __init__(self, folding: FoldConstantsPass, infer: bool) -> None:
+        super().__init__()
+        self._folding = folding
+        self._infer = infer
+
+    def call(self, model: ir.Model) -> ir.passes.PassResult:
+        self._folding.limits.infer = self._infer
+        self._infer = False
+        return self._folding(model)
+
+
+def optimization_passes(
+    num_iterations: int = 2,
+    *,
+    onnx_shape_inference: bool = True,
+    stop_if_no_change: bool = True,
+    input_size_limit: int = 8192,
+    output_size_limit: int = 262144,
+    should_fold: ShouldFold = _default_should_fold,
+    inline: bool = True,
+) -> ir.passes.Sequential:
+    """The passes :func:`optimize` runs, in order (one ``Sequential``)."""
+    folding = FoldConstantsPass(
+        input_size_limit=input_size_limit,
+        output_size_limit=output_size_limit,
+        should_fold=should_fold,
+    )
+    rounds = ir.passes.PassManager(
+        [
+            _FoldRound(folding, onnx_shape_inference),
+            RewritePass(default_rule_set()),
+            FusionPass(),
+            *cleanup_passes(),
+        ],
+        steps=max(1, num_iterations),
+        early_stop=stop_if_no_change,
+    )
+    return ir.passes.Sequential(
+        *([InlineFunctionsPass()] if inline else []),
+        rounds,
+        common.LiftConstantsToInitializersPass(lift_all_constants=True, size_limit=0),
+        common.RemoveUnusedFunctionsPass(),  # type: ignore[no-untyped-call]
+        common.RemoveUnusedOpsetsPass(),
+    )
 
 
 def optimize_ir(
@@ -29,24 +83,16 @@ def optimize_ir(
     inline: bool = True,
 ) -> None:
     """Optimize ``model`` in place; see :func:`optimize`."""
-    if inline:
-        inline_functions(model)
-    for round_index in range(max(1, num_iterations)):
-        folded = fold_constants_ir(
-            model,
-            onnx_shape_inference=onnx_shape_inference and round_index == 0,
-            input_size_limit=input_size_limit,
-            output_size_limit=output_size_limit,
-            should_fold=should_fold,
-        ).modified
-        cleaned = FusionPass()(model).modified
-        for cleanup in cleanup_passes():
-            cleaned |= cleanup(model).modified
-        if stop_if_no_change and not (folded or cleaned):
-            break
-    common.LiftConstantsToInitializersPass(lift_all_constants=True, size_limit=0)(model)
-    common.RemoveUnusedFunctionsPass()(model)  # type: ignore[no-untyped-call]
-    common.RemoveUnusedOpsetsPass()(model)
+    passes = optimization_passes(
+        num_iterations,
+        onnx_shape_inference=onnx_shape_inference,
+        stop_if_no_change=stop_if_no_change,
+        input_size_limit=input_size_limit,
+        output_size_limit=output_size_limit,
+        should_fold=should_fold,
+        inline=inline,
+    )
+    passes(model)
 
 
 def optimize(
@@ -60,12 +106,13 @@ def optimize(
     inline: bool = True,
 ) -> ModelT:
     """Optimize a model: inline model-local functions (``inline``), fold constants (inputs
-    up to ``input_size_limit`` elements, results up to ``output_size_limit``), fold
-    inference-mode BatchNormalization into the Conv before it, merge Transposes, remove
-    Identity nodes, repeated computations and unused nodes, initializers, functions and
-    opsets. An ``onnx_ir.Model`` is optimized in place and returned; for an
-    ``onnx.ModelProto`` a new, optimized one is returned (the argument is untouched).
-    The result computes what the input did."""
+    up to ``input_size_limit`` elements, results up to ``output_size_limit``), apply the
+    default rewrite rules (``onnxscript.rewriter.rules.common.default_rules``: no-op
+    arithmetic and casts, Transpose/Reshape/Unsqueeze chains, BatchNormalization folded
+    into the Conv or Gemm before it, ...), remove Identity nodes, repeated computations
+    and unused nodes, initializers, functions and opsets. An ``onnx_ir.Model`` is
+    optimized in place and returned; for an ``onnx.ModelProto`` a new, optimized one is
+    returned (the argument is untouched). The result computes what the input did."""
 
     def run(ir_model: ir.Model) -> None:
         optimize_ir(
@@ -81,4 +128,4 @@ def optimize(
     return on_ir(model, run)
 
 
-__all__ = ["optimize", "optimize_ir"]
+__all__ = ["optimization_passes", "optimize", "optimize_ir"]

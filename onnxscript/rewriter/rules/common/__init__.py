@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import functools
+
 from onnxscript.rewriter.rule import RewriteRule
+from onnxscript.rewriter.rule_set import RewriteRuleSet
 
 
 def default_rules() -> list[RewriteRule]:
@@ -11,4 +14,10 @@ def default_rules() -> list[RewriteRule]:
     return []
 
 
-__all__ = ["default_rules"]
+@functools.cache
+def default_rule_set() -> RewriteRuleSet:
+    """The default rules as one set, built once (rules hold no state between models)."""
+    return RewriteRuleSet(default_rules())
+
+
+__all__ = ["default_rule_set", "default_rules"]
