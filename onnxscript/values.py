@@ -11,7 +11,7 @@ import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, overload
+from typing import TYPE_CHECKING, Any, Generic, Protocol, overload
 
 import onnx
 from typing_extensions import ParamSpec, TypeVar
@@ -150,6 +150,26 @@ if TYPE_CHECKING:
         are used (checked against onnx's schemas for standard domains), so any name goes."""
 
         def __getattr__(self, name: str) -> Op: ...
+
+
+class OpsetLike(Protocol):
+    """An object standing for an opset (a builder's ``op``): ``__onnx_opset__()`` names it."""
+
+    def __onnx_opset__(self) -> Opset: ...
+
+
+def as_opset(obj: object) -> Opset | None:
+    """``obj`` as an :class:`Opset`: itself, or the opset an op builder records into (an
+    object whose class defines ``__onnx_opset__``, such as ``GraphBuilder.op``), so that
+    ``@script(default_opset=op)`` and ``op.Add`` in a script work inside builder code.
+    None for anything else."""
+    if isinstance(obj, Opset):
+        return obj
+    convert = getattr(type(obj), "__onnx_opset__", None)
+    if convert is None:
+        return None
+    opset = convert(obj)
+    return opset if isinstance(opset, Opset) else None
 
 
 class _SchemaDoc:
@@ -526,7 +546,9 @@ __all__ = [
     "OnnxFunction",
     "Op",
     "Opset",
+    "OpsetLike",
     "TracedOnnxFunction",
+    "as_opset",
     "graph",
     "to_inspect_signature",
 ]

@@ -8,6 +8,7 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript.builder.graph_builder import GraphBuilder, Outputs
+from onnxscript.values import Opset
 
 
 class OpBuilder:
@@ -23,6 +24,7 @@ class OpBuilder:
         self._domain = domain
         self._version = version
         self._callers: dict[str, Callable[..., Any]] = {}
+        self._opset: Opset | None = None
 
     @property
     def builder(self) -> GraphBuilder:
@@ -43,6 +45,13 @@ class OpBuilder:
 
     def __repr__(self) -> str:
         return f"OpBuilder({self._domain!r}, {self._version})"
+
+    def __onnx_opset__(self) -> Opset:
+        """The opset this builder records (so ``@script(default_opset=op)`` works, and a
+        script defined in builder code may call ``op.X``)."""
+        if self._opset is None:
+            self._opset = Opset(self._domain, self._version)
+        return self._opset
 
     def __getattr__(self, op_type: str) -> Callable[..., Any]:
         if op_type.startswith("_"):
