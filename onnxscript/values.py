@@ -153,9 +153,10 @@ if TYPE_CHECKING:
 
 
 class OpsetLike(Protocol):
-    """An object standing for an opset (a builder's ``op``): ``__onnx_opset__()`` names it."""
+    """An object standing for an opset (a builder's ``op``): ``__onnx_opset__()`` gives
+    its (domain, version)."""
 
-    def __onnx_opset__(self) -> Opset: ...
+    def __onnx_opset__(self) -> tuple[str, int]: ...
 
 
 def as_opset(obj: object) -> Opset | None:
@@ -168,8 +169,14 @@ def as_opset(obj: object) -> Opset | None:
     convert = getattr(type(obj), "__onnx_opset__", None)
     if convert is None:
         return None
-    opset = convert(obj)
-    return opset if isinstance(opset, Opset) else None
+    domain, version = convert(obj)
+    return _opset_of(domain, version)
+
+
+@functools.cache
+def _opset_of(domain: str, version: int) -> Opset:
+    """One ``Opset`` per (domain, version) that builders stand for (its ops are cached)."""
+    return Opset(domain, version)
 
 
 class _SchemaDoc:

@@ -8,7 +8,6 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript.builder.graph_builder import GraphBuilder, Outputs
-from onnxscript.values import Opset
 
 
 class OpBuilder:
@@ -24,7 +23,6 @@ class OpBuilder:
         self._domain = domain
         self._version = version
         self._callers: dict[str, Callable[..., Any]] = {}
-        self._opset: Opset | None = None
 
     @property
     def builder(self) -> GraphBuilder:
@@ -46,12 +44,11 @@ class OpBuilder:
     def __repr__(self) -> str:
         return f"OpBuilder({self._domain!r}, {self._version})"
 
-    def __onnx_opset__(self) -> Opset:
-        """The opset this builder records (so ``@script(default_opset=op)`` works, and a
-        script defined in builder code may call ``op.X``)."""
-        if self._opset is None:
-            self._opset = Opset(self._domain, self._version)
-        return self._opset
+    def __onnx_opset__(self) -> tuple[str, int]:
+        """The (domain, version) this builder records: the opset it stands for in
+        ``@script(default_opset=op)`` and in ``op.X`` calls of a script defined in
+        builder code."""
+        return self._domain, self._version
 
     def __getattr__(self, op_type: str) -> Callable[..., Any]:
         if op_type.startswith("_"):

@@ -35,9 +35,7 @@ class ModuleList(Module):
 
     def _register_child(self, key: str, module: Module) -> None:
         if not isinstance(module, Module):
-            raise TypeError(
-                f"{type(self).__name__} holds modules, not {type(module).__name__}"
-            )
+            raise TypeError(f"{type(self).__name__} holds modules, not {type(module).__name__}")
         self._modules[key] = module
         module._set_name(self._child_name(key))
         object.__setattr__(self, key, module)
@@ -91,7 +89,7 @@ class Sequential(ModuleList):
     def _child_name(self, key: str) -> str:
         return key
 
-    def forward(self, op: OpBuilder, input: Any) -> Any:  # noqa: A002 (torch's name)
+    def forward(self, op: OpBuilder, input: Any) -> Any:
         for module in self.children():
             input = module(op, input)
         return input

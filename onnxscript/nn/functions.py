@@ -11,7 +11,7 @@ to value and node names share one function (a model's identical layers give one)
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import onnx
 import onnx_ir as ir
@@ -19,7 +19,16 @@ import onnx_ir as ir
 if TYPE_CHECKING:
     from onnxscript.builder.graph_builder import GraphBuilder
     from onnxscript.builder.op_builder import OpBuilder
-    from onnxscript.nn.module import Module
+
+
+class Module(Protocol):
+    """What this module needs of an ``nn.Module``."""
+
+    @property
+    def name(self) -> str | None: ...
+
+    def run_forward(self, op: OpBuilder, args: Any, kwargs: Mapping[str, Any]) -> Any: ...
+
 
 DOMAIN = "pkg.onnxscript.nn"
 """The domain of the functions modules are recorded as."""
@@ -169,7 +178,7 @@ def _canonical(function: ir.Function) -> bytes:
     proto.output[:] = [rename(n) for n in proto.output]
     del proto.value_info[:]
     del proto.metadata_props[:]
-    return proto.SerializeToString(deterministic=True)
+    return bytes(proto.SerializeToString(deterministic=True))
 
 
 def _call_node(

@@ -122,9 +122,7 @@ class Module:
 
     def forward(self, op: OpBuilder, *args: Any, **kwargs: Any) -> Any:
         """The computation: ``op.X(...)`` calls on the inputs and parameters."""
-        raise NotImplementedError(
-            f"{type(self).__name__} defines no forward(self, op, ...) method"
-        )
+        raise NotImplementedError(f"{type(self).__name__} defines no forward(self, op, ...) method")
 
     # -- traversal --------------------------------------------------------------------------
     def named_children(self) -> Iterator[tuple[str, Module]]:
