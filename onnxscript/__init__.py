@@ -48,9 +48,11 @@ from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset, TracedOnnx
 
 if _TYPE_CHECKING:
     from onnxscript import ir as ir
+    from onnxscript import nn as nn
     from onnxscript import optimizer as optimizer
     from onnxscript.builder import GraphBuilder, OpBuilder
     from onnxscript.evaluator.tensor import Tensor
+    from onnxscript.library_export import export_onnx_lib
     from onnxscript.reverse import proto2python
     from onnxscript.source import register_source
 
@@ -62,12 +64,13 @@ _LAZY = {
     "GraphBuilder": "onnxscript.builder",
     "OpBuilder": "onnxscript.builder",
     "Tensor": "onnxscript.evaluator.tensor",
+    "export_onnx_lib": "onnxscript.library_export",
     "proto2python": "onnxscript.reverse",
     "register_source": "onnxscript.source",
 }
 
 
-_SUBMODULES = frozenset({"ir", "optimizer"})
+_SUBMODULES = frozenset({"ir", "nn", "optimizer"})
 """Submodules reached as attributes (``onnxscript.ir`` is the onnx_ir package)."""
 
 
@@ -133,6 +136,7 @@ __all__ = [
     "Tensor",
     "TensorType",
     "TracedOnnxFunction",
+    "export_onnx_lib",
     "graph",
     "proto2python",
     "register_source",

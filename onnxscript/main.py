@@ -10,7 +10,7 @@ from typing import Any, Literal, overload
 from typing_extensions import ParamSpec, TypeVar
 
 from onnxscript.errors import OnnxScriptError, for_user
-from onnxscript.values import OnnxFunction, Opset, TracedOnnxFunction, graph
+from onnxscript.values import OnnxFunction, Opset, OpsetLike, TracedOnnxFunction, as_opset, graph
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -21,7 +21,7 @@ _DEFAULT_DOMAIN = Opset("this", 1)
 @overload
 def script(
     opset: Opset | None = None,
-    default_opset: Opset | None = None,
+    default_opset: Opset | OpsetLike | None = None,
     *,
     trace_only: Literal[False] = False,
     **kwargs: Any,
@@ -31,7 +31,7 @@ def script(
 @overload
 def script(
     opset: Opset | None = None,
-    default_opset: Opset | None = None,
+    default_opset: Opset | OpsetLike | None = None,
     *,
     trace_only: Literal[True],
     **kwargs: Any,
@@ -40,7 +40,7 @@ def script(
 
 def script(
     opset: Opset | None = None,
-    default_opset: Opset | None = None,
+    default_opset: Opset | OpsetLike | None = None,
     *,
     trace_only: bool = False,
     **kwargs: Any,
@@ -49,7 +49,7 @@ def script(
 
     ``opset`` is the function's own domain and version (default ``Opset("this", 1)``);
     ``default_opset`` is the ai.onnx opset for Python operators when the function calls no
-    op (default: the opset the function uses, else one imported in its module, else the
+    op (an Opset, or a builder's ``op``: its domain and version) (default: the opset the function uses, else one imported in its module, else the
     newest that onnxruntime supports). Other keywords are defaults for
     :meth:`OnnxFunction.to_model_proto`.
 
@@ -68,8 +68,12 @@ def script(
         raise TypeError(
             f"@script() opset must be an Opset such as Opset('my.domain', 1), got {opset!r}"
         )
-    if default_opset is not None and not isinstance(default_opset, Opset):
-        raise TypeError(f"default_opset must be an Opset such as opset18, got {default_opset!r}")
+    explicit = None if default_opset is None else as_opset(default_opset)
+    if default_opset is not None and explicit is None:
+        raise TypeError(
+            f"default_opset must be an Opset such as opset18 (or a builder's op), "
+            f"got {default_opset!r}"
+        )
 
     def transform(fn: Callable[..., Any]) -> OnnxFunction | TracedOnnxFunction:
         if not inspect.isfunction(fn):
@@ -88,7 +92,7 @@ def script(
         if collecting:
             gc.disable()
         try:
-            compiled = compile_function(fn, own, default_opset)
+            compiled = compile_function(fn, own, explicit)
             if kwargs:
                 from onnxscript.model_export import check_options
 

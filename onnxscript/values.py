@@ -11,7 +11,7 @@ import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, overload
+from typing import TYPE_CHECKING, Any, Generic, Protocol, overload
 
 import onnx
 from typing_extensions import ParamSpec, TypeVar
@@ -150,6 +150,33 @@ if TYPE_CHECKING:
         are used (checked against onnx's schemas for standard domains), so any name goes."""
 
         def __getattr__(self, name: str) -> Op: ...
+
+
+class OpsetLike(Protocol):
+    """An object standing for an opset (a builder's ``op``): ``__onnx_opset__()`` gives
+    its (domain, version)."""
+
+    def __onnx_opset__(self) -> tuple[str, int]: ...
+
+
+def as_opset(obj: object) -> Opset | None:
+    """``obj`` as an :class:`Opset`: itself, or the opset an op builder records into (an
+    object whose class defines ``__onnx_opset__``, such as ``GraphBuilder.op``), so that
+    ``@script(default_opset=op)`` and ``op.Add`` in a script work inside builder code.
+    None for anything else."""
+    if isinstance(obj, Opset):
+        return obj
+    convert = getattr(type(obj), "__onnx_opset__", None)
+    if convert is None:
+        return None
+    domain, version = convert(obj)
+    return _opset_of(domain, version)
+
+
+@functools.cache
+def _opset_of(domain: str, version: int) -> Opset:
+    """One ``Opset`` per (domain, version) that builders stand for (its ops are cached)."""
+    return Opset(domain, version)
 
 
 class _SchemaDoc:
@@ -526,7 +553,9 @@ __all__ = [
     "OnnxFunction",
     "Op",
     "Opset",
+    "OpsetLike",
     "TracedOnnxFunction",
+    "as_opset",
     "graph",
     "to_inspect_signature",
 ]

@@ -254,3 +254,86 @@ def test_compatibility_paths_load_only_what_they_name():
     loaded = _loaded_after("from onnxscript.tensor import Tensor")
     assert "onnxscript.evaluator.tensor" in loaded and "onnxruntime" not in loaded
     assert "onnxscript.onnx_opset" not in _loaded_after("import onnxscript")
+
+
+# -- onnxscript.export_onnx_lib ---------------------------------------------------------
+
+
+def test_export_onnx_lib_writes_a_graphless_model_of_the_functions(tmp_path):
+    from onnxscript.values import Opset
+
+    @script(Opset("this", 1))
+    def relu(x: FLOAT["N"]) -> FLOAT["N"]:
+        return op.Relu(x)
+
+    @script(Opset("custom", 2))
+    def scaled(x: FLOAT["N"], alpha: float = 1.0) -> FLOAT["N"]:
+        return op.Mul(relu(x), alpha)
+
+    path = tmp_path / "lib.onnx"
+    onnxscript.export_onnx_lib([relu, scaled], str(path))
+    model = onnx.load(str(path))
+    # The header 0.7.2 writes (observed by running it).
+    assert (model.ir_version, model.producer_name) == (10, "p2o")
+    assert [(o.domain, o.version) for o in model.opset_import] == [("", 15)]
+    assert not model.HasField("graph")
+    assert [(f.domain, f.name) for f in model.functions] == [("this", "relu"), ("custom", "scaled")]
+    assert model.functions[1] == scaled.to_function_proto()
+    # The library's functions run when put into a model.
+    caller = oh.make_model(
+        oh.make_graph(
+            [oh.make_node("scaled", ["x"], ["y"], domain="custom", alpha=3.0)],
+            "g",
+            [oh.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [3])],
+            [oh.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [3])],
+        ),
+        opset_imports=[
+            oh.make_opsetid("", 18),
+            oh.make_opsetid("custom", 2),
+            oh.make_opsetid("this", 1),
+        ],
+        functions=list(model.functions),
+        ir_version=10,
+    )
+    onnx.checker.check_model(caller, full_check=True)
+    (got,) = run_model(caller, [np.array([-1, 0, 2], np.float32)])
+    np.testing.assert_array_equal(got, [0, 0, 6])
+    with pytest.raises(TypeError, match="compiled with @script"):
+        onnxscript.export_onnx_lib([len], str(path))  # type: ignore[list-item]
+
+
+# -- onnxscript._internal.builder ---------------------------------------------------------
+
+
+def test_internal_builder_module_offers_0_7_names():
+    import onnx_ir as ir
+
+    import onnxscript._internal.builder as builder
+
+    assert builder.GraphBuilder is onnxscript.GraphBuilder
+    assert builder.OpBuilder is onnxscript.OpBuilder
+    fn = builder.build_function(
+        lambda op, x: op.Mul(x, 3.0),
+        [builder.make_value("x", FLOAT[3])],
+        domain="com.example",
+        name="Triple",
+        opset_imports={"": 18},
+    )
+    body = builder.build_graph(
+        lambda op, x, y: op.Add(x, y),
+        [builder.make_value("x", FLOAT[3]), builder.make_value("y", FLOAT[3])],
+        [builder.make_value("total", FLOAT[3])],
+        opset_imports={"": 18},
+    )
+    assert [v.name for v in body.outputs] == ["total"] and len(body) == 1
+    graph = ir.Graph([], [], nodes=[], opset_imports={"": 18}, name="g")
+    gb = builder.GraphBuilder(graph)
+    x = gb.input("x", ir.DataType.FLOAT, [3])
+    c = gb.initializer(ir.tensor(np.ones(3, np.float32)), "c")
+    gb.add_output(gb.op.Add(gb.op.call(fn, x), c), "y")
+    builder.lift_initializers_to_constants(graph)
+    assert not graph.initializers and graph[0].op_type == "Constant"
+    proto = ir.serde.serialize_model(ir.Model(graph, ir_version=10, functions=[fn]))
+    onnx.checker.check_model(proto, full_check=True)
+    (got,) = run_model(proto, [np.array([1, 2, 3], np.float32)])
+    np.testing.assert_array_equal(got, [4, 7, 10])

@@ -39,9 +39,9 @@ def test_every_name_in_all_is_importable(module_name: str):
 
 
 def test_dir_lists_public_names_and_opsets_only():
-    # ``ir`` (the onnx_ir package) and ``optimizer`` are listed but not in __all__:
+    # ``ir`` (the onnx_ir package), ``nn`` and ``optimizer`` are listed but not in __all__:
     # ``import *`` would load them.
-    expected = sorted([*onnxscript.__all__, *opset_names(), "ir", "optimizer", "__version__"])
+    expected = sorted([*onnxscript.__all__, *opset_names(), "ir", "nn", "optimizer", "__version__"])
     assert dir(onnxscript) == expected
     assert all(not name.startswith("_") or name == "__version__" for name in dir(onnxscript))
 

@@ -70,7 +70,7 @@ def inline_function(
     scope = names.prefix + (f"{prefix}." if prefix else "")
     body, results = expand_call(ir_function, inputs, attrs, prefix=scope)
     for node in body:
-        _fresh_names(node, builder)
+        _fresh_names(node, builder, scope)
         builder.add_node(node)
     copied = {id(v) for node in body for v in node.outputs}
     for result, name in zip(results, outputs or ()):
@@ -80,9 +80,11 @@ def inline_function(
     return results[0] if len(results) == 1 else tuple(results)
 
 
-def _fresh_names(node: ir.Node, builder: GraphBuilder) -> None:
-    """Make the names a copied node defines unique in the graph (subgraphs included)."""
+def _fresh_names(node: ir.Node, builder: GraphBuilder, scope: str) -> None:
+    """Make the names a copied node defines unique in the graph (subgraphs included): its
+    outputs keep their names when free, and the node is named like a recorded one."""
     names = builder._shared.names
+    node.name = f"{scope}{node.op_type}_node_{names.next_id()}"
     for value in node.outputs:
         value.name = names.fresh(value.name or node.op_type)
     for attr in node.attributes.values():
@@ -96,7 +98,7 @@ def _fresh_names(node: ir.Node, builder: GraphBuilder) -> None:
             for value in graph.inputs:
                 value.name = names.fresh(value.name or "input")
             for inner in graph:
-                _fresh_names(inner, builder)
+                _fresh_names(inner, builder, scope)
 
 
 def _infer_call(builder: GraphBuilder, function: ir.Function, node: ir.Node) -> None:

@@ -189,6 +189,24 @@ class GraphBuilder(Evaluator):
         full = self._shared.names.prefix + base if qualify else base
         return self._constant_value(tensor, self._shared.names.fresh(full))
 
+    def register_initializer(self, value: ir.Value, *, qualify: bool = True) -> ir.Value:
+        """Make ``value`` itself (a weight the caller holds, such as an ``nn.Parameter``)
+        an initializer of the root graph, renamed with the module scope when ``qualify``.
+        Its data may come later (``value.const_value``), as when weights are loaded after
+        the graph is built."""
+        base = value.name or "initializer"
+        full = self._shared.names.prefix + base if qualify else base
+        try:
+            value.name = self._shared.names.claim(full)
+        except ValueError:
+            raise BuilderError(
+                f"cannot add the initializer {full!r}: the name is already used in this graph "
+                "(two parameters or values with one qualified name)"
+            ) from None
+        self._root._graph.initializers[value.name] = value
+        value.meta[nodes.WEIGHT] = True
+        return value
+
     def add_node(self, node: ir.Node) -> ir.Node:
         """Append a node made elsewhere (its outputs are inferred like any other)."""
         self._graph.append(node)

@@ -20,13 +20,19 @@ class Names:
 
     def push(self, module: str, class_name: str = "") -> None:
         self.scopes.append((module, class_name))
-        self._prefix = ".".join(m for m, _ in self.scopes) + "."
+        self._prefix = self._joined()
 
     def pop(self) -> None:
         if not self.scopes:
             raise ValueError("pop_module() without a matching push_module()")
         self.scopes.pop()
-        self._prefix = ".".join(m for m, _ in self.scopes) + "." if self.scopes else ""
+        self._prefix = self._joined()
+
+    def _joined(self) -> str:
+        """The scopes' names joined; a scope with no name (a model's root module, which
+        names only its class) adds nothing."""
+        named = [m for m, _ in self.scopes if m]
+        return ".".join(named) + "." if named else ""
 
     @property
     def prefix(self) -> str:

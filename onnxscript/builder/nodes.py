@@ -199,9 +199,14 @@ def keep_constant_value(node: ir.Node) -> None:
 _SHAPE_ONLY = frozenset({"Shape", "Size"})
 
 
+WEIGHT = "onnxscript.builder.weight"
+"""``value.meta`` key marking a weight (``GraphBuilder.register_initializer``): its data is
+meant to be replaced, so ops on it are recorded, never computed while building."""
+
+
 def foldable(node: ir.Node, size_limit: int) -> bool:
     """Whether every input is a constant no bigger than ``size_limit`` elements (for Shape
-    and Size, a static shape is enough). Graph inputs are never constants."""
+    and Size, a static shape is enough). Graph inputs and weights are never constants."""
     if node.domain or not node.inputs:
         return False
     if node.op_type in _SHAPE_ONLY:
@@ -213,10 +218,13 @@ def foldable(node: ir.Node, size_limit: int) -> bool:
         tensor = value.const_value
         if tensor is None or value.is_graph_input() or tensor.size > size_limit:
             return False
+        if value.meta.get(WEIGHT):
+            return False
     return True
 
 
 __all__ = [
+    "WEIGHT",
     "attribute",
     "check_op_version",
     "foldable",

@@ -44,6 +44,12 @@ class OpBuilder:
     def __repr__(self) -> str:
         return f"OpBuilder({self._domain!r}, {self._version})"
 
+    def __onnx_opset__(self) -> tuple[str, int]:
+        """The (domain, version) this builder records: the opset it stands for in
+        ``@script(default_opset=op)`` and in ``op.X`` calls of a script defined in
+        builder code."""
+        return self._domain, self._version
+
     def __getattr__(self, op_type: str) -> Callable[..., Any]:
         if op_type.startswith("_"):
             raise AttributeError(op_type)

@@ -11,6 +11,8 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
+from onnxscript.values import as_opset
+
 MISSING: Any = object()
 
 
@@ -33,9 +35,18 @@ class PythonScope:
         """The value of ``name``, or :data:`MISSING`."""
         for table in (self.extra, self.closure, self.globals):
             if name in table:
-                return table[name]
+                return _opset_or_self(table[name])
         return getattr(builtins, name, MISSING)
 
     def values(self) -> list[Any]:
         """Every value visible through closure and globals (closure first)."""
-        return [*self.closure.values(), *self.globals.values()]
+        return [_opset_or_self(v) for v in (*self.closure.values(), *self.globals.values())]
+
+
+def _opset_or_self(value: Any) -> Any:
+    """A builder's ``op`` (an ``OpBuilder``) read by a script stands for its opset, so
+    ``op.Add`` in a script defined in builder code is the ai.onnx ``Add``."""
+    if value is None or isinstance(value, (int, float, str, bool)):
+        return value
+    opset = as_opset(value)
+    return value if opset is None else opset
