@@ -36,7 +36,9 @@ def substitute(
     new_nodes = list(replacement.new_nodes)
     constants = _place_initializers(model, graph, replacement.new_initializers, new_nodes)
     new_outputs = [constants.get(id(v), v) for v in replacement.new_outputs]
-    sources = list(reversed(matched_nodes))  # the root first: it computes the result
+    root = old_outputs[0].producer() if old_outputs else None
+    others = [n for n in reversed(matched_nodes) if n is not root]
+    sources = [root, *others] if root is not None else others  # the root computes the result
     for node in new_nodes:
         carry_metadata(node, *sources)
         node.metadata_props.setdefault(RULE_NAME_TAG, rule_name)

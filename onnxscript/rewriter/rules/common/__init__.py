@@ -7,11 +7,49 @@ import functools
 
 from onnxscript.rewriter.rule import RewriteRule
 from onnxscript.rewriter.rule_set import RewriteRuleSet
+from onnxscript.rewriter.rules.common.cast import cast_cast_rule, no_op_cast_rule
+from onnxscript.rewriter.rules.common.cast_constant_of_shape import (
+    cast_constant_of_shape_rule,
+    cast_constant_of_shape_without_value_rule,
+)
+from onnxscript.rewriter.rules.common.dropout import dropout_inference_rule, dropout_zero_rule
+from onnxscript.rewriter.rules.common.flatten_to_reshape import flatten_to_reshape_rule
+from onnxscript.rewriter.rules.common.materialize_reshape_shape import (
+    materialize_reshape_shape_rule,
+)
+from onnxscript.rewriter.rules.common.min_max import (
+    max_max_rule,
+    max_min_rule,
+    min_max_rule,
+    min_min_rule,
+)
+from onnxscript.rewriter.rules.common.no_op_arithmetic import (
+    add_0_rule,
+    div_by_1_rule,
+    mul_by_1_rule,
+    sub_0_rule,
+)
+from onnxscript.rewriter.rules.common.no_op_expand import no_op_expand_rule
+from onnxscript.rewriter.rules.common.relu_clip import (
+    successive_clip_relu_rule,
+    successive_clip_rule,
+    successive_relu_clip_rule,
+    successive_relu_rule,
+)
+from onnxscript.rewriter.rules.common.reshape_reshape import reshape_reshape_rule
+from onnxscript.rewriter.rules.common.squeeze_reshape import squeeze_reshape_1d_rule
+from onnxscript.rewriter.rules.common.transpose import (
+    no_op_transpose_rule,
+    transpose_transpose_rule,
+)
+from onnxscript.rewriter.rules.common.unsqueeze_unsqueeze import unsqueeze_unsqueeze_rule
 
 
 def default_rules() -> list[RewriteRule]:
     """The default rule set, in the order it is applied."""
-    return []
+    from onnxscript.rewriter.rules.common.defaults_elementwise import elementwise_default_rules
+
+    return [*elementwise_default_rules]
 
 
 @functools.cache
@@ -20,4 +58,33 @@ def default_rule_set() -> RewriteRuleSet:
     return RewriteRuleSet(default_rules())
 
 
-__all__ = ["default_rule_set", "default_rules"]
+__all__ = [
+    "add_0_rule",
+    "cast_cast_rule",
+    "cast_constant_of_shape_rule",
+    "cast_constant_of_shape_without_value_rule",
+    "default_rule_set",
+    "default_rules",
+    "div_by_1_rule",
+    "dropout_inference_rule",
+    "dropout_zero_rule",
+    "flatten_to_reshape_rule",
+    "materialize_reshape_shape_rule",
+    "max_max_rule",
+    "max_min_rule",
+    "min_max_rule",
+    "min_min_rule",
+    "mul_by_1_rule",
+    "no_op_cast_rule",
+    "no_op_expand_rule",
+    "no_op_transpose_rule",
+    "reshape_reshape_rule",
+    "squeeze_reshape_1d_rule",
+    "sub_0_rule",
+    "successive_clip_relu_rule",
+    "successive_clip_rule",
+    "successive_relu_clip_rule",
+    "successive_relu_rule",
+    "transpose_transpose_rule",
+    "unsqueeze_unsqueeze_rule",
+]

@@ -1,0 +1,95 @@
+"""Casts that can go: ``no_op_cast_rule`` (a Cast to the type its input has) and
+``cast_cast_rule`` (``Cast(Cast(x, T1), T2)`` -> ``Cast(x, T2)``).
+
+Two Casts make one when the first changes no value: it casts to ``T2`` itself, or ``x``'s
+type converts to ``T1`` exactly (float16 -> float -> int32 is float16 -> int32). As
+onnxscript 0.7 does, float -> float16 / bfloat16 through float is also merged whatever
+``x`` is (a double rounded twice may differ in the last bit from one rounding)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import onnx_ir as ir
+
+from onnxscript.rewriter.context import MatchContext
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.replacement import RewriterContext
+from onnxscript.rewriter.rule import RewriteRule
+
+_T = ir.DataType
+_FLOATS = (_T.FLOAT16, _T.BFLOAT16, _T.FLOAT, _T.DOUBLE)
+_EXACT: dict[ir.DataType, frozenset[ir.DataType]] = {
+    _T.BOOL: frozenset(
+        {_T.UINT8, _T.INT8, _T.UINT16, _T.INT16, _T.UINT32, _T.INT32, _T.UINT64, _T.INT64}
+        | set(_FLOATS)
+    ),
+    _T.UINT8: frozenset({_T.UINT16, _T.INT16, _T.UINT32, _T.INT32, _T.UINT64, _T.INT64, *_FLOATS}),
+    _T.INT8: frozenset({_T.INT16, _T.INT32, _T.INT64, *_FLOATS}),
+    _T.UINT16: frozenset({_T.UINT32, _T.INT32, _T.UINT64, _T.INT64, _T.FLOAT, _T.DOUBLE}),
+    _T.INT16: frozenset({_T.INT32, _T.INT64, _T.FLOAT, _T.DOUBLE}),
+    _T.UINT32: frozenset({_T.UINT64, _T.INT64, _T.DOUBLE}),
+    _T.INT32: frozenset({_T.INT64, _T.DOUBLE}),
+    _T.FLOAT16: frozenset({_T.FLOAT, _T.DOUBLE}),
+    _T.BFLOAT16: frozenset({_T.FLOAT, _T.DOUBLE}),
+    _T.FLOAT: frozenset({_T.DOUBLE}),
+}
+"""The types each type converts to without changing any value."""
+
+_MERGED_AS_072 = frozenset({(_T.FLOAT, _T.FLOAT16), (_T.FLOAT, _T.BFLOAT16)})
+"""(intermediate, final) pairs onnxscript 0.7.2 merges whatever the source type."""
+
+
+def _cast_cast_pattern(op: Any, x: Any, to: Any, mid_to: Any) -> Any:
+    return op.Cast(op.Cast(x, to=mid_to, _outputs=["mid"]), to=to)
+
+
+def _cast_cast_check(
+    context: MatchContext, x: ir.Value, to: ir.Attr, mid_to: ir.Attr
+) -> MatchResult:
+    result = MatchResult()
+    middle, final = ir.DataType(mid_to.as_int()), ir.DataType(to.as_int())
+    if middle == final or (middle, final) in _MERGED_AS_072:
+        return result
+    if x.dtype is not None and (x.dtype == middle or middle in _EXACT.get(x.dtype, ())):
+        return result
+    return result.fail(f"casting {x.dtype} to {middle.name} may change values", x)
+
+
+def _cast_cast_replacement(
+    op: RewriterContext, x: ir.Value, to: ir.Attr, mid_to: ir.Attr, mid: ir.Value
+) -> ir.Value:
+    """One Cast with the attributes of the Cast that decides the values: the first when
+    both cast to one type (its ``saturate`` applies), else the second."""
+    inner = mid.producer()
+    outer = next(iter(mid.uses())).node
+    deciding = inner if inner is not None and mid_to.as_int() == to.as_int() else outer
+    attributes = {a.name: a for a in deciding.attributes.values()}
+    value: ir.Value = op.Cast(x, **attributes)
+    return value
+
+
+def _no_op_cast_pattern(op: Any, x: Any, to: Any) -> Any:
+    return op.Cast(x, to=to)
+
+
+def _no_op_cast_check(context: MatchContext, x: ir.Value, to: ir.Attr) -> MatchResult:
+    result = MatchResult()
+    if x.dtype is None or x.dtype.value != to.as_int():
+        return result.fail("the input's type is not known to be the target type", x)
+    return result
+
+
+def _identity(op: RewriterContext, x: ir.Value, to: ir.Attr) -> ir.Value:
+    value: ir.Value = op.Identity(x)
+    return value
+
+
+cast_cast_rule = RewriteRule(
+    _cast_cast_pattern, _cast_cast_replacement, _cast_cast_check, name="CastCast"
+)
+no_op_cast_rule = RewriteRule(
+    _no_op_cast_pattern, _identity, _no_op_cast_check, name="CastIdentity"
+)
+
+__all__ = ["cast_cast_rule", "no_op_cast_rule"]

@@ -1,0 +1,77 @@
+"""A Reshape whose result's shape is known gets it as a constant: ``x`` itself when it
+is ``x``'s shape (symbolic dims compared by name), else numbers for the known dims and
+``-1`` for one symbolic dim (``allowzero=1``: the numbers are taken as they are), or
+``0`` for symbolic dims that are ``x``'s at the same place and ``-1`` for one other.
+A ``0`` and a ``-1`` are never both used (the ``-1`` cannot be inferred at run time
+when the copied dim is 0)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import onnx_ir as ir
+
+from onnxscript.rewriter.context import MatchContext
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.replacement import RewriterContext
+from onnxscript.rewriter.rule_class import RewriteRuleClassBase
+from onnxscript.rewriter.rules.common._known import constant_ints, same_dim, same_shape
+
+
+def materialized_shape(
+    result_dims: Sequence[object], input_dims: Sequence[object] | None
+) -> tuple[list[int], int] | None:
+    """(shape, allowzero) of a Reshape giving ``result_dims`` from a tensor of
+    ``input_dims``, or None."""
+    unknown = [i for i, d in enumerate(result_dims) if not isinstance(d, int)]
+    shape = [d if isinstance(d, int) else -1 for d in result_dims]
+    if len(unknown) <= 1:
+        return (shape, 1) if not (unknown and 0 in shape) else None
+    if input_dims is None or 0 in shape:
+        return None
+    for i in unknown:
+        if i < len(input_dims) and same_dim(result_dims[i], input_dims[i]):
+            shape[i] = 0
+    return (shape, 0) if shape.count(-1) == 0 else None
+
+
+class MaterializeReshapeShape(RewriteRuleClassBase):
+    def __init__(self) -> None:
+        super().__init__()
+        self._target: tuple[list[int], int] | None = None
+
+    def pattern(self, op: Any, data: Any, shape: Any) -> Any:
+        return op.Reshape(data, shape, _outputs=["reshaped"])
+
+    def check(
+        self, context: MatchContext, data: ir.Value, shape: ir.Value, reshaped: ir.Value
+    ) -> MatchResult:
+        result = MatchResult()
+        self._target = None
+        if same_shape(data, reshaped):
+            return result
+        if reshaped.shape is None:
+            return result.fail("the result's shape is not known", reshaped)
+        if constant_ints(shape) is not None:
+            return result.fail("the shape is a constant already", shape)
+        input_dims = list(data.shape) if data.shape is not None else None
+        self._target = materialized_shape(list(reshaped.shape), input_dims)
+        if self._target is None:
+            return result.fail("the result has too many symbolic dims", reshaped)
+        return result
+
+    def rewrite(self, op: RewriterContext, data: ir.Value, **_: Any) -> ir.Value:
+        value: ir.Value
+        if self._target is None:
+            value = op.Identity(data)
+        else:
+            shape, allowzero = self._target
+            value = op.Reshape(data, np.array(shape, np.int64), allowzero=allowzero)
+        return value
+
+
+materialize_reshape_shape_rule = MaterializeReshapeShape.rule()
+
+__all__ = ["materialize_reshape_shape_rule", "materialized_shape"]

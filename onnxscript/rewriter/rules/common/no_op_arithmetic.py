@@ -1,0 +1,52 @@
+"""``x + 0``, ``x - 0``, ``x * 1``, ``x / 1`` -> ``x``: the second input is a one-element
+constant equal to the neutral number (exactly: ``x + 1e-9`` is kept) and broadcasting
+with it leaves ``x``'s shape as it is. As in 0.7, each rule matches the constant as the
+second input; the default set adds the commuted forms of the Add and Mul rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import onnx_ir as ir
+
+from onnxscript.rewriter.context import MatchContext
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.replacement import RewriterContext
+from onnxscript.rewriter.rule import RewriteRule
+from onnxscript.rewriter.rules.common._known import broadcast_keeps_shape, constant_array
+
+
+def _neutral_rule(op_type: str, neutral: int, name: str) -> RewriteRule:
+    def pattern(op: Any, x: Any, neutral_value: Any) -> Any:
+        return getattr(op, op_type)(x, neutral_value)
+
+    def check(context: MatchContext, x: ir.Value, neutral_value: ir.Value) -> MatchResult:
+        return _is_neutral(x, neutral_value, neutral)
+
+    return RewriteRule(pattern, _identity, check, name=name)
+
+
+def _is_neutral(x: ir.Value, value: ir.Value, neutral: int) -> MatchResult:
+    result = MatchResult()
+    array = constant_array(value)
+    if array is None or array.size != 1:
+        return result.fail("not a one-element constant", value)
+    if array.dtype == np.bool_ or not np.all(array == neutral):
+        return result.fail(f"the constant is not {neutral}", value)
+    if not broadcast_keeps_shape(x, array.shape):
+        return result.fail("broadcasting with the constant changes the shape", x)
+    return result
+
+
+def _identity(op: RewriterContext, x: ir.Value, **_: Any) -> ir.Value:
+    value: ir.Value = op.Identity(x)
+    return value
+
+
+add_0_rule = _neutral_rule("Add", 0, "Add0")
+sub_0_rule = _neutral_rule("Sub", 0, "Sub0")
+mul_by_1_rule = _neutral_rule("Mul", 1, "MulBy1")
+div_by_1_rule = _neutral_rule("Div", 1, "DivBy1")
+
+__all__ = ["add_0_rule", "div_by_1_rule", "mul_by_1_rule", "sub_0_rule"]

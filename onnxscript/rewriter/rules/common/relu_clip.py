@@ -1,0 +1,141 @@
+"""Successive Relu and Clip: ``Relu(Relu(x))`` -> ``Relu(x)``; two Clips, or a Clip and a
+Relu (``Clip(x, 0)``), in a row -> one Clip to the intersection of their ranges, when
+their bounds are constants (or absent) and the ranges meet (otherwise the result is
+a constant the Clip would not give)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import onnx_ir as ir
+
+from onnxscript.rewriter.context import MatchContext
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.replacement import RewriterContext
+from onnxscript.rewriter.rule import RewriteRule
+from onnxscript.rewriter.rule_class import RewriteRuleClassBase
+from onnxscript.rewriter.rules.common._known import constant_array
+
+_Bounds = tuple[np.ndarray | None, np.ndarray | None]
+
+
+def clip_bounds(node: ir.Node) -> _Bounds | None:
+    """The (min, max) scalars of a Clip with constant (or absent) bounds, else None."""
+    if "min" in node.attributes or "max" in node.attributes:
+        return None  # the attribute form of opsets before 11
+    bounds: list[np.ndarray | None] = []
+    for index in (1, 2):
+        value = node.inputs[index] if len(node.inputs) > index else None
+        array = constant_array(value) if value is not None else None
+        if value is not None and (array is None or array.size != 1):
+            return None
+        bounds.append(None if array is None else array.reshape(()))
+    return bounds[0], bounds[1]
+
+
+def intersection(first: _Bounds, second: _Bounds) -> _Bounds | None:
+    """The range of clipping to ``first`` then ``second``, when both are ranges and they
+    meet; None otherwise."""
+    lows = [b for b in (first[0], second[0]) if b is not None]
+    highs = [b for b in (first[1], second[1]) if b is not None]
+    for low, high in (first, second):
+        if low is not None and high is not None and not low <= high:
+            return None
+    low = max(lows) if lows else None
+    high = min(highs) if highs else None
+    if low is not None and high is not None and not low <= high:
+        return None
+    return low, high
+
+
+def _zero_bound(dtype: ir.DataType | None) -> _Bounds | None:
+    if dtype is None or dtype.numpy() is None:
+        return None
+    return np.zeros((), dtype.numpy()), None
+
+
+class _ClipChain(RewriteRuleClassBase):
+    """A chain of two of Relu and Clip, replaced by one Clip."""
+
+    inner_op = "Clip"
+    outer_op = "Clip"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._range: _Bounds = (None, None)
+
+    def pattern(self, op: Any, x: Any) -> Any:
+        inner = getattr(op, self.inner_op)(x, _allow_other_inputs=True, _outputs=["middle"])
+        return getattr(op, self.outer_op)(inner, _allow_other_inputs=True)
+
+    def _bounds(self, node: ir.Node, dtype: ir.DataType | None) -> _Bounds | None:
+        return clip_bounds(node) if node.op_type == "Clip" else _zero_bound(dtype)
+
+    def check(self, context: MatchContext, x: ir.Value, middle: ir.Value) -> MatchResult:
+        result = MatchResult()
+        inner = middle.producer()
+        assert inner is not None
+        dtype = x.dtype or middle.dtype or context.root.outputs[0].dtype
+        first = self._bounds(inner, dtype)
+        second = self._bounds(context.root, dtype)
+        if first is None or second is None:
+            return result.fail("a bound is not a one-element constant", context.root)
+        merged = intersection(first, second)
+        if merged is None:
+            return result.fail("the ranges do not meet", context.root)
+        self._range = merged
+        return result
+
+    def rewrite(self, op: RewriterContext, x: ir.Value, middle: ir.Value) -> ir.Value:
+        stem = x.name or "x"
+        low, high = self._range
+        inputs: list[ir.Value | None] = [x, None, None]
+        if low is not None:
+            inputs[1] = op.initializer(ir.tensor(low), name=f"{stem}_min")
+        if high is not None:
+            inputs[2] = op.initializer(ir.tensor(high), name=f"{stem}_max")
+        while inputs[-1] is None:
+            inputs.pop()
+        value: ir.Value = op.Clip(*inputs)
+        return value
+
+
+class FuseSuccessiveClip(_ClipChain):
+    inner_op, outer_op = "Clip", "Clip"
+
+
+class FuseSuccessiveClipRelu(_ClipChain):
+    """``Clip(Relu(x), ...)``: 0.7's name says Clip, then what it follows."""
+
+    inner_op, outer_op = "Relu", "Clip"
+
+
+class FuseSuccessiveReluClip(_ClipChain):
+    """``Relu(Clip(x, ...))``."""
+
+    inner_op, outer_op = "Clip", "Relu"
+
+
+def _relu_relu(op: Any, x: Any) -> Any:
+    return op.Relu(op.Relu(x))
+
+
+def _relu(op: RewriterContext, x: ir.Value) -> ir.Value:
+    value: ir.Value = op.Relu(x)
+    return value
+
+
+successive_relu_rule = RewriteRule(_relu_relu, _relu, name="FuseSuccessiveRelu")
+successive_clip_rule = FuseSuccessiveClip.rule()
+successive_clip_relu_rule = FuseSuccessiveClipRelu.rule()
+successive_relu_clip_rule = FuseSuccessiveReluClip.rule()
+
+__all__ = [
+    "clip_bounds",
+    "intersection",
+    "successive_clip_relu_rule",
+    "successive_clip_rule",
+    "successive_relu_clip_rule",
+    "successive_relu_rule",
+]

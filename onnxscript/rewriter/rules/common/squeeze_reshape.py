@@ -1,0 +1,37 @@
+"""``Reshape(Squeeze(x), [-1])`` -> ``x`` when ``x`` is 1-D (squeezing a 1-element
+vector gives a scalar, which the Reshape makes a vector again), else ``Reshape(x, [-1])``
+(squeezing moves no element)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import onnx_ir as ir
+
+from onnxscript.rewriter.context import MatchContext
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.replacement import RewriterContext
+from onnxscript.rewriter.rule import RewriteRule
+from onnxscript.rewriter.rules.common._known import constant_array, rank
+
+
+def _pattern(op: Any, x: Any, shape: Any) -> Any:
+    return op.Reshape(op.Squeeze(x, _allow_other_inputs=True), shape)
+
+
+def _check(context: MatchContext, x: ir.Value, shape: ir.Value) -> MatchResult:
+    result = MatchResult()
+    array = constant_array(shape)
+    if array is None or array.shape != (1,) or int(array[0]) != -1:
+        return result.fail("the shape is not [-1]", shape)
+    return result
+
+
+def _replacement(op: RewriterContext, x: ir.Value, shape: ir.Value) -> ir.Value:
+    value: ir.Value = op.Identity(x) if rank(x) == 1 else op.Reshape(x, shape)
+    return value
+
+
+squeeze_reshape_1d_rule = RewriteRule(_pattern, _replacement, _check, name="SqueezeReshape1d")
+
+__all__ = ["squeeze_reshape_1d_rule"]
