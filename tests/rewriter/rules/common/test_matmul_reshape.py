@@ -6,13 +6,15 @@ The op-type lists marked "0.7.2" were computed by running onnxscript 0.7.2's
 from __future__ import annotations
 
 import numpy as np
+import onnx_ir as ir
 import pytest
 
+from onnxscript import rewriter
 from onnxscript.rewriter.rules.common import (
     one_reshape_matmul_reshape_rule,
     two_reshapes_matmul_reshape_rule,
 )
-from tests.rewriter.rule_checks import check_rule, op_types
+from tests.rewriter.rule_checks import check_rule, op_types, parse
 
 ONE = """
 g (float{x} x, float{y} y) => (float{z} z) {{
@@ -127,3 +129,13 @@ def test_two_reshapes_refused(text: str) -> None:
     # 0.7.2 leaves both unchanged.
     result = check_rule(text, [two_reshapes_matmul_reshape_rule])
     assert op_types(result).count("Reshape") == 3
+
+
+def test_metadata_of_replaced_nodes_kept() -> None:
+    model = ir.from_proto(parse(one("[2,3,4]", "[4,5]", [6, 4], [2, 3, 5], "[2,3,5]")))
+    for node in model.graph:
+        node.metadata_props["namespace"] = f"from {node.op_type}"
+    rewriter.rewrite(model, pattern_rewrite_rules=[one_reshape_matmul_reshape_rule])
+    (matmul,) = model.graph
+    assert matmul.metadata_props["namespace"] == "from Reshape"  # the root's comes first
+    assert matmul.metadata_props[rewriter.RULE_NAME_TAG] == "OneReshapeMatMulReshape"
