@@ -136,6 +136,7 @@ def _place_initializers(
         assert tensor is not None
         if graph is model.graph:
             registered = add_initializer(graph, value.name or "rewritten_const", tensor)
+            carry_metadata(registered, value)
             value.replace_all_uses_with(registered)
             placed[id(value)] = registered
         else:
@@ -143,6 +144,7 @@ def _place_initializers(
             constant.outputs[0].type = value.type
             constant.outputs[0].shape = value.shape
             constant.outputs[0].const_value = tensor
+            carry_metadata(constant.outputs[0], value)
             value.replace_all_uses_with(constant.outputs[0])
             new_nodes.insert(0, constant)
             placed[id(value)] = constant.outputs[0]

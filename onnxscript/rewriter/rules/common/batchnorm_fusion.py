@@ -1,0 +1,144 @@
+"""An inference BatchNormalization folded into the Conv, ConvTranspose or Gemm before it.
+
+``BatchNormalization(y, scale, bias, mean, var)`` computes ``f * (y - mean) + bias`` per
+channel with ``f = scale / sqrt(var + epsilon)`` (epsilon 1e-5 by default). When ``y`` is
+computed by a Conv, ConvTranspose or Gemm with constant weights (and bias, if any), the
+op with weights scaled by ``f`` per output channel and bias ``f * (b - mean) + bias``
+computes the same. All BatchNormalization inputs but ``y`` must be constants; a
+BatchNormalization in training mode (batch statistics) is left alone. The new weights
+record the values they were folded from (``pkg.onnxscript.optimizer.folded_from``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import onnx_ir as ir
+
+from onnxscript.ir_utils.metadata import record_folded_from
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.rule_class import RewriteRuleClassBase
+from onnxscript.rewriter.rules.common.node_copies import has_ref_attributes, rebuilt
+from onnxscript.rewriter.rules.common.static_values import (
+    attr_float,
+    attr_int,
+    constant_array,
+)
+
+
+def _bn_factor_and_shift(bn: ir.Node) -> tuple[np.ndarray, np.ndarray] | None:
+    """(f, shift) with ``BN(y) = f * y + shift`` per channel, or None."""
+    arrays = [constant_array(v) for v in bn.inputs[1:5]]
+    if len(arrays) != 4 or any(a is None or a.ndim != 1 for a in arrays):
+        return None
+    scale, bias, mean, var = (np.asarray(a, dtype=np.float64) for a in arrays)
+    factor = scale / np.sqrt(var + attr_float(bn, "epsilon", 1e-5))
+    return factor, bias - mean * factor
+
+
+def _bn_usable(bn: ir.Node) -> bool:
+    return (
+        not has_ref_attributes(bn)
+        and attr_int(bn, "training_mode", 0) == 0
+        and _bn_factor_and_shift(bn) is not None
+    )
+
+
+def _input(node: ir.Node, index: int) -> ir.Value | None:
+    return node.inputs[index] if len(node.inputs) > index else None
+
+
+def _scaled_weight(node: ir.Node, weight: np.ndarray, factor: np.ndarray) -> np.ndarray | None:
+    """``weight`` with each output channel's part multiplied by its factor."""
+    if node.op_type == "Conv":
+        if weight.shape[0] != factor.size:
+            return None
+        scaled: np.ndarray = weight * factor.reshape(-1, *([1] * (weight.ndim - 1)))
+        return scaled
+    if node.op_type == "ConvTranspose":
+        groups = attr_int(node, "group", 1)
+        c_in, per_group = weight.shape[0], weight.shape[1]
+        if c_in % groups or per_group * groups != factor.size:
+            return None
+        grouped = weight.reshape(groups, c_in // groups, *weight.shape[1:])
+        f = factor.reshape(groups, 1, per_group, *([1] * (weight.ndim - 2)))
+        regrouped: np.ndarray = (grouped * f).reshape(weight.shape)
+        return regrouped
+    trans_b = attr_int(node, "transB", 0)
+    if weight.ndim != 2 or weight.shape[0 if trans_b else 1] != factor.size:
+        return None
+    columns: np.ndarray = weight * (factor[:, None] if trans_b else factor[None, :])
+    return columns
+
+
+def _folded(node: ir.Node, bn: ir.Node) -> tuple[np.ndarray, np.ndarray] | None:
+    """The new weight and bias (in the weight's element type), or None."""
+    found = _bn_factor_and_shift(bn)
+    weight = constant_array(_input(node, 1))
+    bias_value = _input(node, 2)
+    bias = constant_array(bias_value) if bias_value is not None else None
+    if found is None or weight is None or (bias_value is not None and bias is None):
+        return None
+    factor, shift = found
+    new_weight = _scaled_weight(node, np.asarray(weight, dtype=np.float64), factor)
+    if new_weight is None:
+        return None
+    old = np.zeros(factor.shape) if bias is None else np.asarray(bias, dtype=np.float64)
+    if node.op_type == "Gemm":
+        old = old * attr_float(node, "beta", 1.0)
+    try:
+        new_bias = old * factor + shift
+    except ValueError:
+        return None
+    if node.op_type != "Gemm" and new_bias.shape != factor.shape:
+        return None
+    return new_weight.astype(weight.dtype), new_bias.astype(weight.dtype)
+
+
+class FuseBatchNorm(RewriteRuleClassBase):
+    """``BatchNormalization(Op(x, w[, b]), ...)`` -> ``Op(x, w', b')`` for Op one of
+    Conv, ConvTranspose, Gemm."""
+
+    def __init__(self, op_type: str, name: str) -> None:
+        super().__init__(name)
+        self._op_type = op_type
+
+    def pattern(self, op: Any, x: Any, scale: Any, bias: Any, mean: Any, var: Any) -> Any:
+        y = getattr(op, self._op_type)(x, _allow_other_inputs=True, _outputs=["y"])
+        return op.BatchNormalization(y, scale, bias, mean, var, _outputs=["out"])
+
+    def check(self, context: Any, y: Any, out: Any, **_: Any) -> MatchResult:
+        result = MatchResult()
+        node, bn = y.producer(), out.producer()
+        if has_ref_attributes(node) or not _bn_usable(bn):
+            return result.fail("the BatchNormalization is not an inference one of constants", bn)
+        if _folded(node, bn) is None:
+            return result.fail(f"the {node.op_type}'s weight and bias must be constants", node)
+        return result
+
+    def rewrite(self, op: Any, x: Any, y: Any, out: Any, **_: Any) -> Any:
+        node, bn = y.producer(), out.producer()
+        found = _folded(node, bn)
+        assert found is not None
+        sources = [*node.inputs[1:3], *bn.inputs[1:5]]
+        weight_name = _input(node, 1).name or "weight"  # type: ignore[union-attr]
+        values = []
+        for array, suffix in zip(found, ("bn_weight", "bn_bias")):
+            value = op.initializer(ir.tensor(array), f"{weight_name}_{suffix}")
+            record_folded_from(value, sources)
+            values.append(value)
+        changes = {"beta": None} if node.op_type == "Gemm" else {}
+        return rebuilt(op, node, [x, *values], drop=list(changes), **changes)
+
+
+fuse_batchnorm_into_conv_rule = FuseBatchNorm.rule("Conv", "FuseBatchNormIntoConv")
+fuse_batchnorm_into_conv_transpose_rule = FuseBatchNorm.rule(
+    "ConvTranspose", "FuseBatchNormIntoConvTranspose"
+)
+fuse_batchnorm_into_gemm_rule = FuseBatchNorm.rule("Gemm", "FuseBatchNormIntoGemm")
+
+__all__ = [
+    "fuse_batchnorm_into_conv_rule",
+    "fuse_batchnorm_into_conv_transpose_rule",
+    "fuse_batchnorm_into_gemm_rule",
+]

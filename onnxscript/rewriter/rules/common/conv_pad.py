@@ -1,0 +1,180 @@
+"""Conv and ConvInteger padding made explicit, and a constant Pad folded into them.
+
+``normalize_pad_format_conv_rule`` (and ``_integer_``) turn ``auto_pad`` into explicit
+``pads``: VALID always (no padding), SAME_UPPER / SAME_LOWER when the spatial input dims
+and kernel are known sizes (``out = ceil(in / stride)``, the extra pad at the end for
+SAME_UPPER, at the start for SAME_LOWER). ``fuse_pad_into_conv_rule`` (and ``_integer_``)
+fold ``Pad`` (mode constant, constant non-negative pads on the spatial axes only) into
+the following op's ``pads``, when the pad value is what the op pads with itself: 0 for
+Conv, the input zero point (default 0) for ConvInteger."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import onnx_ir as ir
+
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.rule_class import RewriteRuleClassBase
+from onnxscript.rewriter.rules.common.node_copies import has_ref_attributes, rebuilt
+from onnxscript.rewriter.rules.common.static_values import (
+    attr_ints,
+    attr_str,
+    constant_array,
+    constant_ints,
+    dims,
+)
+
+
+def _kernel(node: ir.Node) -> list[int] | None:
+    kernel = attr_ints(node, "kernel_shape")
+    if kernel is not None:
+        return kernel
+    w_dims = dims(node.inputs[1])
+    if w_dims is None or not all(isinstance(d, int) for d in w_dims[2:]):
+        return None
+    return [int(d) for d in w_dims[2:] if isinstance(d, int)]
+
+
+def explicit_pads(node: ir.Node) -> list[int] | None:
+    """The ``pads`` equivalent to ``node``'s ``auto_pad`` (None when shapes are unknown)."""
+    mode = attr_str(node, "auto_pad", "NOTSET")
+    x_dims, kernel = dims(node.inputs[0]), _kernel(node)
+    if mode in ("NOTSET", "VALID"):
+        rank = len(kernel) if kernel is not None else (len(x_dims) - 2 if x_dims else None)
+        given = attr_ints(node, "pads") if mode == "NOTSET" else None
+        return given if given is not None else ([0] * (2 * rank) if rank is not None else None)
+    if x_dims is None or kernel is None or len(x_dims) != len(kernel) + 2:
+        return None
+    spatial = x_dims[2:]
+    if not all(isinstance(d, int) for d in spatial):
+        return None
+    strides = attr_ints(node, "strides") or [1] * len(kernel)
+    dilations = attr_ints(node, "dilations") or [1] * len(kernel)
+    begins, ends = [], []
+    for size, k, s, d in zip(spatial, kernel, strides, dilations):
+        assert isinstance(size, int)
+        out = math.ceil(size / s)
+        total = max(0, (out - 1) * s + (k - 1) * d + 1 - size)
+        small, large = total // 2, total - total // 2
+        begins.append(small if mode == "SAME_UPPER" else large)
+        ends.append(large if mode == "SAME_UPPER" else small)
+    return begins + ends
+
+
+class NormalizePadFormat(RewriteRuleClassBase):
+    """``Conv(x, w, auto_pad=...)`` -> ``Conv(x, w, pads=[...])`` (or ConvInteger)."""
+
+    def __init__(self, op_type: str, name: str) -> None:
+        super().__init__(name)
+        self._op_type = op_type
+
+    def pattern(self, op: Any, x: Any, w: Any) -> Any:
+        return getattr(op, self._op_type)(x, w, _allow_other_inputs=True, _outputs=["out"])
+
+    def check(self, context: Any, out: Any, **_: Any) -> MatchResult:
+        result = MatchResult()
+        node = out.producer()
+        if has_ref_attributes(node) or attr_str(node, "auto_pad", "NOTSET") == "NOTSET":
+            return result.fail("no auto_pad to make explicit", node)
+        if explicit_pads(node) is None:
+            return result.fail("SAME padding needs known spatial dims and kernel", node)
+        return result
+
+    def rewrite(self, op: Any, out: Any, **_: Any) -> Any:
+        node = out.producer()
+        pads = explicit_pads(node)
+        assert pads is not None
+        return rebuilt(op, node, drop=["auto_pad"], pads=pads if any(pads) else None)
+
+
+def _pad_spatial(pad: ir.Node, rank: int) -> list[int] | None:
+    """The pads a constant-mode Pad adds to the spatial axes of a rank-``rank`` input
+    ([begins..., ends...]), None when it pads anything else or is not constant."""
+    if has_ref_attributes(pad) or attr_str(pad, "mode", "constant") != "constant":
+        return None
+    inputs = [*pad.inputs, None, None][:4]
+    pads = constant_ints(inputs[1])
+    axes = list(range(rank)) if inputs[3] is None else constant_ints(inputs[3])
+    if pads is None or axes is None or len(pads) != 2 * len(axes) or min(pads, default=0) < 0:
+        return None
+    if any(not -rank <= a < rank for a in axes):
+        return None
+    full = [0] * (2 * rank)
+    for i, axis in enumerate(a % rank for a in axes):
+        full[axis], full[axis + rank] = pads[i], pads[i + len(axes)]
+    if any(full[a] or full[a + rank] for a in (0, 1)):
+        return None
+    return full[2:rank] + full[rank + 2 :]
+
+
+def _pad_value_fits(pad: ir.Node, conv: ir.Node) -> bool:
+    """Whether Pad's constant value is what ``conv`` pads with (0; ConvInteger: its
+    input zero point)."""
+    value = pad.inputs[2] if len(pad.inputs) > 2 else None
+    pad_value = 0 if value is None else constant_array(value)
+    zero_point: Any = 0
+    if conv.op_type == "ConvInteger" and len(conv.inputs) > 2 and conv.inputs[2] is not None:
+        zero_point = constant_array(conv.inputs[2])
+    if pad_value is None or zero_point is None:
+        return False
+    pad_value, zero_point = np.asarray(pad_value), np.asarray(zero_point)
+    if pad_value.size > 1 or zero_point.size > 1:
+        return False
+    return bool((pad_value == zero_point).all())
+
+
+class FusePadIntoConv(RewriteRuleClassBase):
+    """``Conv(Pad(x, pads), w)`` -> ``Conv(x, w, pads=conv_pads + pads)`` (or ConvInteger)."""
+
+    def __init__(self, op_type: str, name: str) -> None:
+        super().__init__(name)
+        self._op_type = op_type
+
+    def pattern(self, op: Any, x: Any, pads: Any, w: Any) -> Any:
+        padded = op.Pad(x, pads, _allow_other_inputs=True, _outputs=["padded"])
+        return getattr(op, self._op_type)(padded, w, _allow_other_inputs=True, _outputs=["out"])
+
+    def check(self, context: Any, padded: Any, out: Any, w: Any, **_: Any) -> MatchResult:
+        result = MatchResult()
+        pad, conv = padded.producer(), out.producer()
+        if has_ref_attributes(conv) or attr_str(conv, "auto_pad", "NOTSET") not in (
+            "NOTSET",
+            "VALID",
+        ):
+            return result.fail("the op pads by auto_pad SAME", conv)
+        w_dims = dims(w)
+        if w_dims is None or _pad_spatial(pad, len(w_dims)) is None:
+            return result.fail("the Pad must be constant, >= 0, on spatial axes only", pad)
+        if not _pad_value_fits(pad, conv):
+            return result.fail("the Pad value differs from what the op pads with", pad)
+        if explicit_pads(conv) is None:
+            return result.fail("the op's pads are unknown", conv)
+        return result
+
+    def rewrite(self, op: Any, x: Any, padded: Any, out: Any, w: Any, **_: Any) -> Any:
+        pad, conv = padded.producer(), out.producer()
+        added = _pad_spatial(pad, len(dims(w) or []))
+        own = explicit_pads(conv)
+        assert added is not None and own is not None
+        pads = [a + b for a, b in zip(own, added)]
+        inputs = [x, *conv.inputs[1:]]
+        return rebuilt(op, conv, inputs, drop=["auto_pad"], pads=pads)
+
+
+normalize_pad_format_conv_rule = NormalizePadFormat.rule("Conv", "NormalizePadFormatConv")
+normalize_pad_format_conv_integer_rule = NormalizePadFormat.rule(
+    "ConvInteger", "NormalizePadFormatConvInteger"
+)
+fuse_pad_into_conv_rule = FusePadIntoConv.rule("Conv", "FuseConvPad")
+fuse_pad_into_conv_integer_rule = FusePadIntoConv.rule("ConvInteger", "FuseConvIntegerPad")
+
+__all__ = [
+    "explicit_pads",
+    "fuse_pad_into_conv_integer_rule",
+    "fuse_pad_into_conv_rule",
+    "normalize_pad_format_conv_integer_rule",
+    "normalize_pad_format_conv_rule",
+]

@@ -1,0 +1,55 @@
+"""An all-zero constant bias dropped from Conv, ConvTranspose, QLinearConv and Gemm
+(the bias is optional: omitting it adds nothing)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.rule_class import RewriteRuleClassBase
+from onnxscript.rewriter.rules.common.node_copies import rebuilt
+from onnxscript.rewriter.rules.common.static_values import constant_array
+
+_BIAS_INDEX = {"Conv": 2, "ConvTranspose": 2, "Gemm": 2, "QLinearConv": 8}
+
+
+class RemoveOptionalBias(RewriteRuleClassBase):
+    """``Op(..., bias)`` with a constant all-zero bias -> ``Op(...)``."""
+
+    def __init__(self, op_type: str, name: str) -> None:
+        super().__init__(name)
+        self._op_type = op_type
+
+    def pattern(self, op: Any, x: Any) -> Any:
+        return getattr(op, self._op_type)(x, _allow_other_inputs=True, _outputs=["out"])
+
+    def check(self, context: Any, out: Any, **_: Any) -> MatchResult:
+        result = MatchResult()
+        node = out.producer()
+        index = _BIAS_INDEX[self._op_type]
+        bias = node.inputs[index] if len(node.inputs) > index else None
+        array = constant_array(bias)
+        if array is None or array.any():
+            return result.fail("the bias is not a constant of zeros", bias or node)
+        return result
+
+    def rewrite(self, op: Any, out: Any, **_: Any) -> Any:
+        node = out.producer()
+        return rebuilt(op, node, list(node.inputs)[: _BIAS_INDEX[self._op_type]])
+
+
+remove_optional_bias_from_conv_rule = RemoveOptionalBias.rule("Conv", "RemoveOptionalBiasFromConv")
+remove_optional_bias_from_conv_transpose_rule = RemoveOptionalBias.rule(
+    "ConvTranspose", "RemoveOptionalBiasFromConvTranspose"
+)
+remove_optional_bias_from_qlinear_conv_rule = RemoveOptionalBias.rule(
+    "QLinearConv", "RemoveOptionalBiasFromQLinearConv"
+)
+remove_optional_bias_from_gemm_rule = RemoveOptionalBias.rule("Gemm", "RemoveOptionalBiasFromGemm")
+
+__all__ = [
+    "remove_optional_bias_from_conv_rule",
+    "remove_optional_bias_from_conv_transpose_rule",
+    "remove_optional_bias_from_gemm_rule",
+    "remove_optional_bias_from_qlinear_conv_rule",
+]
