@@ -11,7 +11,6 @@ import onnx_ir.passes.common as common
 from onnxscript.ir_utils.model_kinds import ModelT, on_ir
 from onnxscript.optimizer.cleanup import cleanup_passes
 from onnxscript.optimizer.constant_folding import FoldConstantsPass, ShouldFold
-from onnxscript.optimizer.fusion import FusionPass
 from onnxscript.optimizer.inlining import InlineFunctionsPass
 from onnxscript.rewriter.rewrite import RewritePass
 from onnxscript.rewriter.rules.common import default_rule_set
@@ -56,7 +55,6 @@ def optimization_passes(
         [
             _FoldRound(folding, onnx_shape_inference),
             RewritePass(default_rule_set()),
-            FusionPass(),
             *cleanup_passes(),
         ],
         steps=max(1, num_iterations),

@@ -103,7 +103,6 @@ def _apply(
                 replacement.match.nodes,
                 replacement.match.outputs,
                 replacement,
-                rule_name=rule.name or type(rule).__name__,
                 remove_nodes=rule.remove_nodes,
                 last=node if rule.has_single_root() else None,
                 names=names,

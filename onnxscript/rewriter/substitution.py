@@ -14,7 +14,8 @@ from onnxscript.ir_utils.metadata import carry_metadata
 from onnxscript.rewriter.replacement import ReplacementSubgraph
 
 RULE_NAME_TAG = "pkg.onnxscript.rewriter.rule_name"
-"""The ``metadata_props`` key naming the rule that made a node."""
+"""The ``metadata_props`` key 0.7 reserved for the rule that made a node (not written by
+default, as in 0.7: new nodes carry the metadata of the nodes they replace)."""
 
 
 def substitute(
@@ -24,7 +25,6 @@ def substitute(
     old_outputs: Sequence[ir.Value],
     replacement: ReplacementSubgraph,
     *,
-    rule_name: str,
     remove_nodes: bool = True,
     last: ir.Node | None = None,
     names: set[str] | None = None,
@@ -41,7 +41,6 @@ def substitute(
     sources = [root, *others] if root is not None else others  # the root computes the result
     for node in new_nodes:
         carry_metadata(node, *sources)
-        node.metadata_props.setdefault(RULE_NAME_TAG, rule_name)
     if last is None:
         last = max(matched_nodes, key=_position(graph))
     graph.insert_before(last, new_nodes)

@@ -17,7 +17,12 @@ from onnx import TensorProto, helper
 from onnxscript import optimizer
 from onnxscript._framework_apis import torch_2_5
 from onnxscript.optimizer.common_subexpressions import CommonSubexpressionPass
-from onnxscript.optimizer.fusion import FusionPass
+from onnxscript.rewriter import RewritePass
+from onnxscript.rewriter.rules.common import (
+    fuse_batchnorm_into_conv_rule,
+    transpose_transpose_rule,
+    unsqueeze_unsqueeze_rule,
+)
 from onnxscript.optimizer.identity_removal import IdentityRemovalPass
 from onnxscript.ir_utils.metadata import (
     FOLDED_FROM,
@@ -251,7 +256,9 @@ def test_a_conv_fused_with_batch_norm_carries_the_batch_norm_then_the_conv(
     model = annotated(_conv_bn(bn_output_is_graph_output))
     conv = next(n for n in model.graph if n.op_type == "Conv")
     conv.metadata_props["only.on.conv"] = "conv"
-    _run(model, FusionPass(), replaced=("conv",))  # the fused Conv has the Conv's name
+    _run(
+        model, RewritePass([fuse_batchnorm_into_conv_rule]), replaced=("conv",)
+    )  # the fused Conv has the Conv's name
     (fused,) = (n for n in model.graph if n.op_type == "Conv")
     assert fused.metadata_props == {**node_metadata("bn"), "only.on.conv": "conv"}
     for value in fused.inputs[1:]:
@@ -271,7 +278,8 @@ def test_merged_transposes_and_unsqueezes_keep_the_outer_nodes_metadata():
     model = annotated(_model(nodes, [("x", [2, 3, 4])], [("y", [1, 3, 4, 2, 1])]))
     model.graph.node(0).metadata_props["only.on.inner"] = "inner"
     optimizer.fold_constants(model)  # the axes' Constants get their values
-    _run(model, FusionPass(), replaced=("outer_t", "outer_u"))
+    merges = RewritePass([transpose_transpose_rule, unsqueeze_unsqueeze_rule])
+    _run(model, merges, replaced=("outer_t", "outer_u"))
     by_op = {n.op_type: n for n in model.graph if n.name not in ("a0", "a1")}
     assert by_op["Transpose"].metadata_props == {
         **node_metadata("outer_t"),

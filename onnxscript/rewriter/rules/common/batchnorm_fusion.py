@@ -74,10 +74,12 @@ def _scaled_weight(node: ir.Node, weight: np.ndarray, factor: np.ndarray) -> np.
 def _folded(node: ir.Node, bn: ir.Node) -> tuple[np.ndarray, np.ndarray] | None:
     """The new weight and bias (in the weight's element type), or None."""
     found = _bn_factor_and_shift(bn)
-    weight = constant_array(_input(node, 1))
     bias_value = _input(node, 2)
     bias = constant_array(bias_value) if bias_value is not None else None
-    if found is None or weight is None or (bias_value is not None and bias is None):
+    if found is None or (bias_value is not None and bias is None):
+        return None
+    weight = constant_array(_input(node, 1))  # read last: the one big tensor
+    if weight is None:
         return None
     factor, shift = found
     new_weight = _scaled_weight(node, np.asarray(weight, dtype=np.float64), factor)
@@ -102,6 +104,7 @@ class FuseBatchNorm(RewriteRuleClassBase):
     def __init__(self, op_type: str, name: str) -> None:
         super().__init__(name)
         self._op_type = op_type
+        self._found: tuple[np.ndarray, np.ndarray] | None = None
 
     def pattern(self, op: Any, x: Any, scale: Any, bias: Any, mean: Any, var: Any) -> Any:
         y = getattr(op, self._op_type)(x, _allow_other_inputs=True, _outputs=["y"])
@@ -112,13 +115,14 @@ class FuseBatchNorm(RewriteRuleClassBase):
         node, bn = y.producer(), out.producer()
         if has_ref_attributes(node) or not _bn_usable(bn):
             return result.fail("the BatchNormalization is not an inference one of constants", bn)
-        if _folded(node, bn) is None:
+        self._found = _folded(node, bn)  # kept for rewrite: the weight is read once
+        if self._found is None:
             return result.fail(f"the {node.op_type}'s weight and bias must be constants", node)
         return result
 
     def rewrite(self, op: Any, x: Any, y: Any, out: Any, **_: Any) -> Any:
         node, bn = y.producer(), out.producer()
-        found = _folded(node, bn)
+        found, self._found = self._found, None
         assert found is not None
         sources = [*node.inputs[1:3], *bn.inputs[1:5]]
         weight_name = _input(node, 1).name or "weight"  # type: ignore[union-attr]

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.ir_utils.metadata import record_folded_from
 from onnxscript.rewriter.context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.replacement import RewriterContext
@@ -68,8 +69,12 @@ class UnsqueezeUnsqueeze(RewriteRuleClassBase):
         self._axes = axes
         return result
 
-    def rewrite(self, op: RewriterContext, x: ir.Value, **_: Any) -> ir.Value:
-        value: ir.Value = op.Unsqueeze(x, np.array(self._axes, np.int64))
+    def rewrite(
+        self, op: RewriterContext, x: ir.Value, axes1: ir.Value, axes2: ir.Value, **_: Any
+    ) -> ir.Value:
+        axes: ir.Value = op.Constant(value=ir.tensor(np.array(self._axes, np.int64)))
+        record_folded_from(axes, [axes1, axes2])
+        value: ir.Value = op.Unsqueeze(x, axes)
         return value
 
 
