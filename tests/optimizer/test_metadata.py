@@ -16,21 +16,21 @@ from onnx import TensorProto, helper
 
 from onnxscript import optimizer
 from onnxscript._framework_apis import torch_2_5
-from onnxscript.optimizer.common_subexpressions import CommonSubexpressionPass
-from onnxscript.rewriter import RewritePass
-from onnxscript.rewriter.rules.common import (
-    fuse_batchnorm_into_conv_rule,
-    transpose_transpose_rule,
-    unsqueeze_unsqueeze_rule,
-)
-from onnxscript.optimizer.identity_removal import IdentityRemovalPass
 from onnxscript.ir_utils.metadata import (
     FOLDED_FROM,
     carry_metadata,
     copy_metadata_by_name,
     record_folded_from,
 )
+from onnxscript.optimizer.common_subexpressions import CommonSubexpressionPass
+from onnxscript.optimizer.identity_removal import IdentityRemovalPass
 from onnxscript.optimizer.noop_removal import NoOpRemovalPass
+from onnxscript.rewriter import RewritePass
+from onnxscript.rewriter.rules.common import (
+    fuse_batchnorm_into_conv_rule,
+    transpose_transpose_rule,
+    unsqueeze_unsqueeze_rule,
+)
 from tests.exported_models import resnet_like, transformer_block
 
 F = TensorProto.FLOAT
