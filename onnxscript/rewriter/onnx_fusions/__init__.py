@@ -10,12 +10,19 @@ import onnx_ir as ir
 import onnx_ir.passes.common as common
 
 from onnxscript.rewriter.rule_set import RewriteRuleSet
-from onnxscript.rewriter.rules.fusion import attention, rms_normalization, rotary_embedding
+from onnxscript.rewriter.rules.fusion import (
+    attention,
+    layer_normalization,
+    rms_normalization,
+    rotary_embedding,
+)
 from onnxscript.rewriter.tracer import MatchingTracer
 
 MIN_OPSET = 23
 
 _STEPS: list[tuple[str, list[RewriteRuleSet]]] = [
+    # Layer norms first: the RMS rule would take their variance part.
+    ("LayerNormalization", layer_normalization.layer_normalization_rulesets),
     ("RMSNormalization", [rms_normalization.rms_normalization_ruleset]),
     (
         "RotaryEmbedding",

@@ -96,6 +96,19 @@ def unused(values: Sequence[ir.Value]) -> bool:
     return all(not v.uses() and not v.is_graph_output() for v in values)
 
 
+def scale_fits(scale: ir.Value, x: ir.Value, axis: int) -> bool:
+    """Whether ``scale`` broadcasts to the normalized dimensions of ``x`` one way."""
+    scale_rank, x_rank = rank(scale), rank(x)
+    if scale_rank is None:
+        return False
+    normalized = -axis if axis < 0 else (x_rank - axis if x_rank is not None else None)
+    if normalized is None or scale_rank > normalized:
+        return False
+    return all(
+        static_dim(scale, -i) == 1 or same_dim(scale, -i, x, -i) for i in range(1, scale_rank + 1)
+    )
+
+
 __all__ = [
     "FLOAT_TYPES",
     "constant_float",
@@ -106,6 +119,7 @@ __all__ = [
     "normalized_axis",
     "rank",
     "same_dim",
+    "scale_fits",
     "static_dim",
     "unused",
 ]

@@ -11,7 +11,6 @@ import onnx_ir as ir
 
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.patterns import AttrPattern, OrValue
-from onnxscript.rewriter.rule import RewriteRule
 from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 from onnxscript.rewriter.rule_set import RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
@@ -63,7 +62,7 @@ class RmsNormFusion(RewriteRuleClassBase):
         axis = _axis(x, axes)
         if axis is None:
             return result.fail("the mean is not over the trailing axes", axes)
-        if scale.dtype != x.dtype or not _broadcastable(scale, x, axis):
+        if scale.dtype != x.dtype or not facts.scale_fits(scale, x, axis):
             return result.fail("the scale's type or shape does not fit the input", scale)
         return result
 
@@ -96,20 +95,6 @@ _FLOATS = frozenset(int(t) for t in facts.FLOAT_TYPES)
 def _axis(x: ir.Value, axes: ir.Value) -> int | None:
     values = facts.constant_ints(axes)
     return None if values is None else facts.normalized_axis(values, facts.rank(x))
-
-
-def _broadcastable(scale: ir.Value, x: ir.Value, axis: int) -> bool:
-    """Whether ``scale`` broadcasts to the normalized dimensions of ``x`` one way."""
-    scale_rank, x_rank = facts.rank(scale), facts.rank(x)
-    if scale_rank is None:
-        return False
-    normalized = -axis if axis < 0 else (x_rank - axis if x_rank is not None else None)
-    if normalized is None or scale_rank > normalized:
-        return False
-    return all(
-        facts.static_dim(scale, -i) == 1 or facts.same_dim(scale, -i, x, -i)
-        for i in range(1, scale_rank + 1)
-    )
 
 
 rms_normalization_rules = [RmsNormFusion.rule(cast=True), RmsNormFusion.rule(cast=False)]
