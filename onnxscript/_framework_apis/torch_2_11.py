@@ -1,8 +1,8 @@
-"""What torch.onnx 2.11 calls: the same entry points as ``torch_2_5``."""
+"""What torch.onnx 2.11 calls: the same entry points as ``torch_2_8``."""
 
 from __future__ import annotations
 
-from onnxscript._framework_apis.torch_2_5 import (
+from onnxscript._framework_apis.torch_2_8 import (
     check_model,
     convert_version,
     get_torchlib_ops,

@@ -1,4 +1,4 @@
-"""What torch.onnx 2.5 and later call (every later ``torch_2_X`` module re-exports it)."""
+"""What torch.onnx 2.5 to 2.7 call (``torch_2_8`` and later add the opset-23 fusions)."""
 
 from __future__ import annotations
 

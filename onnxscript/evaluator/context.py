@@ -63,8 +63,14 @@ def eval_op(op: OpRef, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
 
 
 def eval_function(function: FunctionRef, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
-    """Hand a script-function call to the current evaluator."""
+    """Hand a script-function call to the current evaluator. A traced function called
+    under an evaluator from outside this package (torch.onnx's graph recorder) runs its
+    Python body directly, as in onnxscript 0.7: such evaluators treat a function call as
+    a call of an ONNX function and turn its Python attribute values (``scale: float |
+    None``) into tensors."""
     evaluator = _CURRENT.get() or default()
+    if function.traceable and not _from_this_package(evaluator):
+        return function.function(*args, **kwargs)
     method = getattr(evaluator, "eval_function", None)
     if method is None:
         raise TypeError(
@@ -72,6 +78,10 @@ def eval_function(function: FunctionRef, args: Sequence[Any], kwargs: Mapping[st
             f"functions such as {function.name}: it has no eval_function"
         )
     return method(function, args, kwargs)
+
+
+def _from_this_package(evaluator: object) -> bool:
+    return type(evaluator).__module__.partition(".")[0] == __name__.partition(".")[0]
 
 
 def call_op(

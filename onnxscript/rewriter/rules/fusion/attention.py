@@ -1,0 +1,163 @@
+"""Attention (opset 23) with grouped-query heads and a KV cache, from what torch.onnx
+writes for transformers' attention: keys and values repeated to the query's heads
+(``repeat_kv``: Unsqueeze, Expand, Reshape) before ``Attention`` are passed with their own
+heads (Attention-23 groups the query heads itself), and past keys and values concatenated
+to the new ones become Attention's ``past_key`` / ``past_value`` inputs with the
+concatenations as its ``present_key`` / ``present_value`` outputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import onnx_ir as ir
+
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.rule_class import RewriteRuleClassBase
+from onnxscript.rewriter.rule_set import RewriteRuleSet
+from onnxscript.rewriter.rules.fusion import facts
+
+
+def _repeated(op: Any, kv: Any, name: str) -> Any:
+    """``repeat_kv(kv)``: ``[B, Hkv, S, D]`` to ``[B, Hkv * n, S, D]``."""
+    expanded = op.Expand(
+        op.Unsqueeze(kv, [2]), _outputs=[f"{name}_expanded"], _allow_other_inputs=True
+    )
+    return op.Reshape(expanded, _allow_other_inputs=True, _outputs=[f"{name}_repeated"])
+
+
+class GroupedKeyValueFusion(RewriteRuleClassBase):
+    """``Attention(q, repeat_kv(k), repeat_kv(v), ...)`` to ``Attention(q, k, v, ...)``."""
+
+    def __init__(self) -> None:
+        super().__init__("GroupQueryAttention23")
+
+    def pattern(self, op: Any, q: Any, k: Any, v: Any) -> Any:
+        return op.Attention(
+            q,
+            _repeated(op, k, "k"),
+            _repeated(op, v, "v"),
+            _allow_other_inputs=True,
+            _outputs=["y"],
+        )
+
+    def check(
+        self, context: Any, q: ir.Value, k: ir.Value, v: ir.Value, **bindings: Any
+    ) -> MatchResult:
+        result = MatchResult()
+        node = bindings["y"].producer()
+        if any(x is not None for x in node.inputs[4:]):
+            return result.fail("the attention has past keys or values already", node)
+        heads = facts.static_dim(q, 1) if facts.rank(q) == 4 else None
+        for kv, name in ((k, "k"), (v, "v")):
+            groups = facts.static_dim(kv, 1) if facts.rank(kv) == 4 else None
+            if heads is None or groups is None or heads % groups:
+                return result.fail("query heads are not a known multiple of the kv heads", kv)
+            expanded, repeated = bindings[f"{name}_expanded"], bindings[f"{name}_repeated"]
+            if not _repeats(kv, expanded, repeated, heads // groups, heads):
+                return result.fail("the Expand / Reshape do not repeat the kv heads", expanded)
+        return result
+
+    def rewrite(self, op: Any, q: ir.Value, k: ir.Value, v: ir.Value, y: ir.Value, **_: Any) -> Any:
+        node = y.producer()
+        assert node is not None
+        rest = list(node.inputs[3:4])
+        return op.Attention(q, k, v, *rest, **dict(node.attributes))
+
+
+def _repeats(kv: ir.Value, expanded: ir.Value, repeated: ir.Value, n: int, heads: int) -> bool:
+    """Whether Expand gives ``[B, Hkv, n, S, D]`` and Reshape ``[B, heads, S, D]`` of ``kv``
+    (read from the values' shapes)."""
+    if facts.rank(expanded) != 5 or facts.rank(repeated) != 4:
+        return False
+    kept = all(facts.same_dim(expanded, a, kv, b) for a, b in ((0, 0), (1, 1), (3, 2), (4, 3)))
+    merged = all(facts.same_dim(repeated, a, kv, a) for a in (0, 2, 3))
+    return (
+        kept
+        and merged
+        and facts.static_dim(expanded, 2) == n
+        and facts.static_dim(repeated, 1) == heads
+    )
+
+
+class KeyValueCacheFusion(RewriteRuleClassBase):
+    """``Attention(q, Concat(past_k, k), Concat(past_v, v), mask)`` whose concatenations
+    are the model's present keys and values to ``Attention(q, k, v, mask, past_k,
+    past_v)`` with those as its ``present_key`` / ``present_value`` outputs."""
+
+    def __init__(self) -> None:
+        super().__init__("AttentionKVCache23")
+
+    def pattern(self, op: Any, q: Any, k: Any, v: Any, past_k: Any, past_v: Any) -> Any:
+        all_k = op.Concat(past_k, k, _outputs=["all_k"])
+        all_v = op.Concat(past_v, v, _outputs=["all_v"])
+        y = op.Attention(q, all_k, all_v, _allow_other_inputs=True, _outputs=["y"])
+        return y, all_k, all_v
+
+    def check(
+        self,
+        context: Any,
+        q: ir.Value,
+        k: ir.Value,
+        v: ir.Value,
+        past_k: ir.Value,
+        past_v: ir.Value,
+        all_k: ir.Value,
+        all_v: ir.Value,
+        y: ir.Value,
+        **_: Any,
+    ) -> MatchResult:
+        result = MatchResult()
+        node = y.producer()
+        assert node is not None
+        if any(x is not None for x in node.inputs[4:]):
+            return result.fail("the attention has past keys or values already", node)
+        if node.attributes.get_int("is_causal", 0):
+            # Causal masking is aligned to the end of the past: it would change meaning.
+            return result.fail("a causal attention cannot take the cache as its past", node)
+        for value in (q, k, v, past_k, past_v):
+            if facts.rank(value) != 4:
+                return result.fail("the attention's inputs are not 4-D", value)
+        for concat in (all_k, all_v):
+            axis = facts.node_attr_int(concat, "axis", 0)
+            if axis not in (2, -2):
+                return result.fail("the cache is not concatenated along the sequence", concat)
+        if facts.static_dim(k, 1) is None or not facts.same_dim(k, 1, past_k, 1):
+            return result.fail("past and new keys do not have the same known heads", past_k)
+        return result
+
+    def rewrite(
+        self,
+        op: Any,
+        q: ir.Value,
+        k: ir.Value,
+        v: ir.Value,
+        past_k: ir.Value,
+        past_v: ir.Value,
+        y: ir.Value,
+        **_: Any,
+    ) -> Any:
+        node = y.producer()
+        assert node is not None
+        mask = node.inputs[3] if len(node.inputs) > 3 else None
+        return op.Attention(q, k, v, mask, past_k, past_v, _outputs=3, **dict(node.attributes))
+
+
+gqa_rules = [GroupedKeyValueFusion.rule()]
+kv_cache_rules = [KeyValueCacheFusion.rule()]
+gqa_ruleset = RewriteRuleSet(gqa_rules)
+kv_cache_ruleset = RewriteRuleSet(kv_cache_rules)
+
+
+def fuse_gqa(model: ir.Model) -> int:
+    """Pass grouped keys and values to Attention unrepeated, then fold the KV-cache
+    concatenations into it (in place); the number of rewrites."""
+    return gqa_ruleset.apply_to_model(model) + kv_cache_ruleset.apply_to_model(model)
+
+
+__all__ = [
+    "GroupedKeyValueFusion",
+    "KeyValueCacheFusion",
+    "fuse_gqa",
+    "gqa_rules",
+    "kv_cache_rules",
+]

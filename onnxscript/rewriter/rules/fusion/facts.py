@@ -1,0 +1,125 @@
+"""What the fusion rules' checks read off matched values: constant numbers, element
+types, dimensions compared symbolically (``s10`` equals ``s10``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import onnx_ir as ir
+
+FLOAT_TYPES = frozenset(
+    {ir.DataType.FLOAT, ir.DataType.FLOAT16, ir.DataType.BFLOAT16, ir.DataType.DOUBLE}
+)
+
+
+def constant_ints(value: ir.Value | None) -> list[int] | None:
+    """The integers of a constant value (any rank, flattened), or None."""
+    if value is None:
+        return None
+    tensor = ir.convenience.get_const_tensor(value)
+    if tensor is None or tensor.size > 64:
+        return None
+    array = tensor.numpy()
+    if array.dtype.kind not in "iu":
+        return None
+    return [int(x) for x in np.asarray(array).ravel()]
+
+
+def constant_float(value: ir.Value | None) -> float | None:
+    """The number held by a one-element constant, or None."""
+    if value is None:
+        return None
+    tensor = ir.convenience.get_const_tensor(value)
+    if tensor is None or tensor.size != 1:
+        return None
+    return float(np.asarray(tensor.numpy()).ravel()[0])
+
+
+def is_float(value: ir.Value | None) -> bool:
+    return value is not None and value.dtype in FLOAT_TYPES
+
+
+def rank(value: ir.Value | None) -> int | None:
+    if value is None or value.shape is None:
+        return None
+    return value.shape.rank()
+
+
+def dim(value: ir.Value, axis: int) -> int | ir.SymbolicDim | None:
+    """Dimension ``axis`` of ``value`` (static int or symbolic), None when unknown."""
+    shape = value.shape
+    if shape is None or not -shape.rank() <= axis < shape.rank():
+        return None
+    found = shape[axis]
+    if isinstance(found, ir.SymbolicDim) and found.value is None:
+        return None
+    return found
+
+
+def static_dim(value: ir.Value, axis: int) -> int | None:
+    found = dim(value, axis)
+    return found if isinstance(found, int) else None
+
+
+def same_dim(a: ir.Value, a_axis: int, b: ir.Value, b_axis: int) -> bool:
+    """Whether two dimensions are known to be equal (same number or same symbol)."""
+    left, right = dim(a, a_axis), dim(b, b_axis)
+    if left is None or right is None:
+        return False
+    if isinstance(left, int) or isinstance(right, int):
+        return left == right
+    return left.value == right.value
+
+
+def normalized_axis(axes: Sequence[int], rank_: int | None) -> int | None:
+    """The first axis when ``axes`` are the trailing axes ``[k, ..., rank-1]`` (then
+    ``k`` is returned, negative when the rank is unknown), else None."""
+    if not axes:
+        return None
+    if rank_ is None:
+        wanted = list(range(-len(axes), 0))
+        return -len(axes) if sorted(axes) == wanted else None
+    positive = sorted(a + rank_ if a < 0 else a for a in axes)
+    return positive[0] if positive == list(range(rank_ - len(axes), rank_)) else None
+
+
+def node_attr_int(value: ir.Value, name: str, default: int) -> int:
+    """Integer attribute ``name`` of the node producing ``value``."""
+    producer = value.producer()
+    if producer is None:
+        return default
+    return producer.attributes.get_int(name, default)
+
+
+def unused(values: Sequence[ir.Value]) -> bool:
+    return all(not v.uses() and not v.is_graph_output() for v in values)
+
+
+def scale_fits(scale: ir.Value, x: ir.Value, axis: int) -> bool:
+    """Whether ``scale`` broadcasts to the normalized dimensions of ``x`` one way."""
+    scale_rank, x_rank = rank(scale), rank(x)
+    if scale_rank is None:
+        return False
+    normalized = -axis if axis < 0 else (x_rank - axis if x_rank is not None else None)
+    if normalized is None or scale_rank > normalized:
+        return False
+    return all(
+        static_dim(scale, -i) == 1 or same_dim(scale, -i, x, -i) for i in range(1, scale_rank + 1)
+    )
+
+
+__all__ = [
+    "FLOAT_TYPES",
+    "constant_float",
+    "constant_ints",
+    "dim",
+    "is_float",
+    "node_attr_int",
+    "normalized_axis",
+    "rank",
+    "same_dim",
+    "scale_fits",
+    "static_dim",
+    "unused",
+]

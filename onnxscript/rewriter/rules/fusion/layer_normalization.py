@@ -1,0 +1,111 @@
+"""LayerNormalization from its decomposition: ``(x - mean) / Sqrt(var + eps) * scale
+(+ bias)`` with ``mean`` and ``var`` ReduceMeans over the trailing axes (``d ** 2`` or
+``d * d``; division or multiplication by the Reciprocal); operands of Add and Mul in
+either order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import onnx_ir as ir
+
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.patterns import OrValue
+from onnxscript.rewriter.rule_class import RewriteRuleClassBase
+from onnxscript.rewriter.rule_set import RewriteRuleSet
+from onnxscript.rewriter.rules.fusion import facts
+
+
+class LayerNormFusion(RewriteRuleClassBase):
+    """The decomposition to ``LayerNormalization(x, scale[, bias])``."""
+
+    def __init__(self, bias: bool) -> None:
+        super().__init__(f"LayerNormFusion{'Bias' if bias else ''}")
+        self._bias = bias
+
+    def pattern(
+        self, op: Any, x: Any, scale: Any, bias: Any, axes: Any, axes2: Any, epsilon: Any
+    ) -> Any:
+        mean = op.ReduceMean(x, axes, _outputs=["mean"])
+        centered = op.Sub(x, mean)
+        square = OrValue([op.Pow(centered, 2), op.Mul(centered, centered)])
+        variance = op.ReduceMean(square, axes2, _outputs=["variance"])
+        std = op.Sqrt(op.Add(variance, epsilon))
+        normalized = OrValue([op.Div(centered, std), op.Mul(centered, op.Reciprocal(std))])
+        scaled = op.Mul(normalized, scale)
+        return op.Add(scaled, bias) if self._bias else scaled
+
+    def check(
+        self,
+        context: Any,
+        x: ir.Value,
+        scale: ir.Value,
+        axes: ir.Value,
+        axes2: ir.Value,
+        epsilon: ir.Value,
+        mean: ir.Value,
+        variance: ir.Value,
+        bias: ir.Value | None = None,
+        **_: Any,
+    ) -> MatchResult:
+        result = MatchResult()
+        if not facts.is_float(x):
+            return result.fail("x is not a known floating-point tensor", x)
+        axis = _axis(x, axes)
+        if axis is None or facts.constant_ints(axes2) != facts.constant_ints(axes):
+            return result.fail("the means are not over the same trailing axes", axes)
+        if any(facts.node_attr_int(v, "keepdims", 1) != 1 for v in (mean, variance)):
+            return result.fail("a ReduceMean does not keep the reduced dimensions", mean)
+        if facts.constant_float(epsilon) is None:
+            return result.fail("epsilon is not a constant", epsilon)
+        for weight in (scale, bias) if bias is not None else (scale,):
+            if weight.dtype != x.dtype or not facts.scale_fits(weight, x, axis):
+                return result.fail("a weight's type or shape does not fit the input", weight)
+        return result
+
+    def rewrite(
+        self,
+        op: Any,
+        x: ir.Value,
+        scale: ir.Value,
+        axes: ir.Value,
+        epsilon: ir.Value,
+        bias: ir.Value | None = None,
+        **_: Any,
+    ) -> Any:
+        axis = _axis(x, axes)
+        x_rank = facts.rank(x)
+        if axis is not None and axis >= 0 and x_rank is not None:
+            axis -= x_rank
+        stash = ir.DataType.DOUBLE if x.dtype == ir.DataType.DOUBLE else ir.DataType.FLOAT
+        inputs = [x, scale] if bias is None else [x, scale, bias]
+        epsilon_value = facts.constant_float(epsilon)
+        return op.LayerNormalization(
+            *inputs, axis=axis, epsilon=epsilon_value, stash_type=int(stash)
+        )
+
+
+def _axis(x: ir.Value, axes: ir.Value) -> int | None:
+    values = facts.constant_ints(axes)
+    return None if values is None else facts.normalized_axis(values, facts.rank(x))
+
+
+layer_normalization_rules = [LayerNormFusion.rule(bias=True), LayerNormFusion.rule(bias=False)]
+# With a bias first: the form without would match its Mul (met earlier in the graph).
+layer_normalization_rulesets = [
+    RewriteRuleSet(layer_normalization_rules[:1], commute=True),
+    RewriteRuleSet(layer_normalization_rules[1:], commute=True),
+]
+
+
+def fuse_layer_normalization(model: ir.Model) -> int:
+    """Fuse every layer normalization of ``model`` (in place); the number fused."""
+    return sum(rules.apply_to_model(model) for rules in layer_normalization_rulesets)
+
+
+__all__ = [
+    "LayerNormFusion",
+    "fuse_layer_normalization",
+    "layer_normalization_rules",
+    "layer_normalization_rulesets",
+]

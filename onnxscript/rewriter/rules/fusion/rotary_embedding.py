@@ -1,0 +1,175 @@
+"""RotaryEmbedding (opset 23) from transformers' ``apply_rotary_pos_emb`` as torch.onnx
+exports it: ``x * cos + rotate_half(x) * sin`` where ``rotate_half(x)`` is
+``Concat(-x[..., d/2:], x[..., :d/2])`` and cos / sin are ``Unsqueeze(Cos|Sin(Concat(freqs,
+freqs)), [1])`` of the ``[batch, seq, d/2]`` angles; then the partial form (only the first
+``rotary_embedding_dim`` channels rotated, the rest concatenated back)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import onnx_ir as ir
+
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.rule_class import RewriteRuleClassBase
+from onnxscript.rewriter.rule_set import RewriteRuleSet
+from onnxscript.rewriter.rules.fusion import facts
+
+_END = 2**31 - 1
+"""Slice ends at or above this are "to the end" (torch writes INT64_MAX)."""
+
+
+class RotaryEmbeddingFusion(RewriteRuleClassBase):
+    """Full rotation of 4-D ``[batch, heads, seq, head_dim]`` inputs, not interleaved."""
+
+    def __init__(self) -> None:
+        # The cos / sin nodes are shared by the query's and the key's rotation: the match
+        # keeps every node and the dead ones are removed after fusing.
+        super().__init__("RotaryEmbedding23", remove_nodes=False)
+
+    def pattern(
+        self, op: Any, x: Any, freqs: Any, start1: Any, end1: Any, start2: Any, end2: Any
+    ) -> Any:
+        angles = op.Concat(freqs, freqs, _outputs=["angles"])
+        cos = op.Unsqueeze(op.Cos(angles), [1])
+        sin = op.Unsqueeze(op.Sin(angles), [1])
+        first = op.Slice(x, start1, end1, _allow_other_inputs=True, _outputs=["first"])
+        second = op.Slice(x, start2, end2, _allow_other_inputs=True, _outputs=["second"])
+        rotated = op.Concat(op.Neg(second), first, _outputs=["rotated"])
+        return op.Add(op.Mul(x, cos), op.Mul(rotated, sin))
+
+    def check(
+        self,
+        context: Any,
+        x: ir.Value,
+        freqs: ir.Value,
+        first: ir.Value,
+        second: ir.Value,
+        rotated: ir.Value,
+        angles: ir.Value,
+        **_: Any,
+    ) -> MatchResult:
+        result = MatchResult()
+        if not facts.is_float(x) or facts.rank(x) != 4:
+            return result.fail("x is not a 4-D floating-point tensor", x)
+        head = facts.static_dim(x, 3)
+        if head is None or head % 2:
+            return result.fail("the head size is not a known even number", x)
+        half = head // 2
+        if not (_slice_of(first, 0, half, head) and _slice_of(second, half, _END, head)):
+            return result.fail("the slices do not split the last axis in halves", x)
+        if not (_last_axis(rotated, 4) and _last_axis(angles, 3)):
+            return result.fail("a Concat is not along the last axis", rotated)
+        if facts.rank(freqs) != 3 or facts.static_dim(freqs, 2) != half:
+            return result.fail("the angles are not [batch, seq, head_size / 2]", freqs)
+        if not (facts.same_dim(freqs, 0, x, 0) or facts.static_dim(freqs, 0) == 1):
+            return result.fail("the angles' batch is neither the input's nor 1", freqs)
+        if not facts.same_dim(freqs, 1, x, 2):
+            return result.fail("the angles' sequence is not known to be the input's", freqs)
+        return result
+
+    def rewrite(self, op: Any, x: ir.Value, freqs: ir.Value, **_: Any) -> Any:
+        angles = freqs if facts.same_dim(freqs, 0, x, 0) else _batched(op, freqs, x)
+        return op.RotaryEmbedding(x, op.Cos(angles), op.Sin(angles), interleaved=0)
+
+
+def _batched(op: Any, freqs: ir.Value, x: ir.Value) -> Any:
+    """``freqs`` expanded to the batch of ``x`` (onnxruntime wants cos and sin caches of
+    the input's batch; transformers computes them once for a batch of one)."""
+    batch = op.Shape(x, start=0, end=1)
+    return op.Expand(freqs, op.Concat(batch, op.Constant(value_ints=[1, 1]), axis=0))
+
+
+class PartialRotaryEmbeddingFusion(RewriteRuleClassBase):
+    """``Concat(RotaryEmbedding(x[..., :k]), x[..., k:])`` to ``RotaryEmbedding(x,
+    rotary_embedding_dim=k)``."""
+
+    def __init__(self) -> None:
+        super().__init__("PartialRotaryEmbedding23", remove_nodes=False)
+
+    def pattern(
+        self, op: Any, x: Any, cos: Any, sin: Any, s1: Any, e1: Any, s2: Any, e2: Any
+    ) -> Any:
+        kept = op.Slice(x, s1, e1, _allow_other_inputs=True, _outputs=["kept"])
+        passed = op.Slice(x, s2, e2, _allow_other_inputs=True, _outputs=["passed"])
+        rope = op.RotaryEmbedding(kept, cos, sin, _outputs=["rope"])
+        return op.Concat(rope, passed, _outputs=["joined"])
+
+    def check(
+        self,
+        context: Any,
+        x: ir.Value,
+        kept: ir.Value,
+        passed: ir.Value,
+        rope: ir.Value,
+        joined: ir.Value,
+        **_: Any,
+    ) -> MatchResult:
+        result = MatchResult()
+        head = facts.static_dim(x, 3) if facts.rank(x) == 4 else None
+        node = rope.producer()
+        assert node is not None
+        done = node.attributes.get_int("rotary_embedding_dim", 0)
+        if head is None or done or node.attributes.get_int("interleaved", 0):
+            return result.fail("x is not 4-D with a known head size, or already partial", x)
+        width = facts.static_dim(kept, 3)
+        if width is None or not 0 < width < head or width % 2:
+            return result.fail("the rotated part is not an even part of the head", kept)
+        if not (_slice_of(kept, 0, width, head) and _slice_of(passed, width, _END, head)):
+            return result.fail("the slices do not split the last axis at one place", x)
+        if not _last_axis(joined, 4):
+            return result.fail("the Concat is not along the last axis", joined)
+        return result
+
+    def rewrite(
+        self, op: Any, x: ir.Value, cos: ir.Value, sin: ir.Value, kept: ir.Value, **_: Any
+    ) -> Any:
+        width = facts.static_dim(kept, 3)
+        return op.RotaryEmbedding(x, cos, sin, interleaved=0, rotary_embedding_dim=width)
+
+
+def _slice_of(value: ir.Value, start: int, end: int, size: int) -> bool:
+    """Whether ``value`` is ``x[..., start:end]`` (``end`` past ``size`` means to the end)
+    of a rank-4 ``x`` with a last axis of ``size``."""
+    node = value.producer()
+    if node is None or node.op_type != "Slice":
+        return False
+    inputs = list(node.inputs) + [None] * (5 - len(node.inputs))
+    starts, ends = facts.constant_ints(inputs[1]), facts.constant_ints(inputs[2])
+    axes = facts.constant_ints(inputs[3]) if inputs[3] is not None else [0]
+    steps = facts.constant_ints(inputs[4]) if inputs[4] is not None else [1]
+    if starts is None or ends is None or axes not in ([3], [-1]) or steps != [1]:
+        return False
+    wanted_end = ends == [end] or (end >= size and ends[0] >= size)
+    return starts == [start] and wanted_end
+
+
+def _last_axis(value: ir.Value, rank: int) -> bool:
+    node = value.producer()
+    return node is not None and node.attributes.get_int("axis", 0) in (rank - 1, -1)
+
+
+rotary_embedding_rules = [RotaryEmbeddingFusion.rule()]
+partial_embedding_rules = [PartialRotaryEmbeddingFusion.rule()]
+rotary_embedding_ruleset = RewriteRuleSet(rotary_embedding_rules, commute=True)
+partial_embedding_ruleset = RewriteRuleSet(partial_embedding_rules)
+
+
+def fuse_rotary_embedding(model: ir.Model) -> int:
+    """Fuse every full rotary embedding of ``model`` (in place); the number fused."""
+    return rotary_embedding_ruleset.apply_to_model(model)
+
+
+def fuse_partial_rotary_embedding(model: ir.Model) -> int:
+    """Turn rotary embeddings of a slice, concatenated with the rest, into partial ones."""
+    return partial_embedding_ruleset.apply_to_model(model)
+
+
+__all__ = [
+    "PartialRotaryEmbeddingFusion",
+    "RotaryEmbeddingFusion",
+    "fuse_partial_rotary_embedding",
+    "fuse_rotary_embedding",
+    "partial_embedding_rules",
+    "rotary_embedding_rules",
+]
