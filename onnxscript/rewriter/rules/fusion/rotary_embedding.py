@@ -20,12 +20,15 @@ _END = 2**31 - 1
 
 
 class RotaryEmbeddingFusion(RewriteRuleClassBase):
-    """Full rotation of 4-D ``[batch, heads, seq, head_dim]`` inputs, not interleaved."""
+    """Full rotation of 4-D ``[batch, heads, seq, head_dim]`` inputs, not interleaved; the
+    halves taken by two Slices, or (``split``) by one Split, as the default rules leave
+    them."""
 
-    def __init__(self) -> None:
+    def __init__(self, split: bool = False) -> None:
         # The cos / sin nodes are shared by the query's and the key's rotation: the match
         # keeps every node and the dead ones are removed after fusing.
         super().__init__("RotaryEmbedding23", remove_nodes=False)
+        self._split = split
 
     def pattern(
         self, op: Any, x: Any, freqs: Any, start1: Any, end1: Any, start2: Any, end2: Any
@@ -33,8 +36,11 @@ class RotaryEmbeddingFusion(RewriteRuleClassBase):
         angles = op.Concat(freqs, freqs, _outputs=["angles"])
         cos = op.Unsqueeze(op.Cos(angles), [1])
         sin = op.Unsqueeze(op.Sin(angles), [1])
-        first = op.Slice(x, start1, end1, _allow_other_inputs=True, _outputs=["first"])
-        second = op.Slice(x, start2, end2, _allow_other_inputs=True, _outputs=["second"])
+        if self._split:
+            first, second = op.Split(x, _allow_other_inputs=True, _outputs=["first", "second"])
+        else:
+            first = op.Slice(x, start1, end1, _allow_other_inputs=True, _outputs=["first"])
+            second = op.Slice(x, start2, end2, _allow_other_inputs=True, _outputs=["second"])
         rotated = op.Concat(op.Neg(second), first, _outputs=["rotated"])
         return op.Add(op.Mul(x, cos), op.Mul(rotated, sin))
 
@@ -56,7 +62,10 @@ class RotaryEmbeddingFusion(RewriteRuleClassBase):
         if head is None or head % 2:
             return result.fail("the head size is not a known even number", x)
         half = head // 2
-        if not (_slice_of(first, 0, half, head) and _slice_of(second, half, _END, head)):
+        if self._split:
+            if not _split_in_halves(first, half):
+                return result.fail("the Split does not split the last axis in halves", x)
+        elif not (_slice_of(first, 0, half, head) and _slice_of(second, half, _END, head)):
             return result.fail("the slices do not split the last axis in halves", x)
         if not (_last_axis(rotated, 4) and _last_axis(angles, 3)):
             return result.fail("a Concat is not along the last axis", rotated)
@@ -144,12 +153,26 @@ def _slice_of(value: ir.Value, start: int, end: int, size: int) -> bool:
     return starts == [start] and wanted_end
 
 
+def _split_in_halves(first: ir.Value, half: int) -> bool:
+    """Whether ``first`` is output 0 of a Split of a rank-4 tensor's last axis in two
+    parts of ``half``."""
+    node = first.producer()
+    if node is None or node.op_type != "Split" or len(node.outputs) != 2:
+        return False
+    if node.attributes.get_int("axis", 0) not in (3, -1):
+        return False
+    sizes = node.inputs[1] if len(node.inputs) > 1 else None
+    if sizes is None:
+        return True
+    return facts.constant_ints(sizes) == [half, half]
+
+
 def _last_axis(value: ir.Value, rank: int) -> bool:
     node = value.producer()
     return node is not None and node.attributes.get_int("axis", 0) in (rank - 1, -1)
 
 
-rotary_embedding_rules = [RotaryEmbeddingFusion.rule()]
+rotary_embedding_rules = [RotaryEmbeddingFusion.rule(), RotaryEmbeddingFusion.rule(split=True)]
 partial_embedding_rules = [PartialRotaryEmbeddingFusion.rule()]
 rotary_embedding_ruleset = RewriteRuleSet(rotary_embedding_rules, commute=True)
 partial_embedding_ruleset = RewriteRuleSet(partial_embedding_rules)
