@@ -28,7 +28,7 @@ from onnxscript.converter.emitter import GraphEmitter
 from onnxscript.converter.presence import required_opset
 from onnxscript.errors import AttributeValueError
 from onnxscript.language.attributes import AT
-from onnxscript.language.literals import python_to_array
+from onnxscript.language.literals import literal_misfit, python_to_array
 from onnxscript.program.graph import Attr, Graph, Value
 from onnxscript.program.types import TensorTypeSpec, TypeSpec, element_type
 
@@ -55,7 +55,9 @@ def _as_array(default: Any, dtype: int | None) -> np.ndarray:
     if isinstance(default, (np.ndarray, np.generic)):
         return python_to_array(default)
     if isinstance(default, (bool, int, float, str, list, tuple)):
-        return python_to_array(list(default) if isinstance(default, tuple) else default, dtype)
+        data = list(default) if isinstance(default, tuple) else default
+        fits = dtype is not None and literal_misfit(data, dtype) is None
+        return python_to_array(data, dtype if fits else None)
     raise AttributeValueError(
         f"a {type(default).__name__} is not tensor data (use an array, a number or "
         "op.Constant(...))"
