@@ -16,3 +16,9 @@ def mean_of_two(
 ) -> FLOAT["N"] | DOUBLE["N"]:
     total = x + y
     return op.Where(x < y, total / 2.0, total * 0.5 + (x - y) * 0.0)
+
+
+@script()
+def mean_of_floats(x: FLOAT["N"], y: FLOAT["N"]) -> FLOAT["N"]:
+    """Calls the union-typed function with FLOAT tensors (runnable: its types are fixed)."""
+    return op.CastLike(mean_of_two(x, y), x)
