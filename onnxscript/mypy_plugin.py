@@ -20,6 +20,7 @@ imports changed without that hook, so such files are kept out of its cache
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -45,13 +46,34 @@ from mypy.nodes import (
     TupleExpr,
 )
 from mypy.options import Options
-from mypy.plugin import AnalyzeTypeContext, Plugin, ReportConfigContext
-from mypy.types import CallableType, RawExpressionType, Type, TypeList, UnboundType, UnionType
+from mypy.plugin import (
+    AnalyzeTypeContext,
+    MethodContext,
+    MethodSigContext,
+    Plugin,
+    ReportConfigContext,
+)
+from mypy.typeops import make_simplified_union
+from mypy.types import (
+    CallableType,
+    FunctionLike,
+    Instance,
+    RawExpressionType,
+    TupleType,
+    Type,
+    TypeList,
+    TypeVarType,
+    UnboundType,
+    UnionType,
+    get_proper_type,
+)
 
 from onnxscript.onnx_types import _ALL_TYPES
 
 _MODULE = "onnxscript.onnx_types."
 _TYPE_NAMES = frozenset(t.__name__ for t in _ALL_TYPES)
+_TENSOR_TYPE = _MODULE + "TensorType"
+_OPSET_MODULES = ("onnxscript.opsets._ai_onnx.", "onnxscript.opsets._ai_onnx_ml.")
 
 
 def _drop_shape(ctx: AnalyzeTypeContext) -> Type:
@@ -155,6 +177,117 @@ def _blocks(node: Node) -> list[Block]:
     return found
 
 
+def _tensor_items(typ: Type) -> tuple[list[Type], bool]:
+    """The tensor types (``FLOAT``, ...) that an argument's type is or holds, and whether it
+    is a union of them (``FLOAT | DOUBLE``)."""
+    proper = get_proper_type(typ)
+    items = proper.items if isinstance(proper, UnionType) else [proper]
+    found: list[Type] = [
+        item
+        for item in map(get_proper_type, items)
+        if isinstance(item, Instance) and item.type.has_base(_TENSOR_TYPE)
+    ]
+    return found, isinstance(proper, UnionType) and bool(found)
+
+
+def _mentions(formal: Type, var: TypeVarType) -> bool:
+    """Whether an op's formal input type is ``T`` or ``T | ArrayLike``."""
+    proper = get_proper_type(formal)
+    items = proper.items if isinstance(proper, UnionType) else [proper]
+    return any(isinstance(i, TypeVarType) and i.id == var.id for i in map(get_proper_type, items))
+
+
+def _union_for(var: TypeVarType, formals: list[Type], actuals: list[list[Type]]) -> Type | None:
+    """The union of the tensor types passed for the type variable ``var`` when one of the
+    arguments is a union (``None`` otherwise: mypy's own inference stands)."""
+    found: list[Type] = []
+    saw_union = False
+    for formal, given in zip(formals, actuals):
+        if not _mentions(formal, var):
+            continue
+        for typ in given:
+            items, is_union = _tensor_items(typ)
+            found.extend(items)
+            saw_union = saw_union or is_union
+    return make_simplified_union(found) if saw_union and len(found) > 1 else None
+
+
+def _op_signature(ctx: MethodContext, name: str) -> CallableType | None:
+    """The op's signature as the stub declares it (type variables unsolved), with ``self``."""
+    receiver = get_proper_type(ctx.type)
+    if not isinstance(receiver, Instance):
+        return None
+    method = receiver.type.get_method(name)
+    if isinstance(method, Decorator):
+        method = method.func
+    signature = getattr(method, "type", None)
+    return signature if isinstance(signature, CallableType) else None
+
+
+def _op_result(name: str, ctx: MethodContext) -> Type:
+    """An op's result type where an input is a union of tensor types: ``op.Relu(x)`` with
+    ``x: FLOAT | DOUBLE`` is ``FLOAT | DOUBLE``. mypy solves the op's type variable with
+    the join of the union's items (their base class ``TensorType``), which a function
+    declared to return ``FLOAT | DOUBLE`` cannot return."""
+    signature = _op_signature(ctx, name)
+    if signature is None or len(signature.arg_types) != len(ctx.arg_types) + 1:
+        return ctx.default_return_type
+    formals = signature.arg_types[1:]
+
+    def solved(declared: Type, inferred: Type) -> Type:
+        declared = get_proper_type(declared)
+        if isinstance(declared, TypeVarType):
+            return _union_for(declared, formals, ctx.arg_types) or inferred
+        proper = get_proper_type(inferred)
+        if (
+            isinstance(declared, TupleType)
+            and isinstance(proper, TupleType)
+            and len(declared.items) == len(proper.items)
+        ):
+            items = [solved(d, i) for d, i in zip(declared.items, proper.items)]
+            return proper.copy_modified(items=items)
+        if (
+            isinstance(declared, Instance)
+            and isinstance(proper, Instance)
+            and declared.type is proper.type
+            and len(declared.args) == len(proper.args)
+        ):  # tuple[T, ...] (Split), list[T]
+            args = [solved(d, i) for d, i in zip(declared.args, proper.args)]
+            return proper.copy_modified(args=args)
+        return inferred
+
+    return solved(signature.ret_type, ctx.default_return_type)
+
+
+_OPERATORS = frozenset(
+    {
+        "__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__pow__",
+        "__matmul__", "__lt__", "__le__", "__gt__", "__ge__", "__and__", "__or__", "__xor__",
+        "__lshift__", "__rshift__",
+    }
+)  # fmt: skip
+"""The binary operators of tensor types whose other operand may be a union (see
+:func:`_operator_signature`)."""
+
+
+def _operator_signature(ctx: MethodSigContext) -> FunctionLike:
+    """``x + y`` with both annotated ``FLOAT | DOUBLE``: mypy checks each pairing
+    (``FLOAT + DOUBLE`` too), which the operators refuse, as ONNX does not promote. The
+    annotations say that both have one of the types, not that they differ, so an operand
+    that is a union holding the receiver's type is accepted (``FLOAT + INT64`` is still
+    an error)."""
+    signature = ctx.default_signature
+    receiver = get_proper_type(ctx.type)
+    if len(ctx.args) != 1 or len(ctx.args[0]) != 1 or not isinstance(signature, CallableType):
+        return signature
+    other = ctx.api.get_expression_type(ctx.args[0][0])
+    items, is_union = _tensor_items(other)
+    if not is_union or not any(get_proper_type(i) == receiver for i in items):
+        return signature
+    widened = make_simplified_union([signature.arg_types[0], other])
+    return signature.copy_modified(arg_types=[widened])
+
+
 def _imports_onnxscript(file: MypyFile) -> bool:
     for node in file.imports:
         if isinstance(node, Import):
@@ -190,6 +323,19 @@ class TensorTypePlugin(Plugin):
         # entry records a value that the check (which returns None) never matches.
         if not ctx.is_check and ctx.id in self._fixed:
             return "string dimensions"
+        return None
+
+    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        if fullname.startswith(_OPSET_MODULES):
+            return functools.partial(_op_result, fullname.rpartition(".")[2])
+        return None
+
+    def get_method_signature_hook(
+        self, fullname: str
+    ) -> Callable[[MethodSigContext], FunctionLike] | None:
+        owner, _, name = fullname.rpartition(".")
+        if name in _OPERATORS and owner.startswith(_MODULE):
+            return _operator_signature
         return None
 
     def get_type_analyze_hook(self, fullname: str) -> Callable[[AnalyzeTypeContext], Type] | None:

@@ -124,7 +124,10 @@ class Opset:
             close = self.suggestions(name)
             hint = f"; did you mean {' or '.join(close)}?" if close else ""
             raise AttributeError(
-                f"opset {self.domain or 'ai.onnx'} version {self.version} has no op {name!r}{hint}"
+                f"opset {self.domain or 'ai.onnx'} version {self.version} has no op "
+                f"{name!r}{hint} (a script compiles such a call to a node of a custom op, "
+                "which eager mode cannot run: run the compiled model in a runtime that "
+                "registers the op)"
             )
         return op
 

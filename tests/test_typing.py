@@ -18,6 +18,7 @@ from tests.helpers import (
 )
 
 CLEAN_SAMPLES = ["scripts.py", "ops.py", "eager.py"]
+MYPY_ONLY = "union_operators.py"
 ERRORS = "deliberate_errors.py"
 
 
@@ -31,12 +32,12 @@ def _by_line(diagnostics: tuple[Diagnostic, ...], file: str) -> dict[int, list[s
 
 def test_the_samples_are_real_scripts():
     # Compiling them (at import) and running the eager one: the checkers see code that works.
-    for name in ("scripts", "ops"):
+    for name in ("scripts", "ops", "union_operators"):
         load_module(f"typing_sample_{name}", TYPING_SAMPLES / f"{name}.py")
     load_module("typing_sample_eager", TYPING_SAMPLES / "eager.py").main()
 
 
-@pytest.mark.parametrize("sample", CLEAN_SAMPLES)
+@pytest.mark.parametrize("sample", [*CLEAN_SAMPLES, MYPY_ONLY])
 def test_mypy_accepts_the_samples(sample: str):
     assert [d for d in mypy_diagnostics() if d.file == sample] == []
 

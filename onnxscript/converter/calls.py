@@ -358,10 +358,19 @@ def function_call(
 ) -> Sym:
     bound_inputs, attrs, _ = _bind_call(t, call, fn.call_signature, fn.name)
     graph = fn.function_ir.graph
+    formals = fn.call_signature.inputs
+    last_default = max((i + 1 for i, p in enumerate(formals) if p.has_default), default=0)
+    bound_inputs = [*bound_inputs, *[None] * (last_default - len(bound_inputs))]
     inputs: list[Value | None] = []
     for slot, arg in enumerate(bound_inputs):
         if arg is None:
-            inputs.append(None)
+            # An input with a tensor default gets it here, so that onnx's shape inference
+            # of the callee's body sees a typed input (the callee would fill it in too).
+            param = formals[slot] if slot < len(formals) else None
+            if param is not None and param.has_default:
+                inputs.append(t.builder.constant(param.default))
+            else:
+                inputs.append(None)
             continue
         declared = graph.inputs[slot].declared_type if slot < len(graph.inputs) else None
         dtype = declared.dtype if isinstance(declared, TensorTypeSpec) else None

@@ -405,6 +405,7 @@ def translate_for(t: Translator, stmt: ast.For) -> None:
             )
         if not isinstance(stmt.target, ast.Name):
             raise t.error(stmt.target, "the loop variable over a tensor must be a plain name")
+        _check_has_rows(t, stmt.iter, iterable)
         tensor = iterable
         shape = t.builder.emit1("Shape", tensor, hint="shape")
         zero = t.builder.constant(np.array(0, dtype=np.int64))
@@ -422,6 +423,22 @@ def translate_for(t: Translator, stmt: ast.For) -> None:
         after = t.liveness.live_out(stmt)
         carried = [v for v in carried if v != cond_var or v in after]
     _loop(t, stmt, trip, cond_init, cond_var, carried, body, bind)
+
+
+def _check_has_rows(t: Translator, node: ast.expr, tensor: Value) -> None:
+    """A located error when ``tensor`` is known to be a scalar (annotated so, or computed
+    from such by elementwise ops): a rank-0 tensor has no first axis, and the ``Gather``
+    that would read its rows makes a model that onnx's shape inference rejects."""
+    if not is_scalar(t.builder, tensor):
+        return
+    text = t.text(node)
+    raise t.error(
+        node,
+        f"cannot loop over {text}: it is a scalar (rank 0, as annotated), which has no "
+        "first axis to iterate over",
+        f"annotate {text} with its shape (FLOAT['N'] for a vector, FLOAT['N', 'M'] for "
+        f"rows) to loop over its first axis, or use {text} directly: a scalar has no rows",
+    )
 
 
 def _range_target(

@@ -11,7 +11,7 @@ import numpy as np
 import onnx
 
 from onnxscript import dtypes
-from onnxscript.converter import optional_values, presence, target, type_inference
+from onnxscript.converter import optional_values, presence, target, type_inference, unknown_ops
 from onnxscript.converter.calls import translate_call
 from onnxscript.converter.context import FunctionContext
 from onnxscript.converter.emitter import GraphEmitter
@@ -466,15 +466,7 @@ class ExpressionTranslator:
             if isinstance(obj, Opset):
                 op = obj.lookup(node.attr)
                 if op is None:
-                    close = obj.suggestions(node.attr)
-                    raise self.error(
-                        node,
-                        f"{self.text(node)}: opset {obj.domain or 'ai.onnx'} version "
-                        f"{obj.version} has no op {node.attr!r}",
-                        f"did you mean {' or '.join(close)}?"
-                        if close
-                        else "check the op name in the ONNX operator list",
-                    )
+                    op = unknown_ops.schemaless_op(self.ctx.source, node, obj, node.attr)
                 return Const(op)
             try:
                 return Const(getattr(obj, node.attr))

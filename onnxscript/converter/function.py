@@ -16,7 +16,7 @@ from onnxscript.analysis.dead_code import remove_unused_constants
 from onnxscript.analysis.liveness import Liveness, analyze
 from onnxscript.analysis.names import Facts, all_identifiers, attribute_bases, scan
 from onnxscript.analysis.naming import assign_names
-from onnxscript.converter import optional_values
+from onnxscript.converter import input_defaults, optional_values
 from onnxscript.converter.context import FunctionContext
 from onnxscript.converter.control_flow import _output
 from onnxscript.converter.emitter import GraphEmitter
@@ -187,6 +187,7 @@ def _translator(
         builder.add_input(value)
         translator.env[value.hint] = value
     translator.optional_inputs.update(parameters.optional_inputs())
+    input_defaults.fill_defaults(translator, parameters.defaults)
     return translator
 
 

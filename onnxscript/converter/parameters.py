@@ -11,6 +11,7 @@ import typing
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from onnxscript.converter.input_defaults import InputDefault, default_array
 from onnxscript.converter.symbols import AttrRef
 from onnxscript.errors import AttributeValueError, ScriptError
 from onnxscript.language.annotations import ATTR_KINDS, LIST_KINDS, LIST_ORIGINS, unwrap_optional
@@ -86,13 +87,19 @@ def output_types(annotation: Any) -> list[TypeSpec | None] | None:
     return result
 
 
+def _param_node(fdef: ast.FunctionDef, name: str) -> ast.arg | None:
+    """The syntax of the parameter ``name`` of ``fdef``."""
+    for arg in [*fdef.args.posonlyargs, *fdef.args.args, *fdef.args.kwonlyargs]:
+        if arg.arg == name:
+            return arg
+    return None
+
+
 def _param_error(
     source: SourceText, fdef: ast.FunctionDef, name: str, msg: str, hint: str = ""
 ) -> ScriptError:
-    for arg in [*fdef.args.posonlyargs, *fdef.args.args, *fdef.args.kwonlyargs]:
-        if arg.arg == name:
-            return source.error(arg, msg, hint)
-    return source.error(fdef, msg, hint)
+    node = _param_node(fdef, name)
+    return source.error(node if node is not None else fdef, msg, hint)
 
 
 class PyParam(NamedTuple):
@@ -131,15 +138,17 @@ def python_parameters(fn: Callable[..., Any]) -> list[PyParam]:
 
 class Parameters(NamedTuple):
     """A function's parameters, in order: the calling convention (``params``), the graph
-    inputs, and the attribute parameters (``attr_params``, with ``attr_refs`` by name)."""
+    inputs, the attribute parameters (``attr_params``, with ``attr_refs`` by name) and the
+    tensor defaults of inputs (``defaults``)."""
 
     params: list[Param]
     inputs: list[Value]
     attr_params: list[AttrParam]
     attr_refs: dict[str, AttrRef]
+    defaults: list[InputDefault]
 
     def optional_inputs(self) -> list[Value]:
-        """The inputs a caller may omit (tensor parameters defaulted to ``None``)."""
+        """The inputs a caller may omit (tensor parameters with a default)."""
         input_params = [p for p in self.params if p.is_input]
         return [v for v, p in zip(self.inputs, input_params) if p.optional]
 
@@ -178,16 +187,26 @@ def _input_param(source: SourceText, fdef: ast.FunctionDef, p: PyParam, annotati
             "annotate inputs with tensor types (FLOAT, INT64[...], ...) and attributes "
             "with int, float, str, bool or list[int]/list[float]/list[str]",
         )
-    if p.default is not inspect.Parameter.empty and p.default is not None:
+    return Value(p.name, spec, name=p.name, declared_type=spec)
+
+
+def _input_default(
+    source: SourceText, fdef: ast.FunctionDef, p: PyParam, value: Value
+) -> InputDefault:
+    """The tensor default of the input ``value`` (parameter ``p``), or a located error."""
+    try:
+        array = default_array(p.name, p.default, value.declared_type)
+    except AttributeValueError as exc:
         raise _param_error(
             source,
             fdef,
             p.name,
-            f"input {p.name!r} cannot have a default value other than None",
-            "a tensor input defaulted to None is optional; only attribute parameters "
-            "(int, float, str, bool, lists) take other defaults",
-        )
-    return Value(p.name, spec, name=p.name, declared_type=spec)
+            f"default of {p.name!r}: {exc}",
+            "a tensor input takes None (optional) or tensor data (an array, a number, "
+            "op.Constant(...)) of its annotated element type as its default",
+        ) from None
+    node = _param_node(fdef, p.name)
+    return InputDefault(value, array, node if node is not None else fdef)
 
 
 def read_parameters(
@@ -197,7 +216,7 @@ def read_parameters(
     annotations: dict[str, Any],
 ) -> Parameters:
     """The parameters of ``fn`` (whose definition is ``fdef``), or a located ScriptError."""
-    found = Parameters([], [], [], {})
+    found = Parameters([], [], [], {}, [])
     for p in python_parameters(fn):
         if p.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
             raise _param_error(
@@ -214,6 +233,12 @@ def read_parameters(
             found.attr_params.append(param)
             found.attr_refs[p.name] = ref
         else:
-            found.inputs.append(_input_param(source, fdef, p, annotation))
-            found.params.append(Param(p.name, is_input=True, optional=p.default is None))
+            value = _input_param(source, fdef, p, annotation)
+            found.inputs.append(value)
+            if p.default is None or p.default is inspect.Parameter.empty:
+                found.params.append(Param(p.name, is_input=True, optional=p.default is None))
+                continue
+            default = _input_default(source, fdef, p, value)
+            found.defaults.append(default)
+            found.params.append(Param(p.name, is_input=True, optional=True, default=default.array))
     return found

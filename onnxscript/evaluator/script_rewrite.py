@@ -341,9 +341,12 @@ class EagerFunction:
         for p in self.signature.params:
             if p.is_input:
                 value = inputs[slot] if slot < len(inputs) else None
-                values.append(
-                    None if value is None else self._input(slot, p.name, value, check_shapes)
-                )
+                if value is None and p.has_default:  # a tensor default, made at compile time
+                    values.append(self._input(slot, p.name, p.default, check_shape=False))
+                else:
+                    values.append(
+                        None if value is None else self._input(slot, p.name, value, check_shapes)
+                    )
                 slot += 1
             elif p.name in attributes:
                 values.append(self._attribute(p.name, p.attr_kind, attributes[p.name]))

@@ -518,6 +518,31 @@ def test_loop_over_tensor_rows():
     assert_close(run_model(model, x[:0]), [np.zeros(3, np.float32)])
 
 
+@pytest.mark.parametrize(
+    ("params", "iterated"), [("x: FLOAT", "x"), ("x: FLOAT, y: FLOAT", "x * y + 1.0")]
+)
+def test_loop_over_a_scalar_is_a_located_error(params: str, iterated: str):
+    """A rank-0 tensor has no rows: the Gather reading them would make a model that onnx's
+    shape inference rejects."""
+    from onnxscript import ScriptError
+    from tests.helpers import define
+
+    source = (
+        f"def f({params}) -> FLOAT:\n    s = op.Constant(value_float=0.0)\n"
+        f"    for row in {iterated}:\n        s = s + row\n    return s\n"
+    )
+    with pytest.raises(ScriptError) as info:
+        script()(define(source, {"FLOAT": FLOAT, "op": op}))
+    err = info.value
+    assert (err.lineno, err.col) == (3, len("    for row in "))
+    assert err.source_line.strip() == f"for row in {iterated}:"
+    assert err.message == (
+        f"cannot loop over {iterated}: it is a scalar (rank 0, as annotated), which has no "
+        "first axis to iterate over"
+    )
+    assert err.hint.startswith(f"annotate {iterated} with its shape (FLOAT['N'] for a vector")
+
+
 def test_explicit_loop_op_with_graph_body():
     @script()
     def f(x: FLOAT, n: INT64) -> FLOAT:

@@ -155,11 +155,11 @@ def test_presence_test_needs_opset_18():
     assert script()(define(source, {"FLOAT": FLOAT, "op": opset18})).to_function_proto()
 
 
-def test_only_none_defaults_a_tensor_input():
-    with pytest.raises(ScriptError, match="default value other than None"):
+def test_a_tensor_default_of_another_element_type_is_refused():
+    with pytest.raises(ScriptError, match="has element type INT64, but its annotation"):
 
         @script()
-        def f(x: FLOAT["N"], b: FLOAT["N"] = 1.0) -> FLOAT["N"]:
+        def f(x: FLOAT["N"], b: FLOAT["N"] = op.Constant(value_int=1)) -> FLOAT["N"]:  # noqa: B008
             return op.Add(x, b)
 
 

@@ -8,7 +8,7 @@ line, so importing the module (as tests that collect script functions do) runs n
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from onnxscript import FLOAT, INT64, script
+    from onnxscript import DOUBLE, FLOAT, INT64, script
     from onnxscript import opset18 as op
     from onnxscript import opset99 as newest  # error: attr-defined
 
@@ -39,6 +39,14 @@ if TYPE_CHECKING:
     @script()
     def shift_floats(x: FLOAT["N"]) -> FLOAT["N"]:
         return x << 1  # error: operator
+
+    @script()
+    def union_to_other_type(x: FLOAT["N"] | DOUBLE["N"]) -> INT64["N"]:
+        return op.Relu(x)  # error: return-value
+
+    @script()
+    def union_with_other_element_type(x: FLOAT | DOUBLE, n: INT64) -> FLOAT | DOUBLE:
+        return x + n  # error: operator
 
     def call_with_wrong_arity(x: FLOAT["N"]) -> None:
         unknown_op(x, x)  # error: call-overload

@@ -6,7 +6,7 @@ from typing import Optional
 
 import numpy as np
 
-from onnxscript import BOOL, FLOAT, INT64, UINT64, script
+from onnxscript import BOOL, DOUBLE, FLOAT, INT64, UINT64, script
 from onnxscript import opset18 as op
 
 Rows = FLOAT["N", 4]
@@ -89,3 +89,18 @@ def shifted_row_sum(x: Rows) -> FLOAT[4]:
     for row in x:
         total = total + row + OFFSET
     return total
+
+
+@script()
+def any_float(x: FLOAT["N"] | DOUBLE["N"]) -> FLOAT["N"] | DOUBLE["N"]:
+    """A union of tensor types: ops on it give the union back."""
+    y = op.Relu(x)
+    first, second = op.Split(op.Concat(y, y, axis=0), num_outputs=2)
+    values, _ = op.TopK(first, op.Constant(value_ints=[1]))
+    return op.Where(x > 0.0, second * 2.0, op.CastLike(1.0, values))
+
+
+@script()
+def biased(x: FLOAT["N"], bias: FLOAT = op.Constant(value_float=0.5)) -> FLOAT["N"]:  # noqa: B008
+    """A tensor default: an optional input filled with the default when left out."""
+    return op.Add(x, bias)
