@@ -104,6 +104,20 @@ def _interface(fn: _Function) -> set[int]:
     return keep
 
 
+def _kept_initializers(fn: _Function) -> list[Val]:
+    """The main graph's initializers that stay initializers. ``initializers=`` gives them
+    their names only after compiling: no value the compiler names may take one."""
+    if not fn.scope.keep_initializers:
+        return []
+    return [
+        out
+        for node in fn.graph.nodes
+        if node.proto is None
+        for out in node.outputs
+        if out is not None
+    ]
+
+
 def _keepable(name: str) -> bool:
     """Whether a function or attribute of the model can keep ``name`` in Python."""
     return (
@@ -336,6 +350,7 @@ class ModuleWriter:
         taken |= set(fn.scope.attr_params.values())
         taken |= {sub.func_name for sub in fn.reader.subgraphs}
         taken |= {v.cand for v in values if id(v) in keep}
+        taken |= {v.name for v in _kept_initializers(fn)}
         counter = 0
         by_var: dict[int, str] = {}
         for val in values:
@@ -364,7 +379,9 @@ class ModuleWriter:
         another variable called ``x_1`` would lose its name to them when compiled, and
         translating again would not give the same text. Such variables get a trailing ``_``
         (except the model's inputs and outputs, whose names are its interface)."""
-        keep = _interface(fn)
+        # An initializer keeps its name too: its variable is called like it, so that the
+        # compiler, which sees the name, gives it to no other value.
+        keep = _interface(fn) | {id(v) for v in _kept_initializers(fn)}
         renamed: dict[str, str] = {}
         hints = _COMPILER_HINTS
         for val in values:
@@ -379,7 +396,8 @@ class ModuleWriter:
             elif base is None or base not in multi:
                 continue
             elif id(val) in keep:
-                # The model's input or output keeps its name: plan `base` without merges.
+                # The model's input, output or initializer keeps its name: plan `base`
+                # without merges.
                 raise Mismatch(f"{name} would collide with the values of {base}", multi[base].root)
             new = renamed.get(name)
             if new is None:

@@ -206,8 +206,10 @@ class TensorWriter:
         """(expression, whether it must live at module level)."""
         code = tensor.data_type
         dims = list(tensor.dims)
-        array = onnx.numpy_helper.to_array(tensor)
         indent = ""
+        if code == onnx.TensorProto.STRING:
+            return self._strings(list(tensor.string_data), dims, inline, indent)
+        array = onnx.numpy_helper.to_array(tensor)
         if code in _NUMPY_NAMES:
             np_name = self.imports.module("np")
             dtype = f"{np_name}.{_NUMPY_NAMES[code]}"
@@ -215,22 +217,28 @@ class TensorWriter:
             flat = array.reshape(-1).tolist()
             items = [fmt(v) for v in flat]
             return self._array_text(items, dims, f"dtype={dtype}", inline, indent), False
-        if code == onnx.TensorProto.STRING:
-            self.imports.module("np")
-            flat = array.reshape(-1).tolist()
-            raw = [v if isinstance(v, bytes) else str(v).encode("utf-8") for v in flat]
-            try:
-                items = [string(v.decode("utf-8")) for v in raw]
-            except UnicodeDecodeError:
-                onnx_name = self.imports.module("onnx")
-                values = _wrapped([repr(v) for v in raw], indent)
-                text = (
-                    f"{onnx_name}.helper.make_tensor('', {onnx_name}.TensorProto.STRING, "
-                    f"{dims}, {values})"
-                )
-                return text, True
-            return self._array_text(items, dims, "dtype=object", inline, indent), False
         return self._other(tensor, array, dims, inline, indent)
+
+    def _strings(
+        self, raw: list[bytes], dims: list[int], inline: bool, indent: str
+    ) -> tuple[str, bool]:
+        """A STRING tensor from its elements as stored (bytes, read without decoding:
+        onnx's ``to_array`` fails on bytes that are not UTF-8). UTF-8 text becomes an
+        object array of ``str``; other bytes a module-level ``make_tensor`` call with
+        ``bytes`` literals (scripts reject ``b"..."``; ``repr`` of bytes always reads back
+        as the same bytes, whatever they hold)."""
+        try:
+            items = [string(v.decode("utf-8")) for v in raw]
+        except UnicodeDecodeError:
+            onnx_name = self.imports.module("onnx")
+            values = _wrapped([repr(v) for v in raw], indent)
+            text = (
+                f"{onnx_name}.helper.make_tensor('', {onnx_name}.TensorProto.STRING, "
+                f"{dims}, {values})"
+            )
+            return text, True
+        self.imports.module("np")
+        return self._array_text(items, dims, "dtype=object", inline, indent), False
 
     def _array_text(
         self, items: list[str], dims: list[int], dtype: str, inline: bool, indent: str

@@ -427,9 +427,9 @@ def _same_tensor(a: onnx.TensorProto, b: onnx.TensorProto, exact: bool) -> bool:
         return False
     if onnx.TensorProto.EXTERNAL in (a.data_location, b.data_location):
         return a.data_location == b.data_location and _external(a) == _external(b)
+    if a.data_type == onnx.TensorProto.STRING:  # bytes as stored (they may not be UTF-8)
+        return list(a.string_data) == list(b.string_data)
     x, y = onnx.numpy_helper.to_array(a), onnx.numpy_helper.to_array(b)
-    if x.dtype == object:  # strings
-        return bool(x.tolist() == y.tolist())
     if x.tobytes() == y.tobytes():
         return True
     return not exact and x.dtype.kind in "fc" and bool(np.array_equal(x, y, equal_nan=True))

@@ -397,3 +397,30 @@ def test_results_survive_the_round_trip():
     x = np.random.default_rng(0).standard_normal((2, 4)).astype(np.float32)
     b = np.ones(5, np.float32)
     np.testing.assert_allclose(run_model(back, [x, b])[0], run_model(model, [x, b])[0])
+
+
+def _initializer_named_like_an_ssa_variant(initializer: str) -> onnx.ModelProto:
+    """What optimize() leaves in a bloom/falcon export: a folded weight ``unsqueeze_1`` next
+    to values ``unsqueeze`` and ``unsqueeze_4`` that could share a variable."""
+    weight = nh.from_array(np.array([1.0, 2.0], np.float32), initializer)
+    nodes = [
+        oh.make_node("Relu", ["x"], ["unsqueeze"]),
+        oh.make_node("Neg", ["unsqueeze"], ["unsqueeze_4"]),
+        oh.make_node("Add", ["unsqueeze_4", initializer], ["y"]),
+    ]
+    return make_model(nodes, [vi("x", FLOAT, [2])], [vi("y", FLOAT, [2])], [weight])
+
+
+@pytest.mark.parametrize("initializer", ["unsqueeze_1", "unsqueeze_2", "v1"])
+@pytest.mark.parametrize("rename", [False, True])
+def test_initializer_named_like_a_name_the_compiler_gives(initializer: str, rename: bool):
+    """The compiler names the values of a variable ``x`` ``x``, ``x_1``, ...; ``initializers=``
+    renames the initializer's variable after compiling, so that variable is named exactly
+    like the initializer (or no compiled value could take the initializer's name)."""
+    model = _initializer_named_like_an_ssa_variant(initializer)
+    source, back = assert_roundtrip(model, rename=rename)
+    assert [t.name for t in back.graph.initializer] == [initializer]
+    if not rename:
+        assert f"{initializer} = op.Constant(" in source
+    if not rename and initializer.startswith("unsqueeze"):
+        assert [n.output[0] for n in back.graph.node] == ["unsqueeze", "unsqueeze_4", "y"]

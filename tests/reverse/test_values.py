@@ -23,6 +23,7 @@ from tests.reverse.common import (
     make_model,
     vi,
 )
+from tests.reverse.test_injection import assert_safe
 
 
 def test_symbolic_unknown_and_scalar_dims_in_annotations():
@@ -353,3 +354,85 @@ def test_exported_style_model():
     assert "_layer1_MatMul_output_0 = op.MatMul(input_1, layer1_weight)" in source
     assert "LAYER1_WEIGHT = np.array([" in source
     assert 'rename_values(model, {"input_1": "input.1"})' in source
+
+
+NOT_UTF8 = [b"\xff\xfe'\"\n", b"text", b"\x80\\x00", b""]
+"""Elements of a STRING tensor that are not UTF-8 text (with quotes, a newline, a
+backslash), next to some that are."""
+
+STRING = onnx.TensorProto.STRING
+
+
+def _string_tensor(name: str, dims: list[int]) -> onnx.TensorProto:
+    return oh.make_tensor(name, STRING, dims, NOT_UTF8)
+
+
+def _string_model(where: str) -> onnx.ModelProto:
+    """A model whose output ``y`` is a STRING tensor of non-UTF-8 bytes defined ``where``."""
+    out = [vi("y", STRING, [2, 2])]
+    if where == "initializer":
+        node = oh.make_node("Identity", ["w"], ["y"])
+        return make_model([node], [], out, [_string_tensor("w", [2, 2])])
+    if where == "Constant value":
+        return make_model(
+            [oh.make_node("Constant", [], ["y"], value=_string_tensor("", [2, 2]))], [], out
+        )
+    if where == "Constant value_strings":
+        node = oh.make_node("Constant", [], ["y"], value_strings=NOT_UTF8)
+        return make_model([node], [], [vi("y", STRING, [4])])
+    if where == "Constant value_string":
+        node = oh.make_node("Constant", [], ["y"], value_string=NOT_UTF8[0])
+        return make_model([node], [], [vi("y", STRING, [])])
+    assert where == "function"
+    constant = oh.make_node("Constant", [], ["c"], value=_string_tensor("", [2, 2]))
+    body = [constant, oh.make_node("Identity", ["c"], ["y"])]
+    fn = oh.make_function("local", "strings", [], ["y"], body, [oh.make_opsetid("", 18)])
+    call = oh.make_node("strings", [], ["y"], domain="local")
+    return make_model([call], [], out, functions=[fn], extra_opsets={"local": 1})
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        "initializer",
+        "Constant value",
+        "Constant value_strings",
+        "Constant value_string",
+        "function",
+    ],
+)
+def test_string_tensors_that_are_not_utf8_round_trip_exactly(where: str):
+    """onnx's ``to_array`` cannot decode such bytes (nor can onnxruntime or the reference
+    evaluator return them): the script writes them as ``bytes`` and the compiled model
+    holds the same bytes."""
+    model = _string_model(where)
+    source, back = assert_roundtrip(model, run=False)
+    assert_safe(source)
+    assert _stored_strings(back) == _stored_strings(model)
+    assert NOT_UTF8[0] in _stored_strings(back)
+
+
+def _stored_strings(model: onnx.ModelProto) -> list[bytes]:
+    """The bytes of the model's STRING initializers and of its nodes' string attributes
+    and STRING tensor attributes (local functions included), in order."""
+    found = [s for t in model.graph.initializer for s in t.string_data]
+    nodes = [*model.graph.node, *(n for f in model.functions for n in f.node)]
+    for node in nodes:
+        for attr in node.attribute:
+            found += [attr.s] if attr.s else []
+            found += list(attr.strings) + list(attr.t.string_data)
+    return found
+
+
+def test_string_attributes_that_are_not_utf8_round_trip_exactly():
+    node = oh.make_node(
+        "Custom", ["x"], ["y"], domain="my.domain", s=b"\xff'\"\n", ss=[b"\x80", b"ok"]
+    )
+    model = make_model(
+        [node], [vi("x", FLOAT, [2])], [vi("y", FLOAT, [2])], extra_opsets={"my.domain": 1}
+    )
+    source, back = assert_roundtrip(model, run=False)
+    attrs = {a.name: a for a in back.graph.node[0].attribute}
+    assert attrs["s"].s == b"\xff'\"\n"
+    assert list(attrs["ss"].strings) == [b"\x80", b"ok"]
+    assert_safe(source)
