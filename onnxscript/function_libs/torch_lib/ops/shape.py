@@ -1072,8 +1072,13 @@ def _roll(self: Any, shift: Any, axis: int) -> Any:
             return op.Identity(self)
         start: Any = [cut]
     else:
-        size = as_int64(dim_size(self, axis))
-        start = vector_input(int64_typed(op.Sub(size, op.Mod(as_int64(shift), size))))
+        # out[i] = x[(i - shift) mod L]: the result starts at (-shift) mod L, in [0, L)
+        size = op.Shape(self, start=axis, end=axis + 1)
+        if is_static(shift):
+            back: Any = [-int(shift)]
+        else:
+            back = op.Neg(op.Reshape(as_int64(shift), [1]))
+        start = op.Mod(back, size)
     tail = op.Slice(self, start, [BIG], [axis])
     head = op.Slice(self, [0], start, [axis])
     return op.Concat(tail, head, axis=axis)
