@@ -6,7 +6,7 @@ constant cast this way folds to a constant of the target type)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import onnx_ir as ir
@@ -14,6 +14,7 @@ import onnx_ir as ir
 from onnxscript.inference import InferenceError
 from onnxscript.inference.evaluate import evaluate_node
 from onnxscript.inference.infer import infer_node
+from onnxscript.ir_utils.constants import basic_constant_propagation
 from onnxscript.ir_utils.initializers import add_initializer
 from onnxscript.ir_utils.metadata import carry_metadata, record_folded_from
 
@@ -32,33 +33,6 @@ class _Limits:
     output_size: int
     should_fold: ShouldFold
     infer: bool
-
-
-def basic_constant_propagation(nodes: Iterable[ir.Node]) -> None:
-    """Give the outputs of Constant nodes their value (``const_value``), so that folding
-    and inference see them as constants."""
-    for node in nodes:
-        if node.op_type != "Constant" or node.domain not in ("", "ai.onnx"):
-            continue
-        tensor = _constant_tensor(node)
-        if tensor is not None and node.outputs[0].const_value is None:
-            out = node.outputs[0]
-            out.const_value = tensor
-            out.type = ir.TensorType(tensor.dtype)
-            out.shape = ir.Shape(tensor.shape.numpy())
-
-
-def _constant_tensor(node: ir.Node) -> ir.TensorProtocol | None:
-    for name, attr in node.attributes.items():
-        if attr.is_ref():
-            return None
-        if name == "value":
-            return attr.as_tensor()
-        if name in ("value_int", "value_ints"):
-            return ir.tensor(attr.value, dtype=ir.DataType.INT64)
-        if name in ("value_float", "value_floats"):
-            return ir.tensor(attr.value, dtype=ir.DataType.FLOAT)
-    return None
 
 
 class FoldConstantsPass(ir.passes.InPlacePass):

@@ -1,6 +1,9 @@
 """Applying rules to a model: one walk over each graph (main graph, function bodies,
 subgraphs), the rules indexed by the (domain, op type) of their pattern's root, so a
-node is offered only to the rules that can start at it and no rule re-scans the graph."""
+node is offered only to the rules that can start at it and no rule re-scans the graph.
+The nodes a rewrite makes are offered to the rules in turn (as 0.7 does: a rule may
+rewrite what an earlier one made), up to :data:`MAX_GENERATIONS` rewrites deep, so
+rules undoing each other cannot loop forever."""
 
 from __future__ import annotations
 
@@ -10,10 +13,14 @@ from typing import Protocol
 
 import onnx_ir as ir
 
+from onnxscript.ir_utils.constants import basic_constant_propagation
 from onnxscript.ir_utils.graphs import subgraphs
 from onnxscript.rewriter.replacement import ReplacementSubgraph
 from onnxscript.rewriter.substitution import substitute, taken_names
 from onnxscript.rewriter.tracer import MatchingTracer
+
+MAX_GENERATIONS = 32
+"""How many times the result of a rewrite may itself be rewritten at one place."""
 
 
 class Rule(Protocol):
@@ -84,35 +91,72 @@ def _apply(
         if rule.graph_pre_visitor is not None:
             rule.graph_pre_visitor()
     graph = container.graph if isinstance(container, ir.Function) else container
-    names: set[str] | None = None
-    count = 0
+    basic_constant_propagation(graph)  # conditions see Constant nodes' values, as in 0.7
+    walk = _Walk(model, container, graph, index, verbose, tracer)
     for node in list(graph):
-        if node.graph is not graph:
-            continue  # removed by an earlier rewrite
-        for sub in list(subgraphs(node)):
-            count += _apply(model, sub, index, verbose, tracer)
-        for rule in index.for_node(node):
-            replacement = rule.try_rewrite(model, container, node, verbose=verbose, tracer=tracer)
-            if replacement is None:
-                continue
-            if names is None:
-                names = taken_names(graph)
-            substitute(
-                model,
-                container,
-                replacement.match.nodes,
-                replacement.match.outputs,
-                replacement,
-                remove_nodes=rule.remove_nodes,
-                last=node if rule.has_single_root() else None,
-                names=names,
-            )
-            count += 1
-            break
+        walk.visit(node, 0)
     for rule in index.rules:
         if rule.graph_post_visitor is not None:
             rule.graph_post_visitor()
-    return count
+    return walk.count
+
+
+class _Walk:
+    """One pass over a graph: each node offered to the rules that can start at it."""
+
+    def __init__(
+        self,
+        model: ir.Model,
+        container: ir.Graph | ir.Function,
+        graph: ir.Graph,
+        index: RuleIndex,
+        verbose: int | None,
+        tracer: MatchingTracer | None,
+    ) -> None:
+        self.model, self.container, self.graph, self.index = model, container, graph, index
+        self.verbose, self.tracer = verbose, tracer
+        self.names: set[str] | None = None
+        self.count = 0
+
+    def visit(self, node: ir.Node, generation: int) -> None:
+        """Offer ``node`` to the rules (first its subgraphs); the nodes a rewrite makes
+        are visited next, one generation deeper."""
+        if node.graph is not self.graph:
+            return  # removed by an earlier rewrite
+        for sub in list(subgraphs(node)):
+            self.count += _apply(self.model, sub, self.index, self.verbose, self.tracer)
+        for rule in self.index.for_node(node):
+            new_nodes = self._rewrite(rule, node)
+            if new_nodes is None:
+                continue
+            self.count += 1
+            if generation < MAX_GENERATIONS:
+                basic_constant_propagation(new_nodes)
+                for new in new_nodes:
+                    self.visit(new, generation + 1)
+            return
+
+    def _rewrite(self, rule: Rule, node: ir.Node) -> list[ir.Node] | None:
+        """The nodes made by ``rule``'s rewrite at ``node``, or None (no rewrite)."""
+        replacement = rule.try_rewrite(
+            self.model, self.container, node, verbose=self.verbose, tracer=self.tracer
+        )
+        if replacement is None:
+            return None
+        if self.names is None:
+            self.names = taken_names(self.graph)
+        new_nodes = list(replacement.new_nodes)
+        substitute(
+            self.model,
+            self.container,
+            replacement.match.nodes,
+            replacement.match.outputs,
+            replacement,
+            remove_nodes=rule.remove_nodes,
+            last=node if rule.has_single_root() else None,
+            names=self.names,
+        )
+        return new_nodes
 
 
 __all__ = ["RuleIndex", "apply_rules"]

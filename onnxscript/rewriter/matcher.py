@@ -117,6 +117,10 @@ class _Matcher:
     def _attributes(self, pn: NodePattern, node: ir.Node, st: _State) -> bool:
         for name, attr_pattern in pn.attributes.items():
             attr = node.attributes.get(name)
+            if attr is None and attr_pattern.can_match_none:
+                if attr_pattern.name is not None and not self.bind(st, attr_pattern.name, None):
+                    return False
+                continue
             if attr is None or attr.is_ref():
                 return self.fail(st, f"{node.op_type} has no attribute {name!r}", node)
             if not attr_pattern.matches(attr):
@@ -148,6 +152,9 @@ class _Matcher:
         if isinstance(pv, OrValue):
             return self._or_value(pv, v, st)
         if v is None:
+            if pv.can_match_none and not isinstance(pv, (Constant, NodeOutputPattern)):
+                st.values[id(pv)] = None
+                return pv.name is None or self.bind(st, pv.name, None)
             return self.fail(st, f"{pv!r} met an omitted input")
         if isinstance(pv, Constant):
             ok = self._constant(pv, v, st)
@@ -274,7 +281,8 @@ def match(
         if leak is not None:
             return result.fail(f"{leak.name} is used outside the pattern", leak), None
     context = MatchContext(model, container, node, result.outputs, result.nodes)
-    for check, item in st.checks:
+    # Value checkers first, then node checkers (0.7's documented order).
+    for check, item in sorted(st.checks, key=lambda c: isinstance(c[1], ir.Node)):
         outcome = _run_check(check, context, item)
         if not outcome:
             result.fail(outcome.reason or "a checker refused", outcome.failure_nodes_and_values)

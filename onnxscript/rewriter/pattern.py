@@ -16,6 +16,7 @@ from onnxscript.rewriter.patterns import (
     AnyValue,
     AttrConstantPattern,
     AttrPattern,
+    AttrVar,
     Constant,
     GraphPattern,
     NodeOutputPattern,
@@ -25,10 +26,11 @@ from onnxscript.rewriter.patterns import (
     StringConstantPattern,
     StringPattern,
     ValuePattern,
+    Var,
 )
 from onnxscript.rewriter.replacement import ReplacementSubgraph, RewriterContext
 from onnxscript.rewriter.rule import Pattern, ReplacementPatternFunction, RewriteRule
-from onnxscript.rewriter.rule_class import RewriteRuleClassBase
+from onnxscript.rewriter.rule_class import PatternBase, RewriteRuleClassBase
 from onnxscript.rewriter.rule_set import RewriteRuleSet
 from onnxscript.rewriter.tracer import MatchInfo, MatchingTracer, MatchStatus
 
@@ -39,6 +41,7 @@ __all__ = [
     "AnyValue",
     "AttrConstantPattern",
     "AttrPattern",
+    "AttrVar",
     "Constant",
     "GraphPattern",
     "MatchContext",
@@ -52,6 +55,7 @@ __all__ = [
     "OpsetPatternBuilder",
     "OrValue",
     "Pattern",
+    "PatternBase",
     "PatternMatcher",
     "PrefixPattern",
     "ReplacementPatternFunction",
@@ -64,6 +68,7 @@ __all__ = [
     "StringConstantPattern",
     "StringPattern",
     "ValuePattern",
+    "Var",
     "msft_op",
     "onnxop",
     "torch_module_op",

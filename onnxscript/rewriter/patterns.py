@@ -78,15 +78,27 @@ def to_string_pattern(value: str | StringPattern) -> StringPattern:
 
 class AttrPattern:
     """An attribute of any value, bound to ``name`` (the matched ``ir.Attr``) when named;
-    ``check(attr) -> bool`` restricts it."""
+    ``check(attr) -> bool`` restricts it; ``can_match_none`` lets the attribute be absent
+    (then bound to None)."""
 
-    def __init__(self, name: str | None = None, check: Callable[[ir.Attr], bool] | None = None):
+    def __init__(
+        self,
+        name: str | None = None,
+        check: Callable[[ir.Attr], bool] | None = None,
+        *,
+        can_match_none: bool = False,
+    ) -> None:
         self._name = name
         self._check = check
+        self._can_match_none = can_match_none
 
     @property
     def name(self) -> str | None:
         return self._name
+
+    @property
+    def can_match_none(self) -> bool:
+        return self._can_match_none
 
     def matches(self, attr: ir.Attr) -> bool:
         return self._check is None or bool(self._check(attr))
@@ -126,16 +138,24 @@ def _same_attribute_value(actual: Any, expected: Any) -> bool:
 
 
 class ValuePattern:
-    """A pattern variable: matches any value (not an omitted input) and binds it to
-    ``name``; ``check(context, value)`` restricts it."""
+    """A pattern variable: matches any value and binds it to ``name``;
+    ``check(context, value)`` restricts it; an omitted input only when
+    ``can_match_none`` (bound to None)."""
 
-    def __init__(self, name: str | None, check: Checker | None = None) -> None:
+    def __init__(
+        self, name: str | None, check: Checker | None = None, *, can_match_none: bool = False
+    ) -> None:
         self._name = name
         self._check = check
+        self._can_match_none = can_match_none
 
     @property
     def name(self) -> str | None:
         return self._name
+
+    @property
+    def can_match_none(self) -> bool:
+        return self._can_match_none
 
     @property
     def check_method(self) -> Checker | None:
@@ -184,6 +204,22 @@ def _binary(op_type: str, left: Any, right: Any) -> ValuePattern:
         StringConstantPattern(""), StringConstantPattern(op_type), [left, right], {}, [None]
     )
     return node.outputs[0]
+
+
+class Var(ValuePattern):
+    """0.7's name for a pattern variable: ``Var(name, check=..., can_match_none=...)``."""
+
+    def __init__(
+        self, name: str | None, *, check: Checker | None = None, can_match_none: bool = False
+    ) -> None:
+        super().__init__(name, check, can_match_none=can_match_none)
+
+
+class AttrVar(AttrPattern):
+    """0.7's name for an attribute variable: ``AttrVar(name, can_match_none=...)``."""
+
+    def __init__(self, name: str | None, *, can_match_none: bool = False) -> None:
+        super().__init__(name, can_match_none=can_match_none)
 
 
 class AnyValue(ValuePattern):
@@ -361,7 +397,7 @@ def to_attr_pattern(value: Any) -> AttrPattern:
     if isinstance(value, AttrPattern):
         return value
     if isinstance(value, ValuePattern) and not isinstance(value, (Constant, NodeOutputPattern)):
-        return AttrPattern(value.name)
+        return AttrPattern(value.name, can_match_none=value.can_match_none)
     if isinstance(value, Constant):
         return AttrConstantPattern(value.value)
     if isinstance(value, NodeOutputPattern):
@@ -432,6 +468,7 @@ __all__ = [
     "AnyValue",
     "AttrConstantPattern",
     "AttrPattern",
+    "AttrVar",
     "Constant",
     "GraphPattern",
     "NodeOutputPattern",
@@ -441,6 +478,7 @@ __all__ = [
     "StringConstantPattern",
     "StringPattern",
     "ValuePattern",
+    "Var",
     "to_attr_pattern",
     "to_string_pattern",
     "to_value_pattern",

@@ -65,12 +65,16 @@ class Pattern:
         node: ir.Node,
         *,
         verbose: int | None = None,
-        remove_nodes: bool = True,
+        check_nodes_are_removable: bool = True,
         tracer: MatchingTracer | None = None,
+        remove_nodes: bool | None = None,
     ) -> MatchResult:
-        """Whether the pattern, its checkers and its condition match at ``node``."""
+        """Whether the pattern, its checkers and its condition match at ``node``;
+        ``check_nodes_are_removable`` (0.7's name; ``remove_nodes`` is accepted too)
+        requires the matched nodes' other outputs to be unused outside the match."""
+        removable = check_nodes_are_removable if remove_nodes is None else remove_nodes
         result, _status = self.match_with_status(
-            model, graph_or_function, node, remove_nodes=remove_nodes
+            model, graph_or_function, node, remove_nodes=removable
         )
         if tracer is not None:
             tracer.log(self, graph_or_function, node, result, _status)

@@ -104,12 +104,12 @@ def _as_output(
     anchor: ir.Node,
     remove_nodes: bool,
 ) -> ir.Value:
-    """``new`` under ``old``'s name, ready to be a graph output; an Identity of it when it
-    already has a name of its own the graph needs (an input, initializer, other output or
-    outer value)."""
+    """``new`` under ``old``'s name, ready to be a graph output: renamed when it is the
+    result of a node of this graph (made by the replacement or not: ``x * 1 -> x`` with
+    ``x`` computed here); an Identity of it when it already has a name the graph needs
+    (an input, initializer, other output or outer value)."""
     name = old.name
-    made_here = any(new.producer() is node for node in new_nodes)
-    if not made_here or not can_become_output(new, graph):
+    if not can_become_output(new, graph):
         identity = ir.Node("", "Identity", [new])
         graph.insert_before(anchor, identity)
         new_nodes.append(identity)
