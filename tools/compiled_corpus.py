@@ -115,7 +115,7 @@ def _fingerprint(function: Any) -> str:
 def record(out: Path) -> None:
     with tempfile.TemporaryDirectory() as folder:
         env = {**os.environ, _OUT_ENV: folder, "PYTHONPATH": str(ROOT / "tools")}
-        command = [sys.executable, "-m", "pytest", "-p", "compiled_corpus", "-q", *SUITES]
+        command = [sys.executable, "-m", "pytest", "-p", "compiled_corpus", *SUITES]
         subprocess.run(command, cwd=ROOT, env=env, check=False)
         merged: dict[str, set[str]] = defaultdict(set)
         for part in Path(folder).glob("*.json"):
