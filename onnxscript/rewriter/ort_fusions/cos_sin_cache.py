@@ -1,0 +1,150 @@
+"""An intermediate RotaryEmbedding whose cos / sin are computed from the position ids, as
+transformers' rotary embedding exports them (``Cos|Sin(Concat(f, f))`` of ``f =
+Cast(position_ids[..., None]) * inv_freq``, maybe cast again), to onnxruntime's
+``com.microsoft::RotaryEmbedding(x, position_ids, cos_cache, sin_cache)`` with the caches
+precomputed as initializers (``[max_positions, rotary_dim / 2]``; onnxruntime rejects
+position ids past them). Positions ``Range(start, seq, 1)`` (a model without position-id
+input) become the contrib op's one-element offset ``[start]``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import onnx_ir as ir
+
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN, apply_once
+from onnxscript.rewriter.rule_class import RewriteRuleClassBase
+from onnxscript.rewriter.rule_set import RewriteRuleSet
+from onnxscript.rewriter.rules.fusion import facts
+
+MAX_POSITIONS = 4096
+"""Rows of the caches made: the largest position id plus one the fused model accepts."""
+
+
+class CosSinCacheFusion(RewriteRuleClassBase):
+    """``RotaryEmbedding(x, Unsqueeze(Cos(a), 1), Unsqueeze(Sin(a), 1))`` of angles ``a =
+    Concat(f, f)`` whose ``f`` comes from position ids and a constant ``inv_freq`` (read
+    by :func:`_frequencies`) to the contrib op with caches."""
+
+    def __init__(self, max_positions: int = MAX_POSITIONS) -> None:
+        super().__init__("CosSinCache", remove_nodes=False)
+        self._max_positions = max_positions
+
+    def pattern(self, op: Any, x: Any, freqs: Any) -> Any:
+        angles = op.Concat(freqs, freqs, _outputs=["angles"])
+        cos = op.Unsqueeze(op.Cos(angles), [1])
+        sin = op.Unsqueeze(op.Sin(angles), [1])
+        return op.RotaryEmbedding(x, cos, sin, _domain=DOMAIN, _outputs=["y"])
+
+    def check(
+        self, context: Any, x: ir.Value, freqs: ir.Value, angles: ir.Value, y: ir.Value
+    ) -> MatchResult:
+        result = MatchResult()
+        if facts.node_attr_int(angles, "axis", 0) not in (2, -1):
+            return result.fail("the angles are not concatenated on the last axis", angles)
+        if facts.node_attr_int(y, "interleaved", 0):
+            return result.fail("the rotary embedding is interleaved", y)
+        found = _frequencies(freqs)
+        if found is None:
+            return result.fail("the angles are not positions times a constant inv_freq", freqs)
+        width = facts.static_dim(angles, -1)
+        if width is None or 2 * found[1].size != width:
+            return result.fail("inv_freq does not have rotary_dim / 2 numbers", freqs)
+        return result
+
+    def rewrite(self, op: Any, x: ir.Value, freqs: ir.Value, y: ir.Value, **_: Any) -> Any:
+        found = _frequencies(freqs)
+        assert found is not None
+        positions, inv_freq = found
+        if isinstance(positions, int):
+            position_ids = op.Constant(value=ir.tensor(np.array([positions], dtype=np.int64)))
+        else:
+            position_ids = positions
+        cos, sin = _caches(op, x, inv_freq, self._max_positions)
+        width = facts.node_attr_int(y, "rotary_embedding_dim", 0)
+        extra = {"rotary_embedding_dim": width} if width else {}
+        heads = facts.node_attr_int(y, "num_heads", 0)
+        return op.RotaryEmbedding(
+            x, position_ids, cos, sin, interleaved=0, num_heads=heads, _domain=MS_DOMAIN, **extra
+        )
+
+
+def _frequencies(freqs: ir.Value) -> tuple[ir.Value | int, np.ndarray] | None:
+    """``freqs = [Cast](Mul(Cast(positions), inv_freq))``: the positions (the 2-D int64
+    position ids, or the start of ``Range(start, n, 1)``) and inv_freq as float32."""
+    node = freqs.producer()
+    if node is not None and node.op_type == "Cast" and freqs.dtype == ir.DataType.FLOAT:
+        node = node.inputs[0].producer() if node.inputs[0] is not None else None
+    if node is None or node.op_type != "Mul" or freqs.dtype != ir.DataType.FLOAT:
+        return None
+    for cast_side, const_side in ((0, 1), (1, 0)):
+        inv_freq = _constant_vector(node.inputs[const_side])
+        positions = _positions(node.inputs[cast_side])
+        if inv_freq is not None and positions is not None:
+            return positions, inv_freq
+    return None
+
+
+def _positions(value: ir.Value | None) -> ir.Value | int | None:
+    """``Cast(Unsqueeze(position_ids, [2]))`` or ``Cast(Unsqueeze(Range(s, n, 1), [0,
+    2]))`` to float: the position ids or ``s``."""
+    cast = value.producer() if value is not None else None
+    if cast is None or cast.op_type != "Cast" or cast.inputs[0] is None:
+        return None
+    unsqueeze = cast.inputs[0].producer()
+    if unsqueeze is None or unsqueeze.op_type != "Unsqueeze" or len(unsqueeze.inputs) != 2:
+        return None
+    source, axes = unsqueeze.inputs[0], facts.constant_ints(unsqueeze.inputs[1])
+    if source is None or source.dtype != ir.DataType.INT64:
+        return None
+    if axes == [2] and facts.rank(source) == 2:
+        return source
+    steps = source.producer()
+    if axes != [0, 2] or steps is None or steps.op_type != "Range":
+        return None
+    start, step = facts.constant_ints(steps.inputs[0]), facts.constant_ints(steps.inputs[2])
+    return start[0] if start is not None and len(start) == 1 and step == [1] else None
+
+
+def _constant_vector(value: ir.Value | None) -> np.ndarray | None:
+    """A constant float vector (any rank with one non-1 axis) as 1-D float32, or None."""
+    tensor = ir.convenience.get_const_tensor(value) if value is not None else None
+    if tensor is None:
+        return None
+    array = np.asarray(tensor.numpy())
+    if array.dtype.kind != "f" or array.size != max(array.shape, default=1):
+        return None
+    return array.astype(np.float32).ravel()
+
+
+def _caches(op: Any, x: ir.Value, freqs: np.ndarray, rows: int) -> tuple[ir.Value, ir.Value]:
+    """The cos and sin caches for ``freqs`` (computed in float32 as the model does),
+    shared by every rotary embedding of the graph with the same frequencies."""
+    dtype = x.dtype
+    assert dtype is not None
+    key = hash((freqs.tobytes(), rows, dtype)) & 0xFFFFFFFF
+    names = (f"cos_cache_{key:08x}", f"sin_cache_{key:08x}")
+    graph = x.graph
+    if graph is not None and all(n in graph.initializers for n in names):
+        return graph.initializers[names[0]], graph.initializers[names[1]]
+    angles = np.arange(rows, dtype=np.float32)[:, None] * freqs[None, :]
+    tables = (np.cos(angles), np.sin(angles))
+    made = [
+        op.initializer(ir.tensor(t.astype(dtype.numpy()), name=n), name=n)
+        for t, n in zip(tables, names)
+    ]
+    return made[0], made[1]
+
+
+cos_sin_cache_rules = RewriteRuleSet([CosSinCacheFusion.rule()])
+
+
+def fuse_cos_sin_cache(model: ir.Model, *, debug: bool = False) -> int:
+    """Complete the intermediate rotary embeddings whose cos / sin come from the position
+    ids into ``com.microsoft::RotaryEmbedding`` (in place); the number fused."""
+    return apply_once(cos_sin_cache_rules, model, debug)
+
+
+__all__ = ["MAX_POSITIONS", "CosSinCacheFusion", "cos_sin_cache_rules", "fuse_cos_sin_cache"]
