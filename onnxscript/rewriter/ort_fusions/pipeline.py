@@ -1,0 +1,58 @@
+"""``optimize_for_ort``: the fusion steps in the order each needs the previous ones
+(normalizations, rotary embeddings and their caches, attention, activations), then what
+a step left half done put back, and unused nodes and opsets removed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import onnx_ir as ir
+import onnx_ir.passes.common as common
+
+from onnxscript.rewriter.ort_fusions.cos_sin_cache import fuse_cos_sin_cache
+from onnxscript.rewriter.ort_fusions.rotary_embedding import (
+    fuse_partial_rotary_embedding,
+    fuse_rotary_embedding,
+    restore_unfused_rotary,
+)
+
+Fusion = Callable[..., int]
+"""``fuse_x(model, *, debug=False) -> count``."""
+
+STEPS: tuple[tuple[str, Fusion], ...] = (
+    ("rotary_embedding", fuse_rotary_embedding),
+    ("partial_rotary_embedding", fuse_partial_rotary_embedding),
+    ("cos_sin_cache", fuse_cos_sin_cache),
+)
+"""The steps, named as the counts 0.7 returns them, in order."""
+
+RESTORES: tuple[Callable[[ir.Model], int], ...] = (restore_unfused_rotary,)
+"""What puts back an intermediate op no later step completed (onnxruntime cannot run
+the private domain's ops)."""
+
+
+def optimize_for_ort(
+    model: ir.Model,
+    config_name: str | None = None,
+    *,
+    debug: bool = False,
+    clear_metadata: bool = False,
+) -> tuple[ir.Model, dict[str, int]]:
+    """Fuse ``model``'s transformer subgraphs into onnxruntime's contrib ops, in place.
+
+    ``config_name`` (the execution provider to optimize for) selects nothing yet: one
+    configuration serves every provider, as in 0.7. ``debug``: each step that fused
+    nothing prints why its rules did not match. ``clear_metadata``: metadata and doc
+    strings are removed from the result. Returns the model and the count of each
+    fusion."""
+    counts = {name: fuse(model, debug=debug) for name, fuse in STEPS}
+    for restore in RESTORES:
+        restore(model)
+    common.RemoveUnusedNodesPass()(model)
+    common.RemoveUnusedOpsetsPass()(model)
+    if clear_metadata:
+        common.ClearMetadataAndDocStringPass()(model)
+    return model, counts
+
+
+__all__ = ["STEPS", "optimize_for_ort"]
