@@ -1,0 +1,1 @@
+"""Fusions of transformer subgraphs into onnxruntime's contrib ops (``com.microsoft``)."""
