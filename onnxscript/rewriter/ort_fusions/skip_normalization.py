@@ -76,8 +76,10 @@ class _SkipNormFusion(RewriteRuleClassBase):
             return result.fail("the normalization is not over the last axis alone", node)
         if not norm_facts.float_stash(node):
             return result.fail("the statistics are not computed in float32", node)
-        if normalized.dtype != input.dtype or not facts.unused(node.outputs[1:]):
-            return result.fail("the normalization's type changes or its statistics are used", node)
+        if normalized.dtype not in (None, input.dtype) or gamma.dtype != input.dtype:
+            return result.fail("the normalization changes the element type", node)
+        if not facts.unused(node.outputs[1:]):
+            return result.fail("the normalization's statistics are used", node)
         for vector in (gamma, beta, bias):
             if vector is not None and not norm_facts.hidden_vector(vector, input):
                 return result.fail("a weight or bias is not 1-D of the hidden size", vector)
