@@ -12,6 +12,7 @@ import onnx_ir as ir
 
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ort_fusions.applying import fuse_function
+from onnxscript.rewriter.patterns import AttrPattern, OrValue
 from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 from onnxscript.rewriter.rule_set import RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
@@ -19,12 +20,30 @@ from onnxscript.rewriter.rules.fusion import rms_normalization as onnx_rms
 
 
 class RmsNormFusion(onnx_rms.RmsNormFusion):
-    """The decomposition (see ``rules.fusion.rms_normalization``) to
-    ``SimplifiedLayerNormalization(x, scale, axis, epsilon, stash_type)``."""
+    """The decomposition (see ``rules.fusion.rms_normalization``, whose check this
+    shares) to ``SimplifiedLayerNormalization(x, scale, axis, epsilon, stash_type)``.
 
-    def __init__(self, cast: bool) -> None:
+    Operand orders are alternatives inside one pattern (``swapped``: the scale is the
+    root Mul's second operand) rather than commuted copies of the rule: a Llama has
+    many Muls, and each would be offered to 16 copies."""
+
+    def __init__(self, cast: bool, swapped: bool = False) -> None:
         super().__init__(cast)
-        self.name = f"SimplifiedLayerNorm{'Cast' if cast else ''}"
+        self.name = f"SimplifiedLayerNorm{'Cast' if cast else ''}{'Swapped' if swapped else ''}"
+        self._swapped = swapped
+
+    def pattern(self, op: Any, x: Any, scale: Any, axes: Any, epsilon: Any) -> Any:
+        computed = op.Cast(x, to=AttrPattern("compute_type")) if self._cast else x
+        square = OrValue([op.Pow(computed, 2), op.Mul(computed, computed)])
+        mean = op.ReduceMean(square, axes, _outputs=["mean"])
+        rms = op.Sqrt(OrValue([op.Add(mean, epsilon), op.Add(epsilon, mean)]))
+        inverse = OrValue([op.Reciprocal(rms), op.Div(1, rms)])
+        normalized = OrValue(
+            [op.Mul(computed, inverse), op.Mul(inverse, computed), op.Div(computed, rms)]
+        )
+        if self._cast:
+            normalized = op.Cast(normalized, to=AttrPattern("result_type"))
+        return op.Mul(normalized, scale) if self._swapped else op.Mul(scale, normalized)
 
     def rewrite(
         self,
@@ -87,11 +106,11 @@ class RmsNormalizationOp(RewriteRuleClassBase):
 
 
 rms_normalization_rules = [
-    RmsNormFusion.rule(cast=True),
-    RmsNormFusion.rule(cast=False),
+    *(RmsNormFusion.rule(cast=True, swapped=s) for s in (False, True)),
+    *(RmsNormFusion.rule(cast=False, swapped=s) for s in (False, True)),
     RmsNormalizationOp.rule(),
 ]
-rms_normalization_ruleset = RewriteRuleSet(rms_normalization_rules, commute=True)
+rms_normalization_ruleset = RewriteRuleSet(rms_normalization_rules)
 
 fuse_rms_normalization = fuse_function(
     rms_normalization_ruleset,

@@ -100,6 +100,11 @@ def node(model: ir.Model, op_type: str) -> ir.Node:
     return next(n for n in model.graph if n.op_type == op_type)
 
 
+def input_names(n: ir.Node) -> list[str]:
+    """The names of ``n``'s inputs ("" for an omitted one)."""
+    return [v.name or "" if v is not None else "" for v in n.inputs]
+
+
 def attributes(n: ir.Node) -> dict[str, Any]:
     return {name: attr.value for name, attr in n.attributes.items()}
 
@@ -158,6 +163,7 @@ __all__ = [
     "exported",
     "fuse_and_compare",
     "fuse_export_and_compare",
+    "input_names",
     "node",
     "ops",
     "parse",

@@ -11,7 +11,13 @@ from onnxscript.rewriter.ort_fusions.fused_matmul_rule_sets import (
     fused_matmul_rule_sets,
     perm_flags,
 )
-from tests.rewriter.ort_fusions.fusing import attributes, fuse_and_compare, node, ops
+from tests.rewriter.ort_fusions.fusing import (
+    attributes,
+    fuse_and_compare,
+    input_names,
+    node,
+    ops,
+)
 
 HEADER = '<ir_version: 10, opset_import: ["" : 20]>\n'
 SCALARS = "float two = {2.0}, float[1] four = {4.0}, float[5] five = {1, 2, 3, 4, 5}"
@@ -27,7 +33,7 @@ def fuse(m: object) -> int:
     return fused_matmul_rule_sets().apply_to_model(m)  # type: ignore[arg-type]
 
 
-def source_shape(target: tuple[int | str, ...], perm: tuple[int, ...]) -> str:
+def source_shape(target: tuple[int | str, ...], perm: list[int]) -> str:
     """The shape whose Transpose by ``perm`` is ``target``."""
     source: list[int | str] = [0] * len(perm)
     for i, p in enumerate(perm):
@@ -95,7 +101,7 @@ def test_transpose_of_the_product_swaps_the_operands() -> None:
     body = "m = MatMul(a, b)\n d = Div(m, two)\n y = Transpose <perm = [0, 1, 3, 2]> (d)"
     fused = fuse_and_compare(model(body, "B,4,6,8", "B,4,8,5", "B,4,5,6"), fuse, 2)
     assert ops(fused) == [FUSED]
-    assert [v.name for v in node(fused, "FusedMatMul").inputs] == ["b", "a"]
+    assert input_names(node(fused, "FusedMatMul")) == ["b", "a"]
     assert flags(fused) == {"alpha": pytest.approx(0.5), "transA": 1, "transB": 1}
 
 
