@@ -1,0 +1,161 @@
+"""A residual Add followed by a normalization, to onnxruntime's
+``SkipSimplifiedLayerNormalization`` (after ``SimplifiedLayerNormalization``) and
+``SkipLayerNormalization`` (after ``LayerNormalization``): one kernel reads the two
+tensors, adds them (and an optional 1-D bias), normalizes over the last axis and, when the
+sum is used later (the next residual), also writes the sum."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import onnx_ir as ir
+
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.ort_fusions import norm_facts
+from onnxscript.rewriter.ort_fusions.applying import fuse_function
+from onnxscript.rewriter.patterns import Var
+from onnxscript.rewriter.rule_class import RewriteRuleClassBase
+from onnxscript.rewriter.rule_set import RewriteRuleSet
+from onnxscript.rewriter.rules.fusion import facts
+
+_MS = "com.microsoft"
+
+
+class _SkipNormFusion(RewriteRuleClassBase):
+    """``Norm(input + skip [+ bias])`` to ``Skip<Norm>(input, skip, gamma, ...)``.
+
+    ``bias``: None (no bias), "post" (``(input + skip) + bias``) or "pre"
+    (``(input + bias) + skip``); ``sum_used``: the sum also replaces its later uses (the
+    pattern then has two outputs)."""
+
+    _simplified = True
+
+    def __init__(self, bias: str | None, sum_used: bool) -> None:
+        kind = "SkipRmsNorm" if self._simplified else "SkipLayerNorm"
+        name = kind + {None: "", "post": "Bias", "pre": "PreBias"}[bias]
+        super().__init__(name + ("Sum" if sum_used else ""))
+        self._bias = bias
+        self._sum_used = sum_used
+
+    def _sum(self, op: Any, input: Any, skip: Any, bias: Any) -> Any:
+        if self._bias == "post":
+            return op.Add(op.Add(input, skip), bias, _outputs=["sum"])
+        if self._bias == "pre":
+            return op.Add(op.Add(input, bias), skip, _outputs=["sum"])
+        return op.Add(input, skip, _outputs=["sum"])
+
+    def _norm(self, op: Any, total: Any, gamma: Any, beta: Any) -> Any:
+        if self._simplified:
+            return op.SimplifiedLayerNormalization(total, gamma, _outputs=["normalized"])
+        return op.LayerNormalization(total, gamma, beta, _outputs=["normalized"])
+
+    def pattern(self, op: Any, input: Any, skip: Any, gamma: Any, beta: Any, bias: Any) -> Any:
+        total = self._sum(op, input, skip, bias)
+        normalized = self._norm(op, total, gamma, Var("beta", can_match_none=True))
+        return (normalized, total) if self._sum_used else normalized
+
+    def check(
+        self,
+        context: Any,
+        input: ir.Value,
+        skip: ir.Value,
+        gamma: ir.Value,
+        normalized: ir.Value,
+        beta: ir.Value | None = None,
+        bias: ir.Value | None = None,
+        **_: Any,
+    ) -> MatchResult:
+        result = MatchResult()
+        if input.dtype not in norm_facts.SKIP_NORM_TYPES:
+            return result.fail("the input's type is not float, float16 or bfloat16", input)
+        if facts.rank(input) not in (2, 3) or not norm_facts.same_shape(input, skip):
+            return result.fail("input and skip are not 2-D or 3-D of one shape", [input, skip])
+        node = normalized.producer()
+        assert node is not None
+        if not norm_facts.normalizes_last_axis(node, input):
+            return result.fail("the normalization is not over the last axis alone", node)
+        if not norm_facts.float_stash(node):
+            return result.fail("the statistics are not computed in float32", node)
+        if normalized.dtype not in (None, input.dtype) or gamma.dtype != input.dtype:
+            return result.fail("the normalization changes the element type", node)
+        if not facts.unused(node.outputs[1:]):
+            return result.fail("the normalization's statistics are used", node)
+        for vector in (gamma, beta, bias):
+            if vector is not None and not norm_facts.hidden_vector(vector, input):
+                return result.fail("a weight or bias is not 1-D of the hidden size", vector)
+        return result
+
+    def rewrite(
+        self,
+        op: Any,
+        input: ir.Value,
+        skip: ir.Value,
+        gamma: ir.Value,
+        normalized: ir.Value,
+        beta: ir.Value | None = None,
+        bias: ir.Value | None = None,
+        **_: Any,
+    ) -> Any:
+        node = normalized.producer()
+        assert node is not None
+        epsilon = node.attributes.get_float("epsilon", 1e-5)
+        if self._simplified:
+            inputs: list[ir.Value | None] = [input, skip, gamma, bias]
+            op_type = "SkipSimplifiedLayerNormalization"
+        else:
+            inputs = [input, skip, gamma, beta, bias]
+            op_type = "SkipLayerNormalization"
+        outputs = 4 if self._sum_used else 1  # output, mean, inv_std_var, sum
+        while inputs[-1] is None:
+            inputs.pop()
+        make = getattr(op, op_type)
+        fused = make(*inputs, _domain=_MS, _version=1, _outputs=outputs, epsilon=epsilon)
+        return (fused[0], fused[3]) if self._sum_used else fused
+
+
+class SkipRmsNormFusion(_SkipNormFusion):
+    """``SimplifiedLayerNormalization(input + skip [+ bias], gamma)`` to
+    ``SkipSimplifiedLayerNormalization``."""
+
+    def pattern(self, op: Any, input: Any, skip: Any, gamma: Any, bias: Any) -> Any:  # type: ignore[override]
+        return super().pattern(op, input, skip, gamma, None, bias)
+
+
+class SkipLayerNormFusion(_SkipNormFusion):
+    """``LayerNormalization(input + skip [+ bias], gamma [, beta])`` to
+    ``SkipLayerNormalization``."""
+
+    _simplified = False
+
+
+def _rules(kind: type[_SkipNormFusion]) -> list[Any]:
+    """Without the sum first (one output), then with it; each with post-, pre- and no
+    bias. A bias form is tried before the plain one, which would take its last Add."""
+    return [
+        kind.rule(bias=bias, sum_used=sum_used)
+        for sum_used in (False, True)
+        for bias in ("post", "pre", None)
+    ]
+
+
+skip_rms_normalization_ruleset = RewriteRuleSet(_rules(SkipRmsNormFusion), commute=True)
+skip_layer_normalization_ruleset = RewriteRuleSet(_rules(SkipLayerNormFusion), commute=True)
+
+fuse_skip_rms_normalization = fuse_function(
+    skip_rms_normalization_ruleset,
+    "Fuse residual Adds into the SimplifiedLayerNormalizations after them (in place); "
+    "the number fused.",
+)
+fuse_skip_layer_normalization = fuse_function(
+    skip_layer_normalization_ruleset,
+    "Fuse residual Adds into the LayerNormalizations after them (in place); the number fused.",
+)
+
+__all__ = [
+    "SkipLayerNormFusion",
+    "SkipRmsNormFusion",
+    "fuse_skip_layer_normalization",
+    "fuse_skip_rms_normalization",
+    "skip_layer_normalization_ruleset",
+    "skip_rms_normalization_ruleset",
+]
