@@ -14,7 +14,8 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN, apply_once
+from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
+from onnxscript.rewriter.ort_fusions.applying import fuse_function
 from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 from onnxscript.rewriter.rule_set import RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
@@ -141,10 +142,11 @@ def _caches(op: Any, x: ir.Value, freqs: np.ndarray, rows: int) -> tuple[ir.Valu
 cos_sin_cache_rules = RewriteRuleSet([CosSinCacheFusion.rule()])
 
 
-def fuse_cos_sin_cache(model: ir.Model, *, debug: bool = False) -> int:
+fuse_cos_sin_cache = fuse_function(
+    cos_sin_cache_rules,
     """Complete the intermediate rotary embeddings whose cos / sin come from the position
-    ids into ``com.microsoft::RotaryEmbedding`` (in place); the number fused."""
-    return apply_once(cos_sin_cache_rules, model, debug)
+    ids into ``com.microsoft::RotaryEmbedding`` (in place); the number fused.""",
+)
 
 
 __all__ = ["MAX_POSITIONS", "CosSinCacheFusion", "cos_sin_cache_rules", "fuse_cos_sin_cache"]

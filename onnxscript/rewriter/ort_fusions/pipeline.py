@@ -9,22 +9,51 @@ from collections.abc import Callable
 import onnx_ir as ir
 import onnx_ir.passes.common as common
 
+from onnxscript.rewriter.ort_fusions import softmax
+from onnxscript.rewriter.ort_fusions.applying import apply_rules
+from onnxscript.rewriter.ort_fusions.bias_gelu import fuse_bias_gelu
 from onnxscript.rewriter.ort_fusions.cos_sin_cache import fuse_cos_sin_cache
+from onnxscript.rewriter.ort_fusions.erfgelu import fuse_erfgelu
+from onnxscript.rewriter.ort_fusions.fused_matmul_rule_sets import fused_matmul_rule_sets
+from onnxscript.rewriter.ort_fusions.gelu import fuse_gelu
+from onnxscript.rewriter.ort_fusions.rms_normalization import fuse_rms_normalization
 from onnxscript.rewriter.ort_fusions.rotary_embedding import (
     fuse_partial_rotary_embedding,
     fuse_rotary_embedding,
     restore_unfused_rotary,
 )
+from onnxscript.rewriter.ort_fusions.skip_normalization import (
+    fuse_skip_layer_normalization,
+    fuse_skip_rms_normalization,
+)
 
 Fusion = Callable[..., int]
 """``fuse_x(model, *, debug=False) -> count``."""
 
+
+def _fuse_fused_matmul(model: ir.Model, debug: bool = False) -> int:
+    return apply_rules(fused_matmul_rule_sets(), model, debug=debug)
+
+
+def _fuse_softmax(model: ir.Model, debug: bool = False) -> int:
+    return apply_rules(softmax.rules, model, debug=debug)
+
+
 STEPS: tuple[tuple[str, Fusion], ...] = (
+    ("erf_gelu", fuse_erfgelu),
+    ("rms_normalization", fuse_rms_normalization),
+    ("skip_layer_normalization", fuse_skip_layer_normalization),
+    ("skip_rms_normalization", fuse_skip_rms_normalization),
     ("rotary_embedding", fuse_rotary_embedding),
     ("partial_rotary_embedding", fuse_partial_rotary_embedding),
     ("cos_sin_cache", fuse_cos_sin_cache),
+    ("gelu", fuse_gelu),
+    ("bias_gelu", fuse_bias_gelu),
+    ("fused_matmul", _fuse_fused_matmul),
+    ("softmax", _fuse_softmax),
 )
-"""The steps, named as the counts 0.7 returns them, in order."""
+"""The steps, named as the counts 0.7 returns them (``fused_matmul`` and ``softmax``, which
+0.7 applied without counting, added), in order."""
 
 RESTORES: tuple[Callable[[ir.Model], int], ...] = (restore_unfused_rotary,)
 """What puts back an intermediate op no later step completed (onnxruntime cannot run

@@ -14,7 +14,8 @@ import onnx_ir as ir
 import onnx_ir.passes.common as common
 
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, apply_once
+from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN
+from onnxscript.rewriter.ort_fusions.applying import fuse_function
 from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 from onnxscript.rewriter.rule_set import RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
@@ -225,16 +226,16 @@ partial_embedding_rules = RewriteRuleSet(
 unfused_rotary_rules = RewriteRuleSet([UnfusedRotaryEmbedding.rule()])
 
 
-def fuse_rotary_embedding(model: ir.Model, *, debug: bool = False) -> int:
+fuse_rotary_embedding = fuse_function(
+    rotary_embedding_rules,
     """Fuse every full rotary embedding of ``model`` into an intermediate RotaryEmbedding
-    (in place); the number fused."""
-    return apply_once(rotary_embedding_rules, model, debug)
-
-
-def fuse_partial_rotary_embedding(model: ir.Model, *, debug: bool = False) -> int:
+    (in place); the number fused.""",
+)
+fuse_partial_rotary_embedding = fuse_function(
+    partial_embedding_rules,
     """Turn intermediate rotary embeddings of a slice, concatenated with the rest, into
-    partial ones (``rotary_embedding_dim``)."""
-    return apply_once(partial_embedding_rules, model, debug)
+    partial ones (``rotary_embedding_dim``).""",
+)
 
 
 def restore_unfused_rotary(model: ir.Model) -> int:
