@@ -48,11 +48,11 @@ except ImportError as exc:
     raise SystemExit(0)
 
 source, target, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
-proto = ort_models.load(source)
-optimize_for_ort(ir.from_proto(proto))  # warm-up: imports and caches
+data = open(source, "rb").read()  # a fresh proto each run: the IR may share its tensors
+optimize_for_ort(ir.from_proto(onnx.load_from_string(data)))  # warm-up: imports, caches
 best = float("inf")
 for _ in range(repeat):
-    model = ir.from_proto(proto)
+    model = ir.from_proto(onnx.load_from_string(data))
     start = time.perf_counter()
     fused, reported = optimize_for_ort(model)
     best = min(best, time.perf_counter() - start)
@@ -69,9 +69,10 @@ print(json.dumps({
 @dataclass
 class Side:
     """One package's fusion of one model: time, nodes, fused ops, latency, difference;
-    or why it is not available."""
+    why it is not available (``error``), or why onnxruntime cannot run it (``refused``)."""
 
     error: str = ""
+    refused: str = ""
     seconds: float = 0.0
     after: int = 0
     fused: dict[str, int] = field(default_factory=dict)
@@ -79,11 +80,9 @@ class Side:
     difference: float = 0.0
 
 
-def fuse_in(
-    python: str, export: ort_models.Export, target: Path, repeat: int, runs: int, cwd: Path
-) -> Side:
-    """Fuse the export in ``python`` (a subprocess run in ``cwd``), then measure the
-    fused file here."""
+def fuse_in(python: str, export: ort_models.Export, target: Path, repeat: int, cwd: Path) -> Side:
+    """Fuse the export in ``python`` (a subprocess run in ``cwd``) to ``target``, then
+    compare the fused model's outputs with the unfused model's at every size."""
     command = [python, "-c", SCRIPT, export.path, target, str(repeat), REPO_ROOT]
     try:
         result = run_json(command, cwd=cwd)
@@ -92,21 +91,27 @@ def fuse_in(
     if "error" in result:
         return Side(error=result["error"])
     side = Side(seconds=result["seconds"], after=result["after"], fused=result["fused"])
-    return measure(side, export, target, runs)
-
-
-def measure(side: Side, export: ort_models.Export, fused: Path, runs: int = 30) -> Side:
-    """The fused model's latency on the export's inputs and its largest difference from
-    the unfused model at every size."""
     try:
         expected = ort_models.run(export.path, export.feeds)
-        got = ort_models.run(fused, export.feeds)
+        got = ort_models.run(target, export.feeds)
     except Exception as exc:  # onnxruntime refusing the fused model is a result
-        side.error = f"onnxruntime: {str(exc).splitlines()[0][:120]}"
+        side.refused = " ".join(str(exc).split())[:160]
         return side
     side.difference = max(ort_models.relative_difference(g, e) for g, e in zip(got, expected))
-    side.latency = ort_models.latency(fused, export.feeds[0], runs)
     return side
+
+
+def measure_latencies(
+    export: ort_models.Export, sides: dict[str, Side], targets: dict[str, Path], runs: int
+) -> float:
+    """Set each runnable side's latency (all measured together, taking turns); the
+    unfused model's latency."""
+    models: dict[str, Path] = {"unfused": export.path}
+    models.update({k: targets[k] for k, s in sides.items() if not (s.error or s.refused)})
+    found = ort_models.latencies(models, export.feeds[0], runs)
+    for label, side in sides.items():
+        side.latency = found.get(label, 0.0)
+    return found["unfused"]
 
 
 def missing(ours: dict[str, int], theirs: dict[str, int]) -> str:
@@ -127,28 +132,32 @@ def report(
     export: ort_models.Export, before: int, base_latency: float, sides: dict[str, Side]
 ) -> None:
     """Print one model's figures: a line per side and the comparison."""
-    print(f"{export.id}: nodes {before}, onnxruntime unfused {ms(base_latency).strip()} ms")
+    print(f"{export.id}: nodes {before}, onnxruntime unfused {base_latency * 1e3:.3f} ms")
     for label, side in sides.items():
         if side.error:
             print(f"  {label:<6} not available ({side.error})")
             continue
         print(
             f"  {label:<6} nodes {side.after:>4}  fuse {ms(side.seconds)} ms  "
-            f"ort {ms(side.latency)} ms  diff {side.difference:.1e}  {counts_text(side.fused)}"
+            f"ort {side.latency * 1e3:7.3f} ms  diff {side.difference:.1e}  {counts_text(side.fused)}"
         )
+        if side.refused:
+            print(f"         onnxruntime cannot run the fused model: {side.refused}")
     ours, theirs = sides.get("ours"), sides.get(BASELINE_VERSION)
     if ours and theirs and not ours.error and not theirs.error:
+        run = f"{ours.latency / theirs.latency:.2f}x" if ours.latency and theirs.latency else "-"
         print(
-            f"  ratio  fuse {ours.seconds / theirs.seconds:.2f}x  "
-            f"ort {ours.latency / theirs.latency:.2f}x  "
+            f"  ratio  fuse {ours.seconds / theirs.seconds:.2f}x  ort {run}  "
             f"fewer fusions than {BASELINE_VERSION}: {missing(ours.fused, theirs.fused)}"
         )
 
 
 def totals(results: list[dict[str, Side]]) -> None:
     """Sums over the models both sides fused."""
-    both = [r for r in results if all(not s.error for s in r.values()) and len(r) == 2]
-    print(f"total over {len(both)} of {len(results)} models fused by both:", end="")
+    both = [
+        r for r in results if len(r) == 2 and all(not (s.error or s.refused) for s in r.values())
+    ]
+    print(f"total over {len(both)} of {len(results)} models fused and run by both:", end="")
     if not both:
         print(" -")
         return
@@ -157,7 +166,7 @@ def totals(results: list[dict[str, Side]]) -> None:
         fuse = sum(r[label].seconds for r in both)
         run = sum(r[label].latency for r in both)
         nodes = sum(r[label].after for r in both)
-        line.append(f"{label}: fuse {fuse * 1e3:.1f} ms, ort {run * 1e3:.2f} ms, {nodes} nodes")
+        line.append(f"{label}: fuse {fuse * 1e3:.1f} ms, ort {run * 1e3:.3f} ms, {nodes} nodes")
     ours = sum(r["ours"].seconds for r in both) / sum(r[BASELINE_VERSION].seconds for r in both)
     run = sum(r["ours"].latency for r in both) / sum(r[BASELINE_VERSION].latency for r in both)
     print(f" {'; '.join(line)}; ratio fuse {ours:.2f}x, ort {run:.2f}x")
@@ -178,17 +187,13 @@ def main() -> None:
         for name, mode in cases or ort_models.SUITE:
             export = ort_models.export_model(name, mode, work)
             before = ort_models.node_count(ort_models.load(export.path))
-            unfused = ort_models.latency(export.path, export.feeds[0], args.runs)
-            sides = {
-                "ours": fuse_in(
-                    sys.executable, export, work / "ours.onnx", args.repeat, args.runs, REPO_ROOT
-                )
-            }
+            targets = {"ours": work / "ours.onnx", BASELINE_VERSION: work / "base.onnx"}
+            ours = fuse_in(sys.executable, export, targets["ours"], args.repeat, REPO_ROOT)
+            sides = {"ours": ours}
             if baseline:
-                target = work / "base.onnx"
-                sides[BASELINE_VERSION] = fuse_in(
-                    baseline, export, target, args.repeat, args.runs, work
-                )
+                base = fuse_in(baseline, export, targets[BASELINE_VERSION], args.repeat, work)
+                sides[BASELINE_VERSION] = base
+            unfused = measure_latencies(export, sides, targets, args.runs)
             report(export, before, unfused, sides)
             results.append(sides)
     totals(results)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import collections
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -150,17 +150,21 @@ def run(model: onnx.ModelProto | Path, feeds: Sequence[Feeds]) -> list[list[np.n
     return [list(sess.run(None, f)) for f in feeds]  # type: ignore[attr-defined]
 
 
-def latency(model: onnx.ModelProto | Path, feeds: Feeds, runs: int = 20) -> float:
-    """Median seconds of one onnxruntime run on ``feeds``, after two warm-up runs."""
-    sess = session(model)
-    for _ in range(2):
-        sess.run(None, feeds)  # type: ignore[attr-defined]
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        sess.run(None, feeds)  # type: ignore[attr-defined]
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+def latencies(
+    models: Mapping[str, onnx.ModelProto | Path], feeds: Feeds, runs: int = 30
+) -> dict[str, float]:
+    """Median seconds of one onnxruntime run of each model on ``feeds``, after two
+    warm-up runs; the models take turns run by run, so that drifts of the machine's load
+    fall on all of them alike."""
+    sessions = {label: session(model) for label, model in models.items()}
+    times: dict[str, list[float]] = {label: [] for label in sessions}
+    for index in range(runs + 2):
+        for label, sess in sessions.items():
+            start = time.perf_counter()
+            sess.run(None, feeds)  # type: ignore[attr-defined]
+            if index >= 2:
+                times[label].append(time.perf_counter() - start)
+    return {label: statistics.median(values) for label, values in times.items()}
 
 
 def relative_difference(got: Sequence[np.ndarray], expected: Sequence[np.ndarray]) -> float:

@@ -49,10 +49,12 @@ def optimize_for_ort() -> Optimize:
 
 
 def fuse(optimize: Optimize, model: onnx.ModelProto, **options: Any) -> onnx.ModelProto:
-    """``optimize`` on an ``ir.Model`` of ``model`` (left untouched); the fused proto."""
+    """``optimize`` on an ``ir.Model`` of a copy of ``model`` (the IR may share the
+    proto's tensors, and fusions change them); the fused proto."""
     import onnx_ir as ir
 
-    fused, _ = optimize(ir.from_proto(model), **options)
+    copy = onnx.ModelProto.FromString(model.SerializeToString())
+    fused, _ = optimize(ir.from_proto(copy), **options)
     return ir.to_proto(fused)
 
 
