@@ -83,7 +83,7 @@ class Side:
 def fuse_in(python: str, export: ort_models.Export, target: Path, repeat: int, cwd: Path) -> Side:
     """Fuse the export in ``python`` (a subprocess run in ``cwd``) to ``target``, then
     compare the fused model's outputs with the unfused model's at every size."""
-    command = [python, "-c", SCRIPT, export.path, target, str(repeat), REPO_ROOT]
+    command = [python, "-c", SCRIPT, str(export.path), str(target), str(repeat), str(REPO_ROOT)]
     try:
         result = run_json(command, cwd=cwd)
     except RuntimeError as exc:
@@ -115,7 +115,9 @@ def measure_latencies(
 
 
 def missing(ours: dict[str, int], theirs: dict[str, int]) -> str:
-    """The ops ours fuses fewer times than 0.7.2 (``op got<wanted``), or "none"."""
+    """The ops ours fuses fewer times than 0.7.2 (``op got<wanted``; attention ops as one
+    group), or "none"."""
+    ours, theirs = ort_models.grouped(ours), ort_models.grouped(theirs)
     short = [f"{op} {ours.get(op, 0)}<{n}" for op, n in theirs.items() if ours.get(op, 0) < n]
     return ", ".join(short) or "none"
 

@@ -132,6 +132,27 @@ def fused_counts(model: onnx.ModelProto) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
+ATTENTION_OPS = frozenset(
+    {"Attention", "MultiHeadAttention", "GroupQueryAttention", "PackedMultiHeadAttention"}
+    | {"ai.onnx.Attention"}
+)
+"""Fused attention ops: one attention block becomes exactly one of them, so they are
+compared as one group (0.7.2 makes a block ``Attention`` on one export and
+``MultiHeadAttention`` on another)."""
+
+ATTENTION = "attention ops"
+
+
+def grouped(counts: dict[str, int]) -> dict[str, int]:
+    """Fused-op counts with the attention ops summed under :data:`ATTENTION`: what
+    "each fusion count at least 0.7.2's" compares."""
+    result: dict[str, int] = {}
+    for op, count in counts.items():
+        key = ATTENTION if op in ATTENTION_OPS else op
+        result[key] = result.get(key, 0) + count
+    return result
+
+
 def session(model: onnx.ModelProto | Path) -> object:
     """An onnxruntime CPU session with the options every measurement here uses (default
     graph optimizations, one intra-op thread so that runs compare, log quiet)."""

@@ -49,7 +49,9 @@ def fuse_072(path: Path) -> dict[str, Any]:
     """0.7.2's ``optimize_for_ort`` on the file: nodes before and after, fused ops, the
     counts it reports."""
     import onnx_ir as ir
-    from onnxscript.rewriter.ort_fusions import optimize_for_ort
+    from onnxscript.rewriter.ort_fusions import (  # type: ignore[import-not-found]
+        optimize_for_ort,
+    )
 
     proto = ort_models.load(path)
     fused, reported = optimize_for_ort(ir.from_proto(proto))
@@ -104,7 +106,7 @@ def main() -> None:
     args = parser.parse_args()
     cases = list(ort_models.SUITE)
     if args.cases:
-        cases = [tuple(c.rsplit("-", 1)) for c in args.cases.split(",")]  # type: ignore[misc]
+        cases = [(c.rsplit("-", 1)[0], c.rsplit("-", 1)[1]) for c in args.cases.split(",")]
     data = record(cases, args.our_python)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
