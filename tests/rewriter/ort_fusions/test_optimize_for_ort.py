@@ -38,15 +38,10 @@ Optimize = Callable[..., tuple[Any, dict[str, int]]]
 
 
 def optimize_for_ort() -> Optimize:
-    """Our ``optimize_for_ort``; the test is skipped while the package lacks it."""
-    try:
-        from onnxscript.rewriter import ort_fusions
-    except ImportError as exc:
-        pytest.skip(f"onnxscript.rewriter.ort_fusions is not there yet ({exc})")
-    function = getattr(ort_fusions, "optimize_for_ort", None)
-    if function is None:
-        pytest.skip("onnxscript.rewriter.ort_fusions has no optimize_for_ort yet")
-    return function  # type: ignore[no-any-return]
+    """Our ``optimize_for_ort``."""
+    from onnxscript.rewriter.ort_fusions import optimize_for_ort as ours
+
+    return ours
 
 
 def fuse(optimize: Optimize, model: onnx.ModelProto, **options: Any) -> onnx.ModelProto:
