@@ -8,13 +8,18 @@ evaluator records the calls instead. Choose one for a block with
 ``with default_as(ReferenceEvaluator()): ...`` or from now on with ``set_default``. See
 ``docs/eager.md``.
 
-Names are loaded on first use, so that importing this package costs nothing.
+Names are loaded on first use, so that importing this package costs next to nothing: it
+loads only ``context`` (the current evaluator), and tells it how to make the initial
+evaluator, onnxruntime's (imported when first needed). Modules below import the protocol
+and the context, never the evaluators that implement them.
 """
 
 from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING, Any
+
+from onnxscript.evaluator import context as _context
 
 if TYPE_CHECKING:
     from onnxscript.errors import EagerEvaluationError, InputTypeError
@@ -41,6 +46,16 @@ if TYPE_CHECKING:
     ORTEvaluator = OnnxRuntimeEvaluator
     OnnxReferenceRuntimeEvaluator = ReferenceEvaluator
     ORTMixedEvaluator = MixedEvaluator
+
+
+def _onnxruntime_evaluator() -> Evaluator:
+    """The initial evaluator: runs ops with onnxruntime."""
+    from onnxscript.evaluator.backends import OnnxRuntimeEvaluator
+
+    return OnnxRuntimeEvaluator()
+
+
+_context.set_initial_factory(_onnxruntime_evaluator)
 
 _WHERE = {
     "AttrTensor": "tensor",

@@ -2,29 +2,42 @@
 
 ``with default_as(ReferenceEvaluator()): ...`` switches the evaluator for a block;
 ``set_default(evaluator)`` switches it for the rest of the current context (thread or
-asyncio task). The initial evaluator runs ops with onnxruntime. :func:`eval_op` and
-:func:`eval_function` are how ops and script functions called outside a script reach it.
+asyncio task). :func:`eval_op` and :func:`eval_function` are how ops and script functions
+called outside a script reach it.
+
+This module sits below every evaluator: it knows the protocol, not the implementations.
+The initial evaluator (onnxruntime's) is made on first use by the factory that the package
+(``evaluator/__init__.py``, which runs before any of its modules) gives
+:func:`set_initial_factory`.
 """
 
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from onnxscript.evaluator.protocol import Evaluator, FunctionRef, OpRef, is_evaluator
 
 _CURRENT: contextvars.ContextVar[Any] = contextvars.ContextVar("onnxscript_evaluator", default=None)
+_initial_factory: Callable[[], Evaluator] | None = None
+
+
+def set_initial_factory(factory: Callable[[], Evaluator]) -> None:
+    """Make the evaluator used until another is chosen with ``factory`` (called on first
+    use). The package sets it once, when it is imported."""
+    global _initial_factory
+    _initial_factory = factory
 
 
 def default() -> Evaluator:
     """The evaluator eager calls use now (created on first use: onnxruntime)."""
     evaluator: Evaluator | None = _CURRENT.get()
     if evaluator is None:
-        from onnxscript.evaluator.backends import OnnxRuntimeEvaluator
-
-        evaluator = OnnxRuntimeEvaluator()
+        if _initial_factory is None:
+            raise RuntimeError("no initial evaluator: import onnxscript.evaluator first")
+        evaluator = _initial_factory()
         _CURRENT.set(evaluator)
     return evaluator
 

@@ -18,7 +18,7 @@ import contextlib
 import contextvars
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import onnx
@@ -26,9 +26,9 @@ import onnx
 from onnxscript.errors import AttributeValueError, BindingError, InputTypeError
 from onnxscript.evaluator.errors import op_failure
 from onnxscript.evaluator.inputs import convert_op_inputs
-from onnxscript.evaluator.op_call import OpCall
+from onnxscript.evaluator.op_call import ArrayRunner, OpCall
 from onnxscript.evaluator.protocol import FunctionRef, GraphBody, OpRef
-from onnxscript.evaluator.tensor import AttrTensor, Tensor, TensorSequence
+from onnxscript.evaluator.tensor import AttrTensor, Tensor, wrap
 from onnxscript.language.attributes import AT, coerce, infer_kind
 from onnxscript.language.binding import (
     BoundArguments,
@@ -38,9 +38,6 @@ from onnxscript.language.binding import (
     output_count,
 )
 from onnxscript.language.binding import describe as describe_signature
-
-if TYPE_CHECKING:
-    from onnxscript.evaluator.base import CachingEvaluator
 
 _MANY = 1 << 30
 _IN_SCRIPT: contextvars.ContextVar[bool] = contextvars.ContextVar(
@@ -139,7 +136,7 @@ def _plain_call(op: OpRef, sig: Signature, count: int | None) -> OpCall | None:
 # -- running --------------------------------------------------------------------------------
 
 
-def run_call(evaluator: CachingEvaluator, call: OpCall, inputs: Sequence[Any]) -> list[Any]:
+def run_call(evaluator: ArrayRunner, call: OpCall, inputs: Sequence[Any]) -> list[Any]:
     """Run ``call`` with ``evaluator``'s backend; failures name the op and the user's line."""
     try:
         return evaluator.run(call, inputs)
@@ -147,18 +144,6 @@ def run_call(evaluator: CachingEvaluator, call: OpCall, inputs: Sequence[Any]) -
         raise
     except Exception as exc:
         raise op_failure(call.label, call.op_type, inputs, exc) from exc
-
-
-def wrap(value: Any) -> Any:
-    """Arrays (and lists of them) as :class:`Tensor` objects (sequences); other values as
-    they are."""
-    if isinstance(value, np.ndarray):
-        return Tensor(value)
-    if isinstance(value, list):
-        return TensorSequence([wrap(v) for v in value], getattr(value, "elem_type", None))
-    if isinstance(value, np.generic):
-        return Tensor(np.asarray(value))
-    return value
 
 
 def _finish(outputs: list[Any], wrapped: bool, count: int) -> Any:
@@ -198,7 +183,7 @@ def _requested_outputs(kwargs: Mapping[str, Any]) -> tuple[Mapping[str, Any], in
 
 
 def run_op(
-    evaluator: CachingEvaluator, op: OpRef, args: Sequence[Any], kwargs: Mapping[str, Any]
+    evaluator: ArrayRunner, op: OpRef, args: Sequence[Any], kwargs: Mapping[str, Any]
 ) -> Any:
     """Run ``op(*args, **kwargs)`` with ``evaluator``'s backend.
 
@@ -304,7 +289,7 @@ def _attributes(
 
 
 def _run_op_general(
-    evaluator: CachingEvaluator,
+    evaluator: ArrayRunner,
     op: OpRef,
     plan: OpPlan,
     args: Sequence[Any],
@@ -404,7 +389,7 @@ def _split_count(op: OpRef, attrs: Mapping[str, Any], inputs: Sequence[Any]) -> 
 
 
 def run_function(
-    evaluator: CachingEvaluator, fn: FunctionRef, args: Sequence[Any], kwargs: Mapping[str, Any]
+    evaluator: ArrayRunner, fn: FunctionRef, args: Sequence[Any], kwargs: Mapping[str, Any]
 ) -> Any:
     """Run a script function eagerly: its Python code, rewritten so that operators, ``and``/
     ``or``/``not``, indexing and op calls mean what they mean when compiled (see

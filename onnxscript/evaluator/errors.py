@@ -11,7 +11,7 @@ from typing import Any
 
 import onnxscript
 from onnxscript.errors import EagerEvaluationError
-from onnxscript.evaluator.arrays import describe
+from onnxscript.evaluator.tensor import describe
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(onnxscript.__file__)) + os.sep
 

@@ -12,8 +12,7 @@ import numpy as np
 
 from onnxscript.dtypes import onnx_dtype
 from onnxscript.errors import InputTypeError
-from onnxscript.evaluator.arrays import describe
-from onnxscript.evaluator.tensor import AttrTensor, Tensor, TensorSequence
+from onnxscript.evaluator.tensor import AttrTensor, Tensor, TensorSequence, describe
 from onnxscript.language.binding import Signature, literal_input_type
 from onnxscript.language.literals import cast_array, literal_array, native_byte_order
 

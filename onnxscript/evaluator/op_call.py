@@ -1,11 +1,12 @@
 """One op application as a backend runs it: the op, its attribute values and output
-count (:class:`OpCall`), and the function a backend prepares to run it (:data:`Runner`)."""
+count (:class:`OpCall`), the function a backend prepares to run it (:data:`Runner`), and
+what eager mode needs of the evaluator that runs it (:class:`ArrayRunner`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import onnx
@@ -55,3 +56,15 @@ def input_key(value: Any) -> Hashable:
         ranks = {np.ndim(v) for v in value}
         return ("seq", first.dtype, first.ndim if len(ranks) == 1 else None)
     return ("other", type(value))
+
+
+class ArrayRunner(Protocol):
+    """What eager mode (``evaluator.eager``) needs of the array evaluator it works for
+    (``base.CachingEvaluator`` is one): running a call on input arrays, and whether
+    script-function calls drop keyword arguments they do not declare."""
+
+    ignore_unknown_function_kwargs: bool
+
+    def run(self, call: OpCall, inputs: Sequence[Any]) -> list[Any]:
+        """The outputs of ``call`` applied to ``inputs``."""
+        ...

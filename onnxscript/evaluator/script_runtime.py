@@ -14,12 +14,12 @@ from typing import Any
 import numpy as np
 
 from onnxscript.errors import EagerEvaluationError
-from onnxscript.evaluator import array_target, context
-from onnxscript.evaluator.eager import wrap
+from onnxscript.evaluator import context
+from onnxscript.evaluator import tensor as tensor_ops
 from onnxscript.evaluator.errors import user_location
 from onnxscript.evaluator.inputs import literal_to_array
 from onnxscript.evaluator.protocol import FunctionRef, OpRef
-from onnxscript.evaluator.tensor import IndexTensor, Tensor
+from onnxscript.evaluator.tensor import IndexTensor, Tensor, wrap
 from onnxscript.language.literals import is_literal
 
 
@@ -120,24 +120,24 @@ def _function_caller(fn: FunctionRef) -> Callable[..., Any]:
 
 def bool_and(*values: Any) -> Any:
     """``a and b and ...`` as compiled (element-wise on BOOL tensors)."""
-    return array_target.boolean(True, values)
+    return tensor_ops.boolean(True, values)
 
 
 def bool_or(*values: Any) -> Any:
     """``a or b or ...`` as compiled (element-wise on BOOL tensors)."""
-    return array_target.boolean(False, values)
+    return tensor_ops.boolean(False, values)
 
 
 def not_(value: Any) -> Any:
     """``not a``: ``Not`` on a BOOL tensor, Python's ``not`` otherwise."""
     if isinstance(value, Tensor):
-        return array_target.unary("not", value)
+        return tensor_ops.unary("not", value)
     return not value
 
 
 def compare_chain(symbols: tuple[str, ...], *values: Any) -> Any:
     """``a < b < c ...`` as compiled: pairwise comparisons combined with ``and``."""
-    return array_target.compare_chain(symbols, values)
+    return tensor_ops.compare_chain(symbols, values)
 
 
 class _Indexer:
@@ -151,8 +151,8 @@ class _Indexer:
 
     def __getitem__(self, key: Any) -> Tensor:
         if self.kinds.startswith("("):
-            return array_target.getitem(self.tensor, key, self.kinds[1:])
-        return array_target.getitem(self.tensor, (key,), self.kinds)
+            return tensor_ops.getitem(self.tensor, key, self.kinds[1:])
+        return tensor_ops.getitem(self.tensor, (key,), self.kinds)
 
 
 def indexable(base: Any, kinds: str) -> Any:

@@ -12,10 +12,22 @@ from typing import Any
 
 import numpy as np
 
-from onnxscript.dtypes import dtype_name, numpy_dtype, onnx_dtype
+from onnxscript.dtypes import dtype_name, numpy_dtype, onnx_dtype, type_string
 from onnxscript.errors import InputTypeError
-from onnxscript.evaluator.arrays import describe, value_type_string
 from onnxscript.evaluator.op_call import OpCall
+from onnxscript.evaluator.tensor import describe
+
+
+def value_type_string(value: Any) -> str:
+    """The schema type string of an eager value: ``tensor(float)``, ``seq(tensor(int64))``."""
+    if isinstance(value, np.ndarray):
+        return type_string(onnx_dtype(value.dtype))
+    if isinstance(value, list):
+        if not value:
+            elem_type = getattr(value, "elem_type", None)
+            return f"seq({type_string(elem_type)})" if elem_type else "seq(?)"
+        return f"seq({value_type_string(value[0])})"
+    return "?"
 
 
 def _accepted(allowed: Sequence[str], limit: int = 8) -> str:
