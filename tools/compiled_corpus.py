@@ -2,7 +2,8 @@
 bench/functions.py, the ATen library), to prove a refactoring changes no output byte.
 
 ``record OUT.json`` runs the compiling test suites under pytest with this module as a
-plugin: every ``OnnxFunction`` created is kept, and at the end each worker writes the
+plugin: every ``OnnxFunction`` created is kept, and at the end of its session each worker
+writes the
 SHA-256 of its ``to_function_proto()`` and ``to_model_proto()`` bytes (or the error's
 type) under the function's module and qualified name; the workers' files are merged
 into ``OUT.json`` (a name maps to the sorted set of its distinct prints: how many
@@ -17,9 +18,11 @@ on the new one, then ``python tools/compiled_corpus.py compare /tmp/before.json
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -74,23 +77,26 @@ def pytest_configure(config: Any) -> None:
 def _import_corpus_modules() -> None:
     """The corpus outside the tests: bench/functions.py and the ATen library."""
     sys.path.insert(0, str(ROOT / "bench"))
-    try:
+    with contextlib.suppress(ImportError):
         import functions  # noqa: F401  (bench/functions.py)
-    except ImportError:
-        pass
-    try:
+    with contextlib.suppress(ImportError):  # torch missing: the library does not load
         import onnxscript.function_libs.torch_lib.ops  # noqa: F401
-    except ImportError:  # torch missing: the library does not load
-        pass
 
 
-def pytest_unconfigure(config: Any) -> None:
+_RANDOM_NAME = re.compile(r"[0-9a-f]{32}|[0-9a-f]{8}_[0-9a-f]{4}_")
+"""A uuid in a function's name (tests made it unique at random): its bytes differ on
+every run, so it is left out."""
+
+
+def pytest_sessionfinish(session: Any) -> None:
     folder = os.environ.get(_OUT_ENV)
     if not folder:
         return
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     prints: dict[str, set[str]] = defaultdict(set)
     for function in _made:
+        if _RANDOM_NAME.search(function.__qualname__):
+            continue
         prints[f"{function.__module__}:{function.__qualname__}"].add(_fingerprint(function))
     found = {name: sorted(made) for name, made in prints.items()}
     Path(folder, f"{worker}.json").write_text(json.dumps(found))
