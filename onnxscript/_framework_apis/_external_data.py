@@ -29,6 +29,8 @@ import numpy as np
 import onnx
 import onnx_ir as ir
 
+from onnxscript.ir_utils.graphs import model_graphs
+
 RELEASE_EVERY_BYTES = 64 * 1024 * 1024
 """How many bytes are written between two requests to drop the data file's cached pages."""
 
@@ -42,7 +44,7 @@ _EXTERNAL_ABOVE_BYTES = 1024
 
 def _initializers(model: ir.Model) -> Iterator[tuple[ir.Value, ir.TensorProtocol]]:
     """The initializers of every graph of ``model`` with their tensors."""
-    for graph in model.graphs():
+    for graph in model_graphs(model):
         for value in graph.initializers.values():
             if value.const_value is not None:
                 yield value, value.const_value

@@ -11,30 +11,18 @@ import re
 from collections.abc import Iterable
 
 from onnxscript.program.graph import Graph, Value
+from onnxscript.unique_names import UniqueNames
 
 _INVALID = re.compile(r"\W")
 
 
-class NameAllocator:
+class NameAllocator(UniqueNames):
     """Hands out unique names derived from hints."""
 
-    def __init__(self, reserved: Iterable[str] = ()) -> None:
-        self.used: set[str] = set(reserved)
-        self.counters: dict[str, int] = {}
+    __slots__ = ()
 
     def take(self, hint: str) -> str:
-        base = hint if hint.isidentifier() else (_INVALID.sub("_", hint) or "v")
-        if base not in self.used:
-            self.used.add(base)
-            return base
-        k = self.counters.get(base, 0)
-        while True:
-            k += 1
-            candidate = f"{base}_{k}"
-            if candidate not in self.used:
-                self.counters[base] = k
-                self.used.add(candidate)
-                return candidate
+        return self.claim(hint if hint.isidentifier() else (_INVALID.sub("_", hint) or "v"))
 
 
 def assign_names(graph: Graph, fixed: Iterable[Value] = ()) -> None:
@@ -47,9 +35,9 @@ def assign_names(graph: Graph, fixed: Iterable[Value] = ()) -> None:
     for value in fixed:
         if value.name is None:
             value.name = value.hint
-        if value.name in allocator.used:
+        if value.name in allocator.taken:
             raise ValueError(f"duplicate fixed name {value.name!r}")
-        allocator.used.add(value.name)
+        allocator.taken.add(value.name)
     _name_graph(graph, allocator)
 
 

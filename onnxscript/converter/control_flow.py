@@ -20,7 +20,7 @@ from onnxscript.analysis.liveness import Liveness, analyze, if_outputs, loop_car
 from onnxscript.analysis.names import all_identifiers, parameter_names, scan
 from onnxscript.converter import optional_values, type_inference
 from onnxscript.converter.emitter import GraphEmitter
-from onnxscript.converter.normalize import FreshNames, has_jump, normalize
+from onnxscript.converter.normalize import has_jump, normalize
 from onnxscript.converter.scalar_values import is_scalar
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
 from onnxscript.language.attributes import AT
@@ -29,6 +29,7 @@ from onnxscript.onnx_types import is_tensor_type
 from onnxscript.program.graph import Attr, Graph, Value
 from onnxscript.program.types import TensorTypeSpec, TypeSpec, element_type
 from onnxscript.source import split_docstring
+from onnxscript.unique_names import UniqueNames
 from onnxscript.values import GraphFunction
 
 if TYPE_CHECKING:
@@ -740,7 +741,7 @@ def nested_graph(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Graph:
     _, body = split_docstring(fdef)
     facts = scan(fdef)
     if facts.needs_normalize:
-        fresh = FreshNames(all_identifiers(fdef) | set(t.env) | set(t.ctx.local_names))
+        fresh = UniqueNames(all_identifiers(fdef) | set(t.env) | set(t.ctx.local_names))
         body = normalize(body, t.ctx.source, fresh)
     builder = _child(t, fdef.name)
     params: list[Value] = []

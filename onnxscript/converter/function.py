@@ -20,7 +20,7 @@ from onnxscript.converter import input_defaults, optional_values
 from onnxscript.converter.context import FunctionContext
 from onnxscript.converter.control_flow import _output
 from onnxscript.converter.emitter import GraphEmitter
-from onnxscript.converter.normalize import FreshNames, check_nesting, normalize
+from onnxscript.converter.normalize import check_nesting, normalize
 from onnxscript.converter.parameters import Parameters, output_types, read_parameters
 from onnxscript.converter.scope import PythonScope
 from onnxscript.converter.statements import Translator
@@ -30,6 +30,7 @@ from onnxscript.language.binding import Signature
 from onnxscript.program.graph import Function, Graph, Value
 from onnxscript.program.types import TypeSpec
 from onnxscript.source import SourceText, parse_function, split_docstring
+from onnxscript.unique_names import UniqueNames
 from onnxscript.values import Op, Opset
 
 
@@ -83,7 +84,7 @@ def _structured(
     if not facts.needs_normalize:
         return body, set()
     taken = all_identifiers(fdef) | param_names
-    fresh = FreshNames(taken)
+    fresh = UniqueNames(taken)
     try:
         structured = normalize(body, source, fresh)
     except RecursionError:

@@ -25,24 +25,9 @@ from typing import TypeVar
 
 from onnxscript.analysis.names import children
 from onnxscript.source import SourceText
+from onnxscript.unique_names import UniqueNames
 
 _JUMPS = (ast.Break, ast.Continue, ast.Return)
-
-
-class FreshNames:
-    """Makes variable names that no identifier in the function uses."""
-
-    def __init__(self, taken: set[str]) -> None:
-        self.taken = set(taken)
-
-    def __call__(self, base: str) -> str:
-        name = base
-        k = 0
-        while name in self.taken:
-            k += 1
-            name = f"{base}_{k}"
-        self.taken.add(name)
-        return name
 
 
 _RETURN, _BREAK, _CONTINUE = 1, 2, 4
@@ -203,7 +188,7 @@ def _not(expr: ast.expr) -> ast.expr:
 class Normalizer:
     """Rewrites one function body; see the module docstring."""
 
-    def __init__(self, source: SourceText, fresh: FreshNames, n_returns: int) -> None:
+    def __init__(self, source: SourceText, fresh: UniqueNames, n_returns: int) -> None:
         self.source = source
         self.fresh = fresh
         self.arity = n_returns
@@ -214,14 +199,14 @@ class Normalizer:
     def ret_names(self) -> list[str]:
         if self._ret_names is None:
             if self.arity == 1:
-                self._ret_names = [self.fresh("return_val")]
+                self._ret_names = [self.fresh.claim("return_val")]
             else:
-                self._ret_names = [self.fresh(f"return_val_{i}") for i in range(self.arity)]
+                self._ret_names = [self.fresh.claim(f"return_val_{i}") for i in range(self.arity)]
         return self._ret_names
 
     def ret_flag(self) -> str:
         if self._ret_flag is None:
-            self._ret_flag = self.fresh("returned")
+            self._ret_flag = self.fresh.claim("returned")
         return self._ret_flag
 
     def returned_value(self) -> ast.expr:
@@ -303,7 +288,7 @@ class Normalizer:
             if stmt.orelse:
                 post.extend(self.loops(list(stmt.orelse)))
             if isinstance(stmt, ast.While) and not isinstance(stmt.test, ast.Name):
-                cond = self.fresh("cond")
+                cond = self.fresh.claim("cond")
                 pre.append(_assign(cond, stmt.test, stmt))
                 body = [*body, _assign(cond, copy.deepcopy(stmt.test), stmt)]
                 plain = ast.While(test=_at(_load(cond), stmt.test), body=body, orelse=[])
@@ -318,9 +303,9 @@ class Normalizer:
             if compact is not None:
                 return compact
 
-        cond = self.fresh("cond")
+        cond = self.fresh.claim("cond")
         flag = self.ret_flag() if rets else None
-        broke = self.fresh("broke") if (is_while and stmt.orelse and breaks) else None
+        broke = self.fresh.claim("broke") if (is_while and stmt.orelse and breaks) else None
         if isinstance(stmt, ast.While):
             pre.append(_assign(cond, stmt.test, stmt))
         elif breaks or rets:
@@ -393,7 +378,7 @@ class Normalizer:
             keep = copy.copy(stmt)
             keep.body = body
             return [keep]  # already `if not c: break`
-        cond = self.fresh("cond")
+        cond = self.fresh.claim("cond")
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             update = _assign(cond, test.operand, last)  # `if not t: break`: t is the condition
         else:
@@ -458,7 +443,7 @@ def check_nesting(body: Sequence[ast.stmt], source: SourceText) -> None:
             stack.extend((s, depth + 1) for s in stmt.orelse)
 
 
-def normalize(body: list[ast.stmt], source: SourceText, fresh: FreshNames) -> list[ast.stmt]:
+def normalize(body: list[ast.stmt], source: SourceText, fresh: UniqueNames) -> list[ast.stmt]:
     """The structured equivalent of a function body (see the module docstring).
 
     Bodies that are structured already come back equivalent; callers skip them with

@@ -17,6 +17,8 @@ import onnx
 import onnx.reference
 import onnx_ir as ir
 
+from onnxscript.ir_utils.graphs import holds_graphs
+
 _NONDETERMINISTIC = frozenset(
     {
         "RandomNormal",
@@ -46,10 +48,7 @@ def evaluate_node(
     None."""
     if node.domain not in ("", "ai.onnx") or node.op_type in _NONDETERMINISTIC:
         return None
-    if any(
-        a.type in (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
-        for a in node.attributes.values()
-    ):
+    if holds_graphs(node):
         return None
     if any(_known_size(v) > output_size_limit for v in node.outputs):
         return None  # not computed at all: the result would be dropped

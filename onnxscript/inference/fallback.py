@@ -15,6 +15,7 @@ import onnx.shape_inference
 import onnx_ir as ir
 
 from onnxscript.inference import InferenceError
+from onnxscript.ir_utils.graphs import holds_graphs
 
 _SIZE_LIMIT = 1024
 """Constant inputs up to this many elements are given to onnx as data."""
@@ -34,10 +35,7 @@ def infer_with_onnx(node: ir.Node, version: int) -> None:
     schema = _schema(node.op_type, version, node.domain)
     if schema is None or any(v is not None and v.type is None for v in node.inputs):
         return
-    if any(
-        a.type in (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
-        for a in node.attributes.values()
-    ):
+    if holds_graphs(node):
         return  # bodies capture outer values whose types onnx would need as well
     proto = _named_node_proto(node)
     types: dict[str, onnx.TypeProto] = {}

@@ -8,15 +8,30 @@ from collections.abc import Iterator
 import onnx_ir as ir
 
 
+def attribute_graphs(attr: ir.Attr) -> list[ir.Graph]:
+    """The graphs ``attr`` holds: one for a graph, its list for a list of graphs, none for
+    any other attribute or a reference to a function's attribute."""
+    if attr.is_ref():
+        return []
+    if attr.type == ir.AttributeType.GRAPH:
+        return [attr.as_graph()]
+    if attr.type == ir.AttributeType.GRAPHS:
+        return list(attr.as_graphs())
+    return []
+
+
 def subgraphs(node: ir.Node) -> Iterator[ir.Graph]:
-    """The graphs ``node``'s attributes hold (not references to a function's)."""
+    """The graphs ``node``'s attributes hold (``If`` branches, ``Loop`` bodies, ...)."""
     for attr in node.attributes.values():
-        if attr.is_ref():
-            continue
-        if attr.type == ir.AttributeType.GRAPH:
-            yield attr.as_graph()
-        elif attr.type == ir.AttributeType.GRAPHS:
-            yield from attr.as_graphs()
+        yield from attribute_graphs(attr)
+
+
+def holds_graphs(node: ir.Node) -> bool:
+    """Whether an attribute of ``node`` is a graph or list of graphs, or refers to one."""
+    return any(
+        a.type in (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
+        for a in node.attributes.values()
+    )
 
 
 def nested_graphs(graph: ir.Graph) -> Iterator[ir.Graph]:
@@ -44,4 +59,11 @@ def can_become_output(value: ir.Value, graph: ir.Graph) -> bool:
     return not (value.is_graph_output() or value.is_graph_input() or value.is_initializer())
 
 
-__all__ = ["can_become_output", "model_graphs", "nested_graphs", "subgraphs"]
+__all__ = [
+    "attribute_graphs",
+    "can_become_output",
+    "holds_graphs",
+    "model_graphs",
+    "nested_graphs",
+    "subgraphs",
+]

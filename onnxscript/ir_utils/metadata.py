@@ -34,7 +34,7 @@ from collections.abc import Iterable, Iterator
 
 import onnx_ir as ir
 
-from onnxscript.ir_utils.graphs import subgraphs
+from onnxscript.ir_utils.graphs import attribute_graphs, subgraphs
 
 FOLDED_FROM = "pkg.onnxscript.optimizer.folded_from"
 """The key of a folded tensor's sources: ``repr`` of the sorted names of the values it was
@@ -112,10 +112,7 @@ def _named(
             if value.name:
                 values[scope, value.name] = value
         for attr in node.attributes.values():
-            if attr.is_ref() or attr.type not in (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS):
-                continue
-            held = [attr.as_graph()] if attr.type == ir.AttributeType.GRAPH else attr.as_graphs()
-            for index, sub in enumerate(held):
+            for index, sub in enumerate(attribute_graphs(attr)):
                 inner = (*scope, node.name or node.op_type, attr.name, str(index))
                 sub_nodes, sub_values = _named(sub, inner)
                 nodes.update(sub_nodes)

@@ -3,11 +3,14 @@ each way, so every public entry accepts both and returns the kind it was given."
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 import onnx
 import onnx_ir as ir
+
+from onnxscript.proto_graphs import nested_nodes, subgraphs
 
 ModelT = TypeVar("ModelT", ir.Model, onnx.ModelProto)
 
@@ -38,28 +41,15 @@ def on_ir(model: ModelT, transform: Callable[[ir.Model], object]) -> ModelT:
 def _tensor_protos(model: onnx.ModelProto) -> Iterator[onnx.TensorProto]:
     """Every tensor proto of the model: initializers and tensor attributes, in graphs,
     subgraphs and functions."""
-    yield from _graph_tensors(model.graph)
-    for function in model.functions:
-        yield from _node_tensors(function.node)
-
-
-def _graph_tensors(graph: onnx.GraphProto) -> Iterator[onnx.TensorProto]:
-    yield from graph.initializer
-    yield from _node_tensors(graph.node)
-
-
-def _node_tensors(
-    nodes: Iterator[onnx.NodeProto] | list[onnx.NodeProto],
-) -> Iterator[onnx.TensorProto]:
-    for node in nodes:
+    yield from model.graph.initializer
+    bodies = itertools.chain(model.graph.node, *(function.node for function in model.functions))
+    for node in nested_nodes(bodies):
+        for sub in subgraphs(node):
+            yield from sub.initializer
         for attr in node.attribute:
             if attr.HasField("t"):
                 yield attr.t
             yield from attr.tensors
-            if attr.HasField("g"):
-                yield from _graph_tensors(attr.g)
-            for graph in attr.graphs:
-                yield from _graph_tensors(graph)
 
 
 __all__ = ["ModelT", "on_ir"]

@@ -1,47 +1,26 @@
-"""Names no other value or node of a model has: for what a pass copies into a graph (ONNX
-forbids two values of one name, and a subgraph to reuse a name of an enclosing graph)."""
+"""The names a model uses already, for :class:`onnxscript.unique_names.UniqueNames` to hand
+out others: ONNX forbids two values of one name, and a subgraph to reuse a name of an
+enclosing graph, so what a pass copies into a graph needs names no value or node has."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 import onnx_ir as ir
 
-from onnxscript.ir_utils.graphs import subgraphs
-
-
-class UniqueNames:
-    """Hands out names not taken yet: ``name`` itself, or ``name_1``, ``name_2``..."""
-
-    def __init__(self, taken: Iterable[str]) -> None:
-        self._taken = set(taken)
-
-    def claim(self, name: str) -> str:
-        candidate, index = name, 0
-        while candidate in self._taken:
-            index += 1
-            candidate = f"{name}_{index}"
-        self._taken.add(candidate)
-        return candidate
+from onnxscript.ir_utils.graphs import model_graphs
 
 
 def names_in(model: ir.Model) -> Iterator[str]:
     """Every value and node name of the model: main graph, subgraphs, function bodies."""
-    yield from _graph_names(model.graph)
-    for function in model.functions.values():
-        yield from _graph_names(function.graph)
+    for graph in model_graphs(model):
+        for value in [*graph.inputs, *graph.outputs, *graph.initializers.values()]:
+            if value.name:
+                yield value.name
+        for node in graph:
+            if node.name:
+                yield node.name
+            yield from (v.name for v in node.outputs if v.name)
 
 
-def _graph_names(graph: ir.Graph) -> Iterator[str]:
-    for value in [*graph.inputs, *graph.outputs, *graph.initializers.values()]:
-        if value.name:
-            yield value.name
-    for node in graph:
-        if node.name:
-            yield node.name
-        yield from (v.name for v in node.outputs if v.name)
-        for sub in subgraphs(node):
-            yield from _graph_names(sub)
-
-
-__all__ = ["UniqueNames", "names_in"]
+__all__ = ["names_in"]

@@ -16,6 +16,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 import onnx
 import onnx_ir as ir
 
+from onnxscript import proto_graphs
+from onnxscript.ir_utils.graphs import subgraphs
+from onnxscript.unique_names import candidates
+
 if TYPE_CHECKING:
     from onnxscript.builder.graph_builder import GraphBuilder
     from onnxscript.builder.op_builder import OpBuilder
@@ -96,20 +100,10 @@ def _imports_of(body: list[ir.Node], imports: Mapping[str, int]) -> dict[str, in
     return {domain: version for domain, version in imports.items() if domain in used}
 
 
-def _subgraphs(node: ir.Node) -> list[ir.Graph]:
-    found: list[ir.Graph] = []
-    for attr in node.attributes.values():
-        if attr.type == ir.AttributeType.GRAPH:
-            found.append(attr.as_graph())
-        elif attr.type == ir.AttributeType.GRAPHS:
-            found.extend(attr.as_graphs())
-    return found
-
-
 def _walk(node: ir.Node) -> list[ir.Node]:
     """``node`` and the nodes of its subgraphs, at every depth."""
     nodes = [node]
-    for graph in _subgraphs(node):
+    for graph in subgraphs(node):
         for inner in graph:
             nodes.extend(_walk(inner))
     return nodes
@@ -118,7 +112,7 @@ def _walk(node: ir.Node) -> list[ir.Node]:
 def _defined_within(node: ir.Node) -> set[int]:
     """Ids of the values ``node``'s subgraphs define (their inputs and node outputs)."""
     ids: set[int] = set()
-    for graph in _subgraphs(node):
+    for graph in subgraphs(node):
         ids.update(id(v) for v in graph.inputs)
         ids.update(id(v) for v in graph.initializers.values())
         for inner in graph:
@@ -131,10 +125,7 @@ def _shared(builder: GraphBuilder, function: ir.Function) -> ir.Function:
     """An equal function already in the model (up to names), else ``function`` added
     under a free name."""
     key = _canonical(function)
-    base = function.name
-    index = 0
-    while True:
-        name = base if index == 0 else f"{base}_{index}"
+    for name in candidates(function.name):
         found = builder.functions.get((DOMAIN, name, ""))
         if found is None:
             function.name = name
@@ -145,7 +136,7 @@ def _shared(builder: GraphBuilder, function: ir.Function) -> ir.Function:
         if found.meta.get("canonical") == key:
             found.meta["outside_inputs"] = function.meta["outside_inputs"]
             return found
-        index += 1
+    raise AssertionError("unreachable: candidates() never ends")
 
 
 def _canonical(function: ir.Function) -> bytes:
@@ -164,13 +155,12 @@ def _canonical(function: ir.Function) -> bytes:
             del node.metadata_props[:]
             node.input[:] = [rename(n) for n in node.input]
             node.output[:] = [rename(n) for n in node.output]
-            for attr in node.attribute:
-                for sub in [attr.g] if attr.HasField("g") else list(attr.graphs):
-                    sub.name = ""
-                    for info in [*sub.input, *sub.output]:
-                        info.name = rename(info.name)
-                    del sub.value_info[:]
-                    walk(sub.node)
+            for sub in proto_graphs.subgraphs(node):
+                sub.name = ""
+                for info in [*sub.input, *sub.output]:
+                    info.name = rename(info.name)
+                del sub.value_info[:]
+                walk(sub.node)
 
     proto.name = ""
     proto.input[:] = [rename(n) for n in proto.input]

@@ -15,6 +15,7 @@ from onnxscript.inference import InferenceError
 from onnxscript.inference.evaluate import evaluate_node
 from onnxscript.inference.infer import infer_node
 from onnxscript.ir_utils.constants import basic_constant_propagation
+from onnxscript.ir_utils.graphs import subgraphs
 from onnxscript.ir_utils.initializers import add_initializer
 from onnxscript.ir_utils.metadata import carry_metadata, record_folded_from
 
@@ -66,9 +67,8 @@ def _fold_graph(
     become Constant nodes when there is no main graph: in functions)."""
     modified = False
     for node in list(graph):
-        for attr in node.attributes.values():
-            for sub in _subgraphs(attr):
-                modified |= _fold_graph(sub, main, version, limits)
+        for sub in subgraphs(node):
+            modified |= _fold_graph(sub, main, version, limits)
         if node.op_type == "Constant":
             basic_constant_propagation([node])
             continue
@@ -83,14 +83,6 @@ def _fold_graph(
             _replace(graph, main, node, results)
             modified = True
     return modified
-
-
-def _subgraphs(attr: ir.Attr) -> list[ir.Graph]:
-    if attr.type == ir.AttributeType.GRAPH and not attr.is_ref():
-        return [attr.as_graph()]
-    if attr.type == ir.AttributeType.GRAPHS and not attr.is_ref():
-        return list(attr.as_graphs())
-    return []
 
 
 def _cast_like_as_cast(graph: ir.Graph | ir.Function, node: ir.Node) -> ir.Node | None:

@@ -22,7 +22,8 @@ import onnx
 import onnx.helper
 
 from onnxscript.program.types import OptionalTypeSpec, TypeSpec
-from onnxscript.proto_graphs import subgraphs
+from onnxscript.proto_graphs import nested_graphs, subgraphs
+from onnxscript.unique_names import first_free
 
 MIN_OPSET = 15
 """The first ai.onnx opset with ``OptionalGetElement`` / ``OptionalHasElement``."""
@@ -45,14 +46,13 @@ def model_input_type(t: TypeSpec | None) -> TypeSpec | None:
 
 def _names(graph: onnx.GraphProto, found: set[str]) -> set[str]:
     """Every value name used in ``graph`` and its subgraphs."""
-    found.update(v.name for v in graph.input)
-    found.update(v.name for v in graph.output)
-    found.update(t.name for t in graph.initializer)
-    for node in graph.node:
-        found.update(node.input)
-        found.update(node.output)
-        for sub in subgraphs(node):
-            _names(sub, found)
+    for sub in nested_graphs(graph):
+        found.update(v.name for v in sub.input)
+        found.update(v.name for v in sub.output)
+        found.update(t.name for t in sub.initializer)
+        for node in sub.node:
+            found.update(node.input)
+            found.update(node.output)
     return found
 
 
@@ -64,9 +64,8 @@ class _Unwrapper:
         self.taken = taken
 
     def fresh(self, base: str) -> str:
-        name, i = f"{base}_value", 1
-        while name in self.taken:
-            name, i = f"{base}_value{i}", i + 1
+        """``base_value``, else ``base_value1``, ``base_value2``...; taken from now on."""
+        name = first_free(f"{base}_value", self.taken, separator="")
         self.taken.add(name)
         return name
 

@@ -14,6 +14,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from onnxscript.unique_names import UniqueNames
+
 _ASCII_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _DIGITS = "0123456789"
 # Where a name ends with `_` and digits (a name may contain NUL: then it may also match).
@@ -77,57 +79,44 @@ def may_have_ssa_names(names: Iterable[str]) -> bool:
     return _SSA_TAIL.search("\x00".join(names)) is not None
 
 
-class NameAllocator:
+class NameAllocator(UniqueNames):
     """Hands out unique identifiers; the first to ask for a name gets it unchanged."""
 
-    __slots__ = ("_counters", "used")
+    __slots__ = ()
 
     def __init__(self, reserved: frozenset[str] | set[str] = frozenset()) -> None:
-        self.used: set[str] = set(reserved) | RESERVED_BUILTINS
-        self._counters: dict[str, int] = {}
+        super().__init__(set(reserved) | RESERVED_BUILTINS)
 
-    def snapshot(self) -> tuple[frozenset[str], dict[str, int]]:
-        """The allocator's state, to undo the names taken by a failed attempt."""
-        return frozenset(self.used), dict(self._counters)
+    @property
+    def used(self) -> set[str]:
+        """The names taken (module-level names, builtins the code reads, identifiers)."""
+        return self.taken
 
-    def restore(self, state: tuple[frozenset[str], dict[str, int]]) -> None:
-        self.used = set(state[0])
-        self._counters = dict(state[1])
+    @used.setter
+    def used(self, names: set[str]) -> None:
+        self.taken = names
 
     def copy(self) -> NameAllocator:
         other = NameAllocator()
-        other.used = set(self.used)
-        other._counters = dict(self._counters)
+        other.restore(self.snapshot())
         return other
 
     def reserve(self, name: str) -> None:
         """Mark ``name`` as taken (a module-level name the emitted code defines)."""
-        self.used.add(name)
+        self.taken.add(name)
 
     def take(self, name: str, default: str = "v") -> str:
         """A unique identifier derived from ``name``."""
-        used = self.used
         if (
-            name not in used
+            name not in self.taken
             and name.isascii()
             and name.isidentifier()
             and name[:2] != "__"
             and not keyword.iskeyword(name)
         ):
-            used.add(name)
+            self.taken.add(name)
             return name
-        base = sanitize(name, default)
-        if base not in used:
-            used.add(base)
-            return base
-        k = self._counters.get(base, 0)
-        while True:
-            k += 1
-            candidate = f"{base}_{k}"
-            if candidate not in used:
-                self._counters[base] = k
-                used.add(candidate)
-                return candidate
+        return self.claim(sanitize(name, default))
 
 
 def is_plain_identifier(name: str) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import onnx
 import onnx.defs
 
-from onnxscript.proto_graphs import subgraphs
+from onnxscript.proto_graphs import nested_nodes
 from onnxscript.reverse.attributes import (
     PYTHON_KINDS,
     AttributeWriter,
@@ -525,14 +525,7 @@ def _attribute_names(fn: onnx.FunctionProto) -> list[str]:
 
 def _op_types(nodes: Sequence[onnx.NodeProto]) -> set[str]:
     """The op types of ``nodes`` and of the nodes of their graphs."""
-    found = set()
-    stack = list(nodes)
-    while stack:
-        node = stack.pop()
-        found.add(node.op_type)
-        for sub in subgraphs(node):
-            stack.extend(sub.node)
-    return found
+    return {node.op_type for node in nested_nodes(nodes)}
 
 
 def _check_stable(attr_name: str, fn_name: str) -> None:
@@ -579,20 +572,18 @@ def _reference_kinds(nodes: Sequence[onnx.NodeProto], versions: dict[str, int]) 
     """For each attribute parameter a function refers to, the kind of the referring
     attribute (from the attribute itself, or else from the op's schema)."""
     found: dict[str, int] = {}
-    for node in nodes:
+    for node in nested_nodes(nodes):
         for attr in node.attribute:
-            if attr.ref_attr_name:
-                kind = int(attr.type)
-                if not kind:
-                    domain = canonical_domain(node.domain)
-                    kind = schema_attribute_kind(
-                        domain, node.op_type, attr.name, versions.get(domain, 1)
-                    )
-                if kind:
-                    found.setdefault(attr.ref_attr_name, kind)
-            elif attr.type == AT.GRAPH:
-                for key, value in _reference_kinds(attr.g.node, versions).items():
-                    found.setdefault(key, value)
+            if not attr.ref_attr_name:
+                continue
+            kind = int(attr.type)
+            if not kind:
+                domain = canonical_domain(node.domain)
+                kind = schema_attribute_kind(
+                    domain, node.op_type, attr.name, versions.get(domain, 1)
+                )
+            if kind:
+                found.setdefault(attr.ref_attr_name, kind)
     return found
 
 

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 import onnx
 
-from onnxscript.proto_graphs import subgraphs
+from onnxscript.proto_graphs import nested_graphs, subgraphs
 
 
 def external_tensor(
@@ -136,12 +136,11 @@ def model_tensor(path: str, name: str) -> onnx.TensorProto:
 
 
 def _graph_names(graph: onnx.GraphProto, found: set[str]) -> None:
-    found.update(i.name for i in graph.input)
-    found.update(t.name for t in graph.initializer)
-    for node in graph.node:
-        found.update(node.output)
-        for sub in subgraphs(node):
-            _graph_names(sub, found)
+    for sub in nested_graphs(graph):
+        found.update(i.name for i in sub.input)
+        found.update(t.name for t in sub.initializer)
+        for node in sub.node:
+            found.update(node.output)
 
 
 def _rename(graph: onnx.GraphProto, names: dict[str, str]) -> None:

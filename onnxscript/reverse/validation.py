@@ -6,10 +6,11 @@ made where the emitter writes the node, so that no extra pass reads every node."
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 import onnx
 
+from onnxscript.proto_graphs import nested_nodes
 from onnxscript.reverse.graph_model import TranslationError
 from onnxscript.schemas import canonical_domain, imported_versions
 
@@ -38,26 +39,13 @@ def _versions(opset_import: Iterable[onnx.OperatorSetIdProto], owner: str) -> di
     return versions
 
 
-def _nodes(nodes: Iterable[onnx.NodeProto]) -> Iterator[onnx.NodeProto]:
-    """The nodes, and those of their graph attributes, at any depth."""
-    stack = list(nodes)
-    while stack:
-        node = stack.pop()
-        yield node
-        for attr in node.attribute:
-            if attr.HasField("g"):
-                stack.extend(attr.g.node)
-            for graph in attr.graphs:
-                stack.extend(graph.node)
-
-
 def _check_no_cycle(functions: Iterable[onnx.FunctionProto]) -> None:
     """Local functions calling each other in a cycle (scripts cannot define them)."""
     local = {(canonical_domain(f.domain), f.name): f for f in functions}
     calls = {
         key: {
             (canonical_domain(n.domain), n.op_type)
-            for n in _nodes(fn.node)
+            for n in nested_nodes(fn.node)
             if (canonical_domain(n.domain), n.op_type) in local
         }
         for key, fn in local.items()

@@ -12,6 +12,7 @@ from onnxscript.ir_utils.graphs import can_become_output
 from onnxscript.ir_utils.initializers import add_initializer
 from onnxscript.ir_utils.metadata import carry_metadata
 from onnxscript.rewriter.replacement import ReplacementSubgraph
+from onnxscript.unique_names import first_free
 
 RULE_NAME_TAG = "pkg.onnxscript.rewriter.rule_name"
 """The ``metadata_props`` key 0.7 reserved for the rule that made a node (not written by
@@ -159,12 +160,8 @@ def _name_new_values(graph: ir.Graph, new_nodes: Sequence[ir.Node], names: set[s
     for value in unnamed:
         producer = value.producer()
         base = f"{producer.op_type.lower()}" if producer is not None else "value"
-        candidate, index = base, 0
-        while candidate in taken:
-            index += 1
-            candidate = f"{base}_{index}"
-        taken.add(candidate)
-        value.name = candidate
+        value.name = first_free(base, taken)
+        taken.add(value.name)
 
 
 def taken_names(graph: ir.Graph) -> set[str]:

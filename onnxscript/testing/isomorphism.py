@@ -52,6 +52,7 @@ import onnx.numpy_helper
 
 from onnxscript.compiled_patterns import is_scalar_shape, is_true_scalar
 from onnxscript.errors import OnnxScriptError
+from onnxscript.proto_graphs import named_subgraphs, nested_graphs
 from onnxscript.schemas import canonical_domain, imported_versions
 
 ProtoLike = onnx.ModelProto | onnx.FunctionProto | onnx.GraphProto
@@ -295,12 +296,8 @@ def _read_node(node: onnx.NodeProto, graph: _Graph, canonical: bool) -> _Node:
         domain = canonical_domain(domain)
     attrs = {a.name: a for a in node.attribute}
     item = _Node(node.op_type, domain, node.overload, inputs, list(node.output), attrs)
-    for attr in node.attribute:
-        if attr.type == AT.GRAPH:
-            item.graphs[attr.name] = _read_graph(attr.g, graph, canonical)
-        elif attr.type == AT.GRAPHS:
-            for i, sub in enumerate(attr.graphs):
-                item.graphs[f"{attr.name}[{i}]"] = _read_graph(sub, graph, canonical)
+    for key, sub in named_subgraphs(node):
+        item.graphs[key] = _read_graph(sub, graph, canonical)
     return item
 
 
@@ -394,14 +391,11 @@ def _prune_graph(graph: _Graph, used: set[str]) -> bool:
 def _used_domains(graph: onnx.GraphProto) -> set[str]:
     """The domains of the nodes of ``graph`` and its nested graphs (``""`` also when it has
     initializers, which read as ``Constant`` nodes)."""
-    used = {""} if graph.initializer or graph.sparse_initializer else set()
-    for node in graph.node:
-        used.add(canonical_domain(node.domain))
-        for attr in node.attribute:
-            if attr.type == AT.GRAPH:
-                used |= _used_domains(attr.g)
-            for sub in attr.graphs:
-                used |= _used_domains(sub)
+    used: set[str] = set()
+    for sub in nested_graphs(graph):
+        if sub.initializer or sub.sparse_initializer:
+            used.add("")
+        used.update(canonical_domain(node.domain) for node in sub.node)
     return used
 
 

@@ -10,60 +10,19 @@ body, where initializers cannot be).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn
 
 import numpy as np
 import onnx_ir as ir
 
 from onnxscript.errors import OnnxScriptError
+from onnxscript.unique_names import UniqueNames
 from onnxscript.version_converter._versions import Key
 
 
 class VersionConversionError(OnnxScriptError, ValueError):
     """A node cannot be converted to the requested opset."""
-
-
-class Names:
-    """Fresh value and node names for one model (unique across all its graphs)."""
-
-    def __init__(self, model: ir.Model) -> None:
-        self._taken: set[str] = set()
-        graphs: list[ir.Graph | ir.Function] = [model.graph, *model.functions.values()]
-        for graph in graphs:
-            for value in _values(graph):
-                if value.name:
-                    self._taken.add(value.name)
-
-    def fresh(self, base: str) -> str:
-        """``base``, or ``base_N`` when ``base`` is taken; the name is then taken."""
-        name, count = base, 0
-        while name in self._taken:
-            count += 1
-            name = f"{base}_{count}"
-        self._taken.add(name)
-        return name
-
-
-def _values(graph: ir.Graph | ir.Function) -> Iterable[ir.Value]:
-    yield from graph.inputs
-    if isinstance(graph, ir.Graph):
-        yield from graph.initializers.values()
-    for node in ir.traversal.RecursiveGraphIterator(graph):
-        yield from node.outputs
-        for attr in node.attributes.values():
-            for sub in _subgraphs(attr):
-                yield from sub.inputs
-
-
-def _subgraphs(attr: ir.Attr) -> list[ir.Graph]:
-    if attr.is_ref():
-        return []
-    if attr.type == ir.AttributeType.GRAPH:
-        return [attr.as_graph()]
-    if attr.type == ir.AttributeType.GRAPHS:
-        return list(attr.as_graphs())
-    return []
 
 
 def constant_array(value: ir.Value | None) -> np.ndarray | None:
@@ -86,7 +45,7 @@ class Rewrite:
     node: ir.Node
     key: Key
     opset: int
-    names: Names
+    names: UniqueNames
     in_function: bool = False
     """Whether the node is in a function body (which cannot hold initializers)."""
     created: list[ir.Node] = dataclasses.field(default_factory=list)
@@ -208,11 +167,11 @@ class Rewrite:
             inputs,
             {k: v for k, v in (attributes or {}).items() if v is not None},
             num_outputs=outputs,
-            name=self.names.fresh(f"{base}/{op_type}"),
+            name=self.names.claim(f"{base}/{op_type}"),
             metadata_props=dict(self.node.metadata_props),
         )
         for value in node.outputs:
-            value.name = self.names.fresh(f"{base}_{op_type.lower()}")
+            value.name = self.names.claim(f"{base}_{op_type.lower()}")
         graph = self.node.graph
         assert graph is not None
         if after:
@@ -254,7 +213,7 @@ class Rewrite:
             self.fail(f"a {data.dtype} constant needs opset 9 inside a function")
         base = self.node.name or self.node.op_type
         value = ir.Value(
-            name=self.names.fresh(f"{base}_constant"),
+            name=self.names.claim(f"{base}_constant"),
             type=ir.TensorType(ir.DataType.from_numpy(data.dtype)),
             shape=ir.Shape(data.shape),
             const_value=ir.tensor(data),
@@ -303,7 +262,7 @@ class Rewrite:
         old.shape = None  # what the node computes now may be shaped differently
         carry_metadata(new, old)
         name = old.name
-        old.name = self.names.fresh(f"{name or 'value'}_before")
+        old.name = self.names.claim(f"{name or 'value'}_before")
         new.name = name
 
 
@@ -345,7 +304,6 @@ def nothing(rewrite: Rewrite) -> None:
 __all__ = [
     "Adapt",
     "Adapter",
-    "Names",
     "Rewrite",
     "VersionConversionError",
     "carry_metadata",

@@ -15,8 +15,10 @@ from collections.abc import Mapping
 import onnx.helper
 import onnx_ir as ir
 
+from onnxscript.ir_utils.names import names_in
+from onnxscript.unique_names import UniqueNames
 from onnxscript.version_converter import fallback as onnx_fallback
-from onnxscript.version_converter._context import Names, Rewrite, VersionConversionError
+from onnxscript.version_converter._context import Rewrite, VersionConversionError
 from onnxscript.version_converter._types import type_errors
 from onnxscript.version_converter._versions import FIRST_OPSET, newest, next_step, versions
 from onnxscript.version_converter.registry import WITHOUT_ADAPTER, lookup
@@ -27,7 +29,7 @@ class _Job:
     """One conversion: the target opset, the model's fresh names, the fallback choice."""
 
     target: int
-    names: Names
+    names: UniqueNames
     fallback: bool
     changed: bool = False
     in_function: bool = False
@@ -114,7 +116,7 @@ class ConvertVersionPass(ir.passes.InPlacePass):
                 f"opset {target} is outside what the converter knows ({FIRST_OPSET} to "
                 f"{newest()}, the newest of the installed onnx)"
             )
-        job = _Job(target, Names(model), self.fallback)
+        job = _Job(target, UniqueNames(names_in(model)), self.fallback)
         source = _version(model.opset_imports) or target
         job.convert(model.graph, source)
         for function in model.functions.values():

@@ -13,7 +13,9 @@ import onnx.helper
 import onnx.version_converter
 import onnx_ir as ir
 
-from onnxscript.version_converter._context import Names, VersionConversionError, carry_metadata
+from onnxscript.ir_utils.graphs import holds_graphs
+from onnxscript.unique_names import UniqueNames
+from onnxscript.version_converter._context import VersionConversionError, carry_metadata
 
 _SMALL = 4096
 """Constant inputs up to this many elements go to the converter as initializers (shape
@@ -67,13 +69,10 @@ def _one_node_model(node: ir.Node, opset: int) -> onnx.ModelProto:
     return model
 
 
-def convert_node(node: ir.Node, opset: int, target: int, names: Names) -> None:
+def convert_node(node: ir.Node, opset: int, target: int, names: UniqueNames) -> None:
     """Replace ``node`` (written for ``opset``) by what onnx's converter makes of it at
     ``target``."""
-    if any(
-        a.type in (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
-        for a in node.attributes.values()
-    ):
+    if holds_graphs(node):
         raise VersionConversionError(
             f"{node.op_type} node {node.name!r} has subgraphs: onnx's converter cannot "
             "take it alone"
@@ -82,7 +81,7 @@ def convert_node(node: ir.Node, opset: int, target: int, names: Names) -> None:
     _splice(node, ir.serde.deserialize_graph(converted.graph), names)
 
 
-def _splice(node: ir.Node, converted: ir.Graph, names: Names) -> None:
+def _splice(node: ir.Node, converted: ir.Graph, names: UniqueNames) -> None:
     graph = node.graph
     assert graph is not None
     originals: dict[str, ir.Value] = {}
@@ -114,15 +113,15 @@ def _splice(node: ir.Node, converted: ir.Graph, names: Names) -> None:
     graph.remove(node, safe=True)
 
 
-def _adopt(new: ir.Node, old: ir.Node, names: Names) -> None:
+def _adopt(new: ir.Node, old: ir.Node, names: UniqueNames) -> None:
     base = old.name or old.op_type
-    new.name = names.fresh(f"{base}/{new.op_type}")
+    new.name = names.claim(f"{base}/{new.op_type}")
     carry_metadata(new, old)
     for value in new.outputs:
-        value.name = names.fresh(f"{base}_{new.op_type.lower()}")
+        value.name = names.claim(f"{base}_{new.op_type.lower()}")
 
 
-def _constant(graph: ir.Graph, before: ir.Node, value: ir.Value, names: Names) -> ir.Value:
+def _constant(graph: ir.Graph, before: ir.Node, value: ir.Value, names: UniqueNames) -> ir.Value:
     """A Constant node for an initializer the converter created."""
     assert value.const_value is not None
     constant = ir.node("Constant", [], {"value": value.const_value})
@@ -131,14 +130,14 @@ def _constant(graph: ir.Graph, before: ir.Node, value: ir.Value, names: Names) -
     return constant.outputs[0]
 
 
-def _identity(graph: ir.Graph, before: ir.Node, value: ir.Value, names: Names) -> ir.Value:
+def _identity(graph: ir.Graph, before: ir.Node, value: ir.Value, names: UniqueNames) -> ir.Value:
     identity = ir.node("Identity", [value])
     _adopt(identity, before, names)
     graph.insert_before(before, identity)
     return identity.outputs[0]
 
 
-def _take_over(graph: ir.Graph, old: ir.Value, new: ir.Value, names: Names) -> None:
+def _take_over(graph: ir.Graph, old: ir.Value, new: ir.Value, names: UniqueNames) -> None:
     old.replace_all_uses_with(new, replace_graph_outputs=True)
     if new.type is None:
         new.type = old.type
@@ -146,7 +145,7 @@ def _take_over(graph: ir.Graph, old: ir.Value, new: ir.Value, names: Names) -> N
         new.shape = old.shape.copy()
     carry_metadata(new, old)
     name = old.name
-    old.name = names.fresh(f"{name or 'value'}_before")
+    old.name = names.claim(f"{name or 'value'}_before")
     new.name = name
 
 

@@ -11,8 +11,9 @@ import textwrap
 import pytest
 
 from onnxscript.analysis.names import all_identifiers
-from onnxscript.converter.normalize import FreshNames, normalize
+from onnxscript.converter.normalize import normalize
 from onnxscript.source import SourceText
+from onnxscript.unique_names import UniqueNames
 
 PROGRAMS = [
     """
@@ -85,7 +86,7 @@ def normalized_source(src: str) -> str:
     tree = ast.parse(textwrap.dedent(src))
     fdef = tree.body[0]
     source = SourceText("<test>", tuple(textwrap.dedent(src).splitlines(True)), 0)
-    fdef.body = normalize(fdef.body, source, FreshNames(all_identifiers(fdef)))
+    fdef.body = normalize(fdef.body, source, UniqueNames(all_identifiers(fdef)))
     ast.fix_missing_locations(tree)
     return ast.unparse(tree)
 

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import onnx
@@ -10,7 +14,7 @@ import onnx_ir as ir
 import pytest
 from onnx import TensorProto, helper
 
-from onnxscript._framework_apis import torch_2_11
+from onnxscript._framework_apis import ALIASES, torch_2_11
 from onnxscript.values import OnnxFunction, TracedOnnxFunction
 
 VERSIONS = [f"torch_2_{minor}" for minor in range(5, 16)]
@@ -24,6 +28,53 @@ def test_every_version_offers_the_entry_points(module: str):
     assert callable(api.save_model_with_external_data)
     if module == "torch_2_6":
         assert api.torchlib_opset().version == 18
+
+
+_ENTRY_POINTS = [
+    "check_model",
+    "convert_version",
+    "get_torchlib_ops",
+    "optimize",
+    "save_model_with_external_data",
+]
+# What each torch_2_X offered before the unchanged versions became aliases: its names and
+# the module of the one that defines them.
+_OFFERED = {
+    **{minor: dict.fromkeys(_ENTRY_POINTS, "torch_2_5") for minor in (5, 6, 7)},
+    **{
+        minor: {**dict.fromkeys(_ENTRY_POINTS, "torch_2_5"), "optimize": "torch_2_8"}
+        for minor in range(8, 16)
+    },
+}
+_OFFERED[6]["torchlib_opset"] = "torch_2_6"
+
+_PROBE = """
+import importlib, json, sys
+found = {}
+for minor in range(5, 16):
+    api = importlib.import_module(f"onnxscript._framework_apis.torch_2_{minor}")
+    found[minor] = {n: getattr(api, n).__module__.rpartition(".")[2] for n in api.__all__}
+print(json.dumps(found))
+"""
+
+
+def test_every_torch_path_imports_with_the_names_it_had():
+    """Imported fresh (aliases resolved by the import system, as torch's ``import
+    onnxscript._framework_apis.torch_2_X as onnxscript_apis`` does)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE], capture_output=True, text=True, check=True
+    )
+    found = {int(minor): names for minor, names in json.loads(done.stdout).items()}
+    assert found == _OFFERED
+
+
+@pytest.mark.parametrize("alias", sorted(ALIASES))
+def test_an_alias_is_the_module_it_equals(alias: str):
+    api = importlib.import_module(f"onnxscript._framework_apis.{alias}")
+    target = importlib.import_module(f"onnxscript._framework_apis.{ALIASES[alias]}")
+    assert api is target
+    assert api.__spec__.name == target.__name__  # the alias left the module's spec alone
+    assert not (Path(target.__file__).parent / f"{alias}.py").exists()
 
 
 def test_torchlib_ops_are_records_torch_reads():

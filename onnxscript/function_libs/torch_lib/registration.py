@@ -1,12 +1,13 @@
 """Which function implements which ATen overload.
 
-A function is marked with :func:`aten`; :func:`collect_ops` imports the op modules and
-lists what is marked (no registry object is filled at import time).
+A function is marked with :func:`aten`; :func:`collect_ops` imports the op modules (every
+module of ``ops/``) and lists what is marked (no registry object is filled at import time).
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -19,32 +20,16 @@ TORCHLIB_OPSET = Opset("", 18)
 TORCHLIB_DOMAIN = Opset("pkg.onnxscript.torch_lib", 1)
 """The domain of the library's functions (when torch adds one as a model function)."""
 
-OP_MODULES = (
-    "onnxscript.function_libs.torch_lib.ops.elementwise",
-    "onnxscript.function_libs.torch_lib.ops.linalg",
-    "onnxscript.function_libs.torch_lib.ops.nn",
-    "onnxscript.function_libs.torch_lib.ops.embedding",
-    "onnxscript.function_libs.torch_lib.ops.reduction",
-    "onnxscript.function_libs.torch_lib.ops.shape",
-    "onnxscript.function_libs.torch_lib.ops.creation",
-    "onnxscript.function_libs.torch_lib.ops.masks",
-    "onnxscript.function_libs.torch_lib.ops.symbolic",
-    "onnxscript.function_libs.torch_lib.ops.rnn",
-    "onnxscript.function_libs.torch_lib.ops.prims",
-    "onnxscript.function_libs.torch_lib.ops.backward",
-    "onnxscript.function_libs.torch_lib.ops.fft",
-    "onnxscript.function_libs.torch_lib.ops.complex",
-    "onnxscript.function_libs.torch_lib.ops.upsample",
-    "onnxscript.function_libs.torch_lib.ops.attention",
-    "onnxscript.function_libs.torch_lib.ops.quantized",
-    "onnxscript.function_libs.torch_lib.ops.vision",
-    "onnxscript.function_libs.torch_lib.ops.random",
-    "onnxscript.function_libs.torch_lib.ops.unique",
-    "onnxscript.function_libs.torch_lib.ops.windows",
-    "onnxscript.function_libs.torch_lib.ops.rearrange",
-    "onnxscript.function_libs.torch_lib.ops.losses",
-    "onnxscript.function_libs.torch_lib.ops.fake_quantize",
-)
+OPS_PACKAGE = "onnxscript.function_libs.torch_lib.ops"
+"""The package whose every module is an op module (shared helpers live in ``helpers/``)."""
+
+
+def op_modules() -> list[str]:
+    """The op modules, found by walking :data:`OPS_PACKAGE` (sorted by name)."""
+    package = importlib.import_module(OPS_PACKAGE)
+    found = pkgutil.iter_modules(package.__path__, f"{OPS_PACKAGE}.")
+    return sorted(module.name for module in found)
+
 
 _MARK = "_torchlib_overloads"
 
@@ -77,7 +62,7 @@ def collect_ops() -> list[OpRecord]:
     """Every marked function of the op modules, one record per overload name (a function
     one op module imports from another is listed once, by the module defining it)."""
     records: list[OpRecord] = []
-    for module_name in OP_MODULES:
+    for module_name in op_modules():
         module = importlib.import_module(module_name)
         for value in vars(module).values():
             mark = getattr(value, _MARK, None)
@@ -90,4 +75,12 @@ def collect_ops() -> list[OpRecord]:
     return records
 
 
-__all__ = ["OP_MODULES", "TORCHLIB_DOMAIN", "TORCHLIB_OPSET", "OpRecord", "aten", "collect_ops"]
+__all__ = [
+    "OPS_PACKAGE",
+    "TORCHLIB_DOMAIN",
+    "TORCHLIB_OPSET",
+    "OpRecord",
+    "aten",
+    "collect_ops",
+    "op_modules",
+]

@@ -49,7 +49,7 @@ def _training_mode_dropped(rewrite: Rewrite) -> None:
     if training:
         rewrite.node.resize_outputs(5)
         for name, output in zip(("saved_mean", "saved_var"), rewrite.node.outputs[3:]):
-            output.name = rewrite.names.fresh(f"{rewrite.node.name or 'batch_norm'}_{name}")
+            output.name = rewrite.names.claim(f"{rewrite.node.name or 'batch_norm'}_{name}")
         return
     if _outputs_used(rewrite, 1):
         rewrite.fail("running_mean/running_var outputs without training_mode")

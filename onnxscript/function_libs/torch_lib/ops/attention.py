@@ -20,14 +20,14 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import (
+from onnxscript.function_libs.torch_lib.helpers.constants import (
     array_constant,
     int64_constant,
     typed_constant,
 )
-from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
-from onnxscript.function_libs.torch_lib.ops.facts import element_type, is_bool, rank
-from onnxscript.function_libs.torch_lib.ops.sizes import is_static, scalar_like
+from onnxscript.function_libs.torch_lib.helpers.facts import dim as static_dim
+from onnxscript.function_libs.torch_lib.helpers.facts import element_type, is_bool, rank
+from onnxscript.function_libs.torch_lib.helpers.sizes import is_static, scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat, TTensor
 from onnxscript.onnx_types import FLOAT, UINT64
@@ -220,6 +220,7 @@ def scaled_dot_product_attention(
     scale: float | None = None,
     enable_gqa: bool = False,
 ) -> TFloat:
+    """scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor"""
     output, _ = _attend(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
     return output
 
@@ -234,7 +235,10 @@ def scaled_dot_product_flash_attention_for_cpu(
     attn_mask: TTensor | None = None,
     scale: float | None = None,
 ) -> tuple[TFloat, TFloat]:
-    """The output and the logsumexp [B, H, L] of each query row's scores."""
+    """_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp)
+
+    The output and the logsumexp [B, H, L] of each query row's scores.
+    """
     output, weights = _attend(query, key, value, attn_mask, dropout_p, is_causal, scale)
     return output, _logsumexp(weights, query, attn_mask is not None)
 
@@ -250,7 +254,9 @@ def scaled_dot_product_efficient_attention(
     is_causal: bool = False,
     scale: float | None = None,
 ) -> tuple[TFloat, FLOAT, INT64, INT64]:
-    """The output; the logsumexp, its rows padded (with zeros) to a multiple of 32 as the
+    """_scaled_dot_product_efficient_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_bias, bool compute_log_sumexp, float dropout_p=0., bool is_causal=False, *, float? scale=None) -> (Tensor output, Tensor log_sumexp, Tensor philox_seed, Tensor philox_offset)
+
+    The output; the logsumexp, its rows padded (with zeros) to a multiple of 32 as the
     CUDA kernel's (or [B, H, 0] when not asked for); the dropout seed and offset torch
     returns (zeros: ONNX's Dropout has no such state)."""
     output, weights = _attend(query, key, value, attn_bias, dropout_p, is_causal, scale)
@@ -282,7 +288,9 @@ def scaled_dot_product_flash_attention(
     return_debug_mask: bool = False,
     scale: float | None = None,
 ) -> tuple[TFloat, FLOAT, INT64, INT64, INT64, INT64, UINT64, UINT64, TFloat]:
-    """The CUDA kernel's nine outputs: the output; the logsumexp [B, H, L] in FLOAT;
+    """_scaled_dot_product_flash_attention(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, bool return_debug_mask=False, *, float? scale=None) -> (Tensor output, Tensor logsumexp, Tensor cum_seq_q, Tensor cum_seq_k, SymInt max_q, SymInt max_k, Tensor rng_state, Tensor unused, Tensor debug_attn_mask)
+
+    The CUDA kernel's nine outputs: the output; the logsumexp [B, H, L] in FLOAT;
     cum_seq_q and cum_seq_k (None in torch: empty here); max_q and max_k (the lengths);
     the dropout state (zeros of torch's types); the debug mask (empty, or refused)."""
     if return_debug_mask:

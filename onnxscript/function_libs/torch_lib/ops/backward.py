@@ -16,9 +16,9 @@ import numpy as np
 
 from onnxscript import dtypes
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import array_constant, int64_constant
-from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
-from onnxscript.function_libs.torch_lib.ops.facts import rank
+from onnxscript.function_libs.torch_lib.helpers.constants import array_constant, int64_constant
+from onnxscript.function_libs.torch_lib.helpers.facts import dim as static_dim
+from onnxscript.function_libs.torch_lib.helpers.facts import rank
 from onnxscript.function_libs.torch_lib.ops.nn import adaptive_cells, per_axis, window_matrix
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat
@@ -51,7 +51,10 @@ def _dtype_of(value: Any) -> Any:
 
 @aten("aten::_adaptive_avg_pool2d_backward")
 def adaptive_avg_pool2d_backward(grad_output: TFloat, self: TFloat) -> TFloat:
-    """Output cell i of a dim of length L averaged [floor(i*L/n), ceil((i+1)*L/n))."""
+    """_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor
+
+    Output cell i of a dim of length L averaged [floor(i*L/n), ceil((i+1)*L/n)).
+    """
     matrices = []
     for axis in (-2, -1):
         length, cells = static_dim(self, axis), static_dim(grad_output, axis)
@@ -79,7 +82,10 @@ def avg_pool2d_backward(
     count_include_pad: bool,
     divisor_override: int = 0,
 ) -> TFloat:
-    """Each output cell's gradient over its divisor, spread over its window's inputs."""
+    """avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor
+
+    Each output cell's gradient over its divisor, spread over its window's inputs.
+    """
     kernel, strides, pads = (
         per_axis(kernel_size, 2),
         per_axis(stride or kernel_size, 2),
@@ -155,7 +161,9 @@ def max_pool2d_with_indices_backward(
     ceil_mode: bool,
     indices: INT64,
 ) -> TFloat:
-    """Each output's gradient added at the input position its index names (indices count
+    """max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor
+
+    Each output's gradient added at the input position its index names (indices count
     within each (N, C) plane, as max_pool2d_with_indices gives them)."""
     planes = op.Concat(op.Shape(self, end=-2), op.Constant(value_ints=[-1]), axis=0)
     zeros = op.Expand(op.CastLike(0.0, grad_output), op.Shape(self))
@@ -177,7 +185,9 @@ def embedding_dense_backward(
     padding_idx: int,
     scale_grad_by_freq: bool,
 ) -> TFloat:
-    """Rows of grad_output summed into the weight rows their indices name; the padding
+    """embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor
+
+    Rows of grad_output summed into the weight rows their indices name; the padding
     row gets nothing; with scale_grad_by_freq each row is divided by its index's count."""
     width = op.Shape(grad_output, start=-1)
     rows = op.Reshape(grad_output, op.Concat(op.Constant(value_ints=[-1]), width, axis=0))
@@ -217,7 +227,9 @@ def native_layer_norm_backward(
     bias: TFloat | None,
     output_mask: Sequence[bool],
 ) -> tuple[TFloat, TFloat, TFloat]:
-    """Gradients of input, weight and bias (all three are computed: a recorder needs a
+    """native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
+
+    Gradients of input, weight and bias (all three are computed: a recorder needs a
     value for every output; the ones output_mask leaves out go unused)."""
     inner = len(normalized_shape)
     axes = list(range(rank(input) - inner, rank(input)))
@@ -249,7 +261,10 @@ def native_group_norm_backward(
     group: int,
     output_mask: Sequence[bool],
 ) -> tuple[TFloat, TFloat, TFloat]:
-    """Gradients of input, weight ([C]) and bias ([C]); mean and rstd are [N, group]."""
+    """native_group_norm_backward(Tensor grad_out, Tensor input, Tensor mean, Tensor rstd, Tensor? weight, SymInt N, SymInt C, SymInt HxW, int group, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
+
+    Gradients of input, weight ([C]) and bias ([C]); mean and rstd are [N, group].
+    """
     grouped = [N, group, -1]
     stats = [N, group, 1]
     x_hat = op.Mul(
@@ -303,7 +318,9 @@ def convolution_backward(
     groups: int,
     output_mask: Sequence[bool],
 ) -> tuple[TFloat, TFloat, TFloat]:
-    """Gradients of input, weight and bias of a (transposed) convolution. The input's
+    """convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor)
+
+    Gradients of input, weight and bias of a (transposed) convolution. The input's
     gradient is the adjoint convolution; the weight's is a convolution of the input with
     the output's gradient as its kernel (batch and channel axes swapped)."""
     spatial = rank(weight) - 2

@@ -11,8 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops import shape
-from onnxscript.function_libs.torch_lib.ops.complex_layout import (
+from onnxscript.function_libs.torch_lib.helpers.complex_layout import (
     PART_TYPE,
     complex_axis,
     conjugate,
@@ -22,9 +21,10 @@ from onnxscript.function_libs.torch_lib.ops.complex_layout import (
     parts_constant,
     real_part,
 )
+from onnxscript.function_libs.torch_lib.helpers.facts import dim as static_dim
+from onnxscript.function_libs.torch_lib.helpers.facts import rank
+from onnxscript.function_libs.torch_lib.ops import shape
 from onnxscript.function_libs.torch_lib.ops.elementwise import atan2
-from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
-from onnxscript.function_libs.torch_lib.ops.facts import rank
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat
 
@@ -39,33 +39,41 @@ def _operand(other: Any, like: Any) -> Any:
 
 @aten("aten::view_as_real", "aten::view_as_real_copy", complex=True)
 def view_as_real(self: TFloat) -> TFloat:
+    """view_as_real(Tensor(a) self) -> Tensor(a)"""
     return op.Identity(self)
 
 
 @aten("aten::view_as_complex", "aten::view_as_complex_copy")
 def view_as_complex(self: TFloat) -> TFloat:
+    """view_as_complex(Tensor(a) self) -> Tensor(a)"""
     return op.Identity(self)
 
 
 @aten("aten::complex")
 def complex_(real: TFloat, imag: TFloat) -> TFloat:
-    """The complex tensor with these parts (broadcast together)."""
+    """complex(Tensor real, Tensor imag) -> Tensor
+
+    The complex tensor with these parts (broadcast together).
+    """
     common = op.Shape(op.Add(real, imag))  # only the broadcast shape is used
     return pack(op.Expand(real, common), op.Expand(imag, common))
 
 
 @aten("aten::polar")
 def polar(abs: TFloat, angle: TFloat) -> TFloat:
+    """polar(Tensor abs, Tensor angle) -> Tensor"""
     return pack(op.Mul(abs, op.Cos(angle)), op.Mul(abs, op.Sin(angle)))
 
 
 @aten("aten::real", complex=True)
 def real(self: TFloat) -> TFloat:
+    """real(Tensor(a) self) -> Tensor(a)"""
     return real_part(self)
 
 
 @aten("aten::imag", complex=True)
 def imag(self: TFloat) -> TFloat:
+    """imag(Tensor(a) self) -> Tensor(a)"""
     return imag_part(self)
 
 
@@ -79,6 +87,7 @@ def imag(self: TFloat) -> TFloat:
     complex=True,
 )
 def clone(self: TFloat, memory_format: str = "") -> TFloat:
+    """clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor"""
     return op.Identity(self)
 
 
@@ -91,6 +100,7 @@ def clone(self: TFloat, memory_format: str = "") -> TFloat:
     complex=True,
 )
 def conj(self: TFloat) -> TFloat:
+    """_conj(Tensor(a) self) -> Tensor(a)"""
     return conjugate(self)
 
 
@@ -104,7 +114,9 @@ def to_copy(
     non_blocking: bool = False,
     memory_format: str = "",
 ) -> TFloat:
-    """Complex to complex changes the parts' type; complex to real keeps the real part
+    """_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor
+
+    Complex to complex changes the parts' type; complex to real keeps the real part
     (what torch does, with a warning)."""
     if dtype is None or dtype == -1:
         return op.Identity(self)
@@ -115,30 +127,37 @@ def to_copy(
 
 @aten("prims::convert_element_type", complex=True)
 def convert_element_type(a: TFloat, dtype: int) -> TFloat:
+    """prims::convert_element_type(Tensor a, ScalarType dtype) -> Tensor"""
     return to_copy(a, dtype)
 
 
 @aten("aten::sym_size.int", complex=True)
 def sym_size(self: TFloat, dim: int) -> INT64:
-    """A dim's size read at run time (dynamic shapes), of the layout's dims before the
+    """sym_size.int(Tensor self, int dim) -> SymInt
+
+    A dim's size read at run time (dynamic shapes), of the layout's dims before the
     pair."""
     return op.Gather(op.Shape(self), complex_axis(self, dim), axis=0)
 
 
 @aten("aten::sym_numel", complex=True)
 def sym_numel(self: TFloat) -> INT64:
+    """sym_numel(Tensor self) -> SymInt"""
     return op.ReduceProd(op.Shape(self, end=-1), keepdims=0)
 
 
 @aten("aten::sym_stride.int", complex=True)
 def sym_stride(self: TFloat, dim: int) -> INT64:
-    """The contiguous stride of ``dim`` in complex elements: the product of the sizes
+    """sym_stride.int(Tensor self, int dim) -> SymInt
+
+    The contiguous stride of ``dim`` in complex elements: the product of the sizes
     after it, the pair left out."""
     return op.ReduceProd(op.Shape(self, start=complex_axis(self, dim) + 1, end=-1), keepdims=0)
 
 
 @aten("aten::view", "aten::_unsafe_view", "aten::reshape", "aten::view_copy", complex=True)
 def view(self: TFloat, size: Sequence[int]) -> TFloat:
+    """view(Tensor(a) self, SymInt[] size) -> Tensor(a)"""
     if isinstance(size, (list, tuple)):
         return op.Reshape(self, [*size, 2])
     return op.Reshape(self, op.Concat(op.Cast(size, to=7), op.Constant(value_ints=[2]), axis=0))
@@ -146,11 +165,13 @@ def view(self: TFloat, size: Sequence[int]) -> TFloat:
 
 @aten("aten::permute", "aten::permute_copy", complex=True)
 def permute(self: TFloat, dims: Sequence[int]) -> TFloat:
+    """permute(Tensor(a) self, int[] dims) -> Tensor(a)"""
     return op.Transpose(self, perm=[complex_axis(self, d) for d in dims] + [rank(self) - 1])
 
 
 @aten("aten::transpose.int", "aten::transpose_copy.int", complex=True)
 def transpose(self: TFloat, dim0: int, dim1: int) -> TFloat:
+    """transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)"""
     perm = list(range(rank(self)))
     a, b = complex_axis(self, dim0), complex_axis(self, dim1)
     perm[a], perm[b] = perm[b], perm[a]
@@ -159,21 +180,25 @@ def transpose(self: TFloat, dim0: int, dim1: int) -> TFloat:
 
 @aten("aten::t", complex=True)
 def t(self: TFloat) -> TFloat:
+    """t(Tensor(a) self) -> Tensor(a)"""
     return transpose(self, 0, 1) if rank(self) == 3 else op.Identity(self)
 
 
 @aten("aten::expand", "aten::expand_copy", complex=True)
 def expand(self: TFloat, size: Sequence[int], implicit: bool = False) -> TFloat:
+    """expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)"""
     return shape.expand(self, [*size, 2])
 
 
 @aten("aten::unsqueeze", "aten::unsqueeze_copy", complex=True)
 def unsqueeze(self: TFloat, dim: int) -> TFloat:
+    """unsqueeze(Tensor(a) self, int dim) -> Tensor(a)"""
     return op.Unsqueeze(self, [dim % rank(self)])
 
 
 @aten("aten::squeeze.dim", "aten::squeeze_copy.dim", complex=True)
 def squeeze_dim(self: TFloat, dim: int) -> TFloat:
+    """squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)"""
     return (
         shape.squeeze_dims(self, [complex_axis(self, dim)]) if rank(self) > 1 else op.Identity(self)
     )
@@ -181,11 +206,13 @@ def squeeze_dim(self: TFloat, dim: int) -> TFloat:
 
 @aten("aten::squeeze", "aten::squeeze_copy", complex=True)
 def squeeze(self: TFloat) -> TFloat:
+    """squeeze(Tensor(a) self) -> Tensor(a)"""
     return squeeze_dims(self, list(range(rank(self) - 1)))
 
 
 @aten("aten::squeeze.dims", "aten::squeeze_copy.dims", complex=True)
 def squeeze_dims(self: TFloat, dim: Sequence[int]) -> TFloat:
+    """squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)"""
     if rank(self) == 1:
         return op.Identity(self)
     return shape.squeeze_dims(self, [complex_axis(self, d) for d in dim])
@@ -194,6 +221,7 @@ def squeeze_dims(self: TFloat, dim: Sequence[int]) -> TFloat:
 @aten("aten::cat", "aten::concat", "aten::concatenate", complex=True)
 def cat(tensors: Sequence[TFloat], dim: int = 0) -> TFloat:
     # torch's placeholder for nothing is an empty vector: [0, 2] here.
+    """cat(Tensor[] tensors, int dim=0) -> Tensor"""
     present = [t for t in tensors if not (rank(t) == 2 and static_dim(t, 0) == 0)]
     present = present or list(tensors)
     return op.Concat(*present, axis=complex_axis(present[0], dim))
@@ -203,37 +231,46 @@ def cat(tensors: Sequence[TFloat], dim: int = 0) -> TFloat:
 def slice_(
     self: TFloat, dim: int = 0, start: int | None = None, end: int | None = None, step: int = 1
 ) -> TFloat:
+    """slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)"""
     return shape.slice_(self, complex_axis(self, dim), start, end, step)
 
 
 @aten("aten::select.int", "aten::select_copy.int", complex=True)
 def select(self: TFloat, dim: int, index: int) -> TFloat:
+    """select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)"""
     return shape.select(self, complex_axis(self, dim), index)
 
 
 @aten("aten::split.Tensor", "aten::split_copy.Tensor", "aten::unsafe_split.Tensor", complex=True)
 def split(self: TFloat, split_size: int, dim: int = 0) -> Sequence[TFloat]:
+    """split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]"""
     return shape.split(self, split_size, complex_axis(self, dim))
 
 
 @aten("aten::split_with_sizes", "aten::split_with_sizes_copy", complex=True)
 def split_with_sizes(self: TFloat, split_sizes: Sequence[int], dim: int = 0) -> Sequence[TFloat]:
+    """split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]"""
     return shape.split_with_sizes(self, split_sizes, complex_axis(self, dim))
 
 
 @aten("aten::mT", complex=True)
 def matrix_transpose(self: TFloat) -> TFloat:
+    """mT(Tensor(a) self) -> Tensor(a)"""
     return transpose(self, -2, -1)
 
 
 @aten("aten::mH", complex=True)
 def matrix_adjoint(self: TFloat) -> TFloat:
-    """The conjugate transpose."""
+    """mH(Tensor(a) self) -> Tensor(a)
+
+    The conjugate transpose.
+    """
     return conjugate(transpose(self, -2, -1))
 
 
 @aten("aten::roll", complex=True)
 def roll(self: TFloat, shifts: Sequence[int], dims: Sequence[int] = ()) -> TFloat:
+    """roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor"""
     if not dims:  # the flattened tensor rolled: the parts stay together
         pairs = op.Reshape(self, [-1, 2])
         return op.Reshape(shape.roll(pairs, shifts, [0]), op.Shape(self))
@@ -242,11 +279,13 @@ def roll(self: TFloat, shifts: Sequence[int], dims: Sequence[int] = ()) -> TFloa
 
 @aten("aten::flip", complex=True)
 def flip(self: TFloat, dims: Sequence[int]) -> TFloat:
+    """flip(Tensor self, int[] dims) -> Tensor"""
     return shape.flip(self, [complex_axis(self, d) for d in dims])
 
 
 @aten("aten::index_select", complex=True)
 def index_select(self: TFloat, dim: int, index: Any) -> TFloat:
+    """index_select(Tensor self, int dim, Tensor index) -> Tensor"""
     if rank(self) == 1:
         return op.Identity(self)  # a complex scalar: the only valid index is 0
     return op.Gather(self, index, axis=complex_axis(self, dim))
@@ -254,12 +293,15 @@ def index_select(self: TFloat, dim: int, index: Any) -> TFloat:
 
 @aten("aten::repeat", complex=True)
 def repeat(self: TFloat, repeats: Sequence[int]) -> TFloat:
+    """repeat(Tensor self, SymInt[] repeats) -> Tensor"""
     return shape.repeat(self, [*repeats, 1])
 
 
 @aten("aten::constant_pad_nd", complex=True)
 def constant_pad_nd(self: TFloat, pad: Sequence[int], value: float = 0.0) -> TFloat:
-    """Pads the complex dims (pairs from the last one, which is the parts axis here: one
+    """constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor
+
+    Pads the complex dims (pairs from the last one, which is the parts axis here: one
     (0, 0) pair more); a non-zero value fills the real part."""
     padded = shape.constant_pad_nd(self, [0, 0, *pad], 0.0)
     if complex(value) == 0:
@@ -282,7 +324,10 @@ def full_like(
     pin_memory: bool = False,
     memory_format: str = "",
 ) -> TFloat:
-    """The same shape filled with a value: complex unless dtype says otherwise."""
+    """full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
+
+    The same shape filled with a value: complex unless dtype says otherwise.
+    """
     if dtype in (-1, None) or is_complex_dtype(dtype):
         filler = _operand(fill_value, self)
         if dtype not in (-1, None):
@@ -301,6 +346,7 @@ def zeros_like(
     pin_memory: bool = False,
     memory_format: str = "",
 ) -> TFloat:
+    """zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     return full_like(self, 0.0, dtype=dtype)
 
 
@@ -314,12 +360,16 @@ def ones_like(
     pin_memory: bool = False,
     memory_format: str = "",
 ) -> TFloat:
+    """ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     return full_like(self, 1.0, dtype=dtype)
 
 
 @aten("aten::unfold", complex=True)
 def unfold(self: TFloat, dimension: int, size: int, step: int) -> TFloat:
-    """Windows along a complex dim: the window axis goes before the parts axis."""
+    """unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)
+
+    Windows along a complex dim: the window axis goes before the parts axis.
+    """
     if rank(self) == 1:
         return op.Unsqueeze(self, [0])
     windows = shape.unfold(self, complex_axis(self, dimension), size, step)
@@ -331,6 +381,7 @@ def unfold(self: TFloat, dimension: int, size: int, step: int) -> TFloat:
 
 @aten("aten::add.Tensor", "aten::add.Scalar", complex=True)
 def add(self: TFloat, other: TFloat, alpha: float = 1.0) -> TFloat:
+    """add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
     other = _operand(other, self)
     if alpha != 1:
         other = op.Mul(other, op.CastLike(alpha, self))
@@ -339,6 +390,7 @@ def add(self: TFloat, other: TFloat, alpha: float = 1.0) -> TFloat:
 
 @aten("aten::sub.Tensor", "aten::sub.Scalar", complex=True)
 def sub(self: TFloat, other: TFloat, alpha: float = 1.0) -> TFloat:
+    """sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
     other = _operand(other, self)
     if alpha != 1:
         other = op.Mul(other, op.CastLike(alpha, self))
@@ -347,6 +399,7 @@ def sub(self: TFloat, other: TFloat, alpha: float = 1.0) -> TFloat:
 
 @aten("aten::mul.Tensor", "aten::mul.Scalar", complex=True)
 def mul(self: TFloat, other: TFloat) -> TFloat:
+    """mul.Tensor(Tensor self, Tensor other) -> Tensor"""
     if isinstance(other, (bool, int, float)):
         return op.Mul(self, op.CastLike(other, self))
     return _product(self, _operand(other, self))
@@ -359,6 +412,7 @@ def _product(a: Any, b: Any) -> Any:
 
 @aten("aten::div.Tensor", "aten::div.Scalar", complex=True)
 def div(self: TFloat, other: TFloat) -> TFloat:
+    """div.Tensor(Tensor self, Tensor other) -> Tensor"""
     if isinstance(other, (bool, int, float)):
         return op.Div(self, op.CastLike(other, self))
     other = _operand(other, self)
@@ -376,11 +430,13 @@ def _squared_magnitude(z: Any) -> Any:
 
 @aten("aten::neg", complex=True)
 def neg(self: TFloat) -> TFloat:
+    """neg(Tensor self) -> Tensor"""
     return op.Neg(self)
 
 
 @aten("aten::abs", complex=True)
 def abs_(self: TFloat) -> TFloat:
+    """abs(Tensor self) -> Tensor"""
     return _magnitude(self)
 
 
@@ -399,11 +455,13 @@ def _magnitude(z: Any) -> Any:
 
 @aten("aten::angle", complex=True)
 def angle(self: TFloat) -> TFloat:
+    """angle(Tensor self) -> Tensor"""
     return atan2(imag_part(self), real_part(self))
 
 
 @aten("aten::exp", complex=True)
 def exp(self: TFloat) -> TFloat:
+    """exp(Tensor self) -> Tensor"""
     return _exponential(self)
 
 
@@ -414,25 +472,35 @@ def _exponential(z: Any) -> Any:
 
 @aten("aten::sigmoid", complex=True)
 def sigmoid(self: TFloat) -> TFloat:
-    """1 / (1 + exp(-z))."""
+    """sigmoid(Tensor self) -> Tensor
+
+    1 / (1 + exp(-z)).
+    """
     one = _operand(1.0, self)
     return _quotient(one, op.Add(_exponential(op.Neg(self)), one))
 
 
 @aten("aten::silu", complex=True)
 def silu(self: TFloat) -> TFloat:
-    """z * sigmoid(z), as z / (1 + exp(-z))."""
+    """silu(Tensor self) -> Tensor
+
+    z * sigmoid(z), as z / (1 + exp(-z)).
+    """
     return _quotient(self, op.Add(_exponential(op.Neg(self)), _operand(1.0, self)))
 
 
 @aten("aten::reciprocal", complex=True)
 def reciprocal(self: TFloat) -> TFloat:
+    """reciprocal(Tensor self) -> Tensor"""
     return op.Div(conjugate(self), op.Unsqueeze(_squared_magnitude(self), [-1]))
 
 
 @aten("aten::sgn", complex=True)
 def sgn(self: TFloat) -> TFloat:
-    """z / |z|, and 0 where z is 0."""
+    """sgn(Tensor self) -> Tensor
+
+    z / |z|, and 0 where z is 0.
+    """
     magnitude = op.Unsqueeze(_magnitude(self), [-1])
     zero = op.Equal(magnitude, op.CastLike(0.0, self))
     safe = op.Where(zero, op.CastLike(1.0, self), magnitude)
@@ -441,17 +509,20 @@ def sgn(self: TFloat) -> TFloat:
 
 @aten("aten::eq.Tensor", "aten::eq.Scalar", complex=True)
 def eq(self: TFloat, other: TFloat) -> BOOL:
+    """eq.Tensor(Tensor self, Tensor other) -> Tensor"""
     both = op.Cast(op.Equal(self, _operand(other, self)), to=6)
     return op.Cast(op.ReduceMin(both, [-1], keepdims=0), to=BOOL.dtype)
 
 
 @aten("aten::ne.Tensor", "aten::ne.Scalar", complex=True)
 def ne(self: TFloat, other: TFloat) -> BOOL:
+    """ne.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Not(eq(self, other))
 
 
 @aten("aten::where.self", complex=True)
 def where(condition: BOOL, self: TFloat, other: TFloat) -> TFloat:
+    """where.self(Tensor condition, Tensor self, Tensor other) -> Tensor"""
     return op.Where(op.Unsqueeze(condition, [-1]), self, other)
 
 
@@ -459,6 +530,7 @@ def where(condition: BOOL, self: TFloat, other: TFloat) -> TFloat:
 def sum_dim(
     self: TFloat, dim: Sequence[int] | None, keepdim: bool = False, *, dtype: int = -1
 ) -> TFloat:
+    """sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
     return _reduce("ReduceSum", self, dim, keepdim)
 
 
@@ -472,11 +544,13 @@ def _reduce(onnx_op: str, self: Any, dim: Sequence[int] | None, keepdim: bool) -
 
 @aten("aten::sum", complex=True)
 def sum_all(self: TFloat, *, dtype: int = -1) -> TFloat:
+    """sum(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
     return _reduce("ReduceSum", self, None, False)
 
 
 @aten("aten::mean", complex=True)
 def mean_all(self: TFloat, *, dtype: int = -1) -> TFloat:
+    """mean(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
     return _reduce("ReduceMean", self, None, False)
 
 
@@ -484,11 +558,13 @@ def mean_all(self: TFloat, *, dtype: int = -1) -> TFloat:
 def mean_dim(
     self: TFloat, dim: Sequence[int] | None, keepdim: bool = False, *, dtype: int = -1
 ) -> TFloat:
+    """mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
     return _reduce("ReduceMean", self, dim, keepdim)
 
 
 @aten("aten::mm", "aten::bmm", "aten::matmul", complex=True)
 def matmul(self: TFloat, other: TFloat) -> TFloat:
+    """mm(Tensor self, Tensor mat2) -> Tensor"""
     ar, ai, br, bi = real_part(self), imag_part(self), real_part(other), imag_part(other)
     return pack(
         op.Sub(op.MatMul(ar, br), op.MatMul(ai, bi)), op.Add(op.MatMul(ar, bi), op.MatMul(ai, br))

@@ -11,14 +11,14 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.complex_layout import (
+from onnxscript.function_libs.torch_lib.helpers.complex_layout import (
     PART_TYPE,
     complex_constant,
     is_complex_dtype,
 )
-from onnxscript.function_libs.torch_lib.ops.constants import array_constant
-from onnxscript.function_libs.torch_lib.ops.facts import element_type, is_integer, rank
-from onnxscript.function_libs.torch_lib.ops.sizes import (
+from onnxscript.function_libs.torch_lib.helpers.constants import array_constant
+from onnxscript.function_libs.torch_lib.helpers.facts import element_type, is_integer, rank
+from onnxscript.function_libs.torch_lib.helpers.sizes import (
     concat_shape,
     constant_number,
     dims_piece,
@@ -105,7 +105,9 @@ def full(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
-    """Without a dtype the fill value's type decides, as in torch (1 fills INT64, 0.5
+    """full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+
+    Without a dtype the fill value's type decides, as in torch (1 fills INT64, 0.5
     FLOAT, True BOOL); a complex number fills COMPLEX64."""
     if dtype in (-1, None):
         number = constant_number(fill_value)
@@ -126,6 +128,7 @@ def zeros(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
+    """zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 0, _dtype(dtype, FLOAT.dtype))
 
 
@@ -138,6 +141,7 @@ def ones(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
+    """ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 1, _dtype(dtype, FLOAT.dtype))
 
 
@@ -151,7 +155,10 @@ def empty(
     pin_memory: bool = False,
     memory_format: str = "",
 ) -> TensorType:
-    """Zeros: an empty tensor's content is undefined, and zeros are one valid content."""
+    """empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
+
+    Zeros: an empty tensor's content is undefined, and zeros are one valid content.
+    """
     return _filled(size, 0, _dtype(dtype, FLOAT.dtype))
 
 
@@ -165,6 +172,7 @@ def empty_strided(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
+    """empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 0, _dtype(dtype, FLOAT.dtype))
 
 
@@ -179,6 +187,7 @@ def full_like(
     pin_memory: bool = False,
     memory_format: str = "",
 ) -> TTensor:
+    """full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     return _filled(shape_of(self), fill_value, _dtype(dtype, element_type(self)))
 
 
@@ -192,6 +201,7 @@ def zeros_like(
     pin_memory: bool = False,
     memory_format: str = "",
 ) -> TTensor:
+    """zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     return _filled(shape_of(self), 0, _dtype(dtype, element_type(self)))
 
 
@@ -205,6 +215,7 @@ def ones_like(
     pin_memory: bool = False,
     memory_format: str = "",
 ) -> TTensor:
+    """ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     return _filled(shape_of(self), 1, _dtype(dtype, element_type(self)))
 
 
@@ -218,6 +229,7 @@ def empty_like(
     pin_memory: bool = False,
     memory_format: str = "",
 ) -> TTensor:
+    """empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     return _filled(shape_of(self), 0, _dtype(dtype, element_type(self)))
 
 
@@ -231,7 +243,10 @@ def empty_like_complex(
     pin_memory: bool = False,
     memory_format: str = "",
 ) -> TTensor:
-    """Zeros shaped like a complex tensor (its layout's shape less the parts axis)."""
+    """empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
+
+    Zeros shaped like a complex tensor (its layout's shape less the parts axis).
+    """
     shape = dims_piece(self, 0, rank(self) - 1)
     return _filled(shape, 0, _dtype(dtype, _complex_of(self)))
 
@@ -251,6 +266,7 @@ def new_zeros(
     device: str = "",
     pin_memory: bool = False,
 ) -> TTensor:
+    """new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 0, _dtype(dtype, element_type(self)))
 
 
@@ -264,6 +280,7 @@ def new_ones(
     device: str = "",
     pin_memory: bool = False,
 ) -> TTensor:
+    """new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 1, _dtype(dtype, element_type(self)))
 
 
@@ -278,6 +295,7 @@ def new_full(
     device: str = "",
     pin_memory: bool = False,
 ) -> TTensor:
+    """new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, fill_value, _dtype(dtype, element_type(self)))
 
 
@@ -291,6 +309,7 @@ def new_empty(
     device: str = "",
     pin_memory: bool = False,
 ) -> TTensor:
+    """new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 0, _dtype(dtype, element_type(self)))
 
 
@@ -305,6 +324,7 @@ def new_empty_strided(
     device: str = "",
     pin_memory: bool = False,
 ) -> TTensor:
+    """new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 0, _dtype(dtype, element_type(self)))
 
 
@@ -318,7 +338,10 @@ def new_zeros_complex(
     device: str = "",
     pin_memory: bool = False,
 ) -> TTensor:
-    """The ``new_`` tensors of a complex tensor are complex unless dtype says otherwise."""
+    """new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+
+    The ``new_`` tensors of a complex tensor are complex unless dtype says otherwise.
+    """
     return _filled(size, 0, _dtype(dtype, _complex_of(self)))
 
 
@@ -332,6 +355,7 @@ def new_ones_complex(
     device: str = "",
     pin_memory: bool = False,
 ) -> TTensor:
+    """new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 1, _dtype(dtype, _complex_of(self)))
 
 
@@ -346,6 +370,7 @@ def new_full_complex(
     device: str = "",
     pin_memory: bool = False,
 ) -> TTensor:
+    """new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, fill_value, _dtype(dtype, _complex_of(self)))
 
 
@@ -359,6 +384,7 @@ def new_empty_complex(
     device: str = "",
     pin_memory: bool = False,
 ) -> TTensor:
+    """new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 0, _dtype(dtype, _complex_of(self)))
 
 
@@ -373,19 +399,25 @@ def new_empty_strided_complex(
     device: str = "",
     pin_memory: bool = False,
 ) -> TTensor:
+    """new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 0, _dtype(dtype, _complex_of(self)))
 
 
 @aten("aten::fill.Tensor")
 def fill_tensor(self: TTensor, value: TValue) -> TTensor:
-    """``self``'s shape filled with the 0-d tensor ``value`` in ``self``'s type."""
+    """fill.Tensor(Tensor self, Tensor value) -> Tensor
+
+    ``self``'s shape filled with the 0-d tensor ``value`` in ``self``'s type.
+    """
     filler = value if element_type(value) == element_type(self) else op.CastLike(value, self)
     return op.Expand(filler, op.Shape(self))
 
 
 @aten("aten::fill.Tensor", complex=True)
 def fill_tensor_complex(self: TTensor, value: TValue) -> TTensor:
-    """A complex tensor filled with ``value``: a complex one is its (re, im) pair, a real
+    """fill.Tensor(Tensor self, Tensor value) -> Tensor
+
+    A complex tensor filled with ``value``: a complex one is its (re, im) pair, a real
     one becomes (value, 0)."""
     parts = op.CastLike(value, self)
     if rank(value) == 0:
@@ -397,6 +429,7 @@ def fill_tensor_complex(self: TTensor, value: TValue) -> TTensor:
 def scalar_tensor(
     s: float, *, dtype: int = -1, layout: str = "", device: str = "", pin_memory: bool = False
 ) -> TensorType:
+    """scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     target = _dtype(dtype, FLOAT.dtype)
     if is_complex_dtype(target):
         return complex_constant(s, target)
@@ -416,7 +449,9 @@ def arange(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
-    """``start, start + step, ...`` below ``end``. The bounds are inputs (static numbers
+    """arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+
+    ``start, start + step, ...`` below ``end``. The bounds are inputs (static numbers
     become constants, symbolic sizes stay values); without a dtype the result is INT64
     when every bound is an integer, FLOAT otherwise (torch's default dtype)."""
     given: tuple[Any, ...] = (start, end, 1 if step is None else step)  # torch.onnx hands
@@ -443,6 +478,7 @@ def arange_start(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
+    """arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return arange(start, end, 1, dtype=dtype)
 
 
@@ -455,6 +491,7 @@ def arange_end(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
+    """arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return arange(0, end, 1, dtype=dtype)
 
 
@@ -480,7 +517,9 @@ def linspace(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
-    """``steps`` evenly spaced values from ``start`` to ``end`` (FLOAT unless dtype says
+    """linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+
+    ``steps`` evenly spaced values from ``start`` to ``end`` (FLOAT unless dtype says
     otherwise). As torch does, the first half counts up from ``start`` and the second half
     down from ``end``, so both ends are exact; integer results are computed in floats and
     truncated."""
@@ -503,6 +542,7 @@ def linspace(
 
 @aten("aten::_local_scalar_dense")
 def local_scalar_dense(self: TTensor) -> TTensor:
+    """_local_scalar_dense(Tensor self) -> Scalar"""
     return op.Reshape(self, [])
 
 
@@ -523,6 +563,7 @@ def rand(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
+    """rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return uniform_random(list(size), _dtype(dtype, FLOAT.dtype))
 
 
@@ -535,6 +576,7 @@ def randn(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
+    """randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return normal_random(list(size), _dtype(dtype, FLOAT.dtype))
 
 
@@ -557,7 +599,10 @@ def randperm(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
-    """A random permutation of 0..n-1: the order that sorts n uniform random numbers."""
+    """randperm(SymInt n, *, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+
+    A random permutation of 0..n-1: the order that sorts n uniform random numbers.
+    """
     keys = uniform_random([n], FLOAT.dtype)
     _, order = op.TopK(keys, vector_input(n), axis=0, _outputs=2)
     return op.Cast(order, to=_dtype(dtype, INT64.dtype))

@@ -8,16 +8,19 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.complex_layout import is_complex_dtype, real_to_complex
-from onnxscript.function_libs.torch_lib.ops.constants import int64_constant, typed_constant
-from onnxscript.function_libs.torch_lib.ops.facts import (
+from onnxscript.function_libs.torch_lib.helpers.complex_layout import (
+    is_complex_dtype,
+    real_to_complex,
+)
+from onnxscript.function_libs.torch_lib.helpers.constants import int64_constant, typed_constant
+from onnxscript.function_libs.torch_lib.helpers.facts import (
     element_type,
     is_bool,
     is_floating,
     is_integer,
 )
-from onnxscript.function_libs.torch_lib.ops.promotion import promote
-from onnxscript.function_libs.torch_lib.ops.sizes import is_static, scalar_like
+from onnxscript.function_libs.torch_lib.helpers.promotion import promote
+from onnxscript.function_libs.torch_lib.helpers.sizes import is_static, scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TFloat, TInt, TReal, TTensor
 from onnxscript.onnx_types import DOUBLE, FLOAT
@@ -25,6 +28,7 @@ from onnxscript.onnx_types import DOUBLE, FLOAT
 
 @aten("aten::add.Tensor", "aten::add.Scalar")
 def add(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
+    """add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
     if alpha != 1:
         other = op.Mul(other, op.CastLike(alpha, other))
     return op.Add(self, other)
@@ -32,6 +36,7 @@ def add(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
 
 @aten("aten::sub.Tensor", "aten::sub.Scalar")
 def sub(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
+    """sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
     if alpha != 1:
         other = op.Mul(other, op.CastLike(alpha, other))
     return op.Sub(self, other)
@@ -39,13 +44,16 @@ def sub(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
 
 @aten("aten::rsub.Tensor", "aten::rsub.Scalar")
 def rsub(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
-    """``other - alpha * self``; a symbolic size given as ``other`` (``n - x``) is cast to
+    """rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+
+    ``other - alpha * self``; a symbolic size given as ``other`` (``n - x``) is cast to
     ``self``'s type."""
     return sub(scalar_like(other, self), self, alpha=alpha)
 
 
 @aten("aten::mul.Tensor", "aten::mul.Scalar")
 def mul(self: TTensor, other: TTensor) -> TTensor:
+    """mul.Tensor(Tensor self, Tensor other) -> Tensor"""
     if is_bool(self):
         return op.And(self, other)
     return op.Mul(self, other)
@@ -53,6 +61,7 @@ def mul(self: TTensor, other: TTensor) -> TTensor:
 
 @aten("aten::div.Tensor", "aten::div.Scalar")
 def div(self: TFloat, other: TFloat) -> TFloat:
+    """div.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Div(self, other)
 
 
@@ -60,6 +69,7 @@ def div(self: TFloat, other: TFloat) -> TFloat:
 def div_mode(self: TReal, other: TReal, *, rounding_mode: str = "") -> TReal:
     # Optional attributes are written with a default of their own type (not Optional):
     # torch.onnx reads an Optional annotation as an input, and drops a None attribute.
+    """div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor"""
     quotient = op.Div(self, other)
     if not rounding_mode or is_integer(self):
         if rounding_mode == "floor" and is_integer(self):
@@ -81,6 +91,7 @@ def floor_divide_int(a: TReal, b: TReal) -> TReal:
 
 @aten("aten::floor_divide")
 def floor_divide(self: TReal, other: TReal) -> TReal:
+    """floor_divide(Tensor self, Tensor other) -> Tensor"""
     if is_integer(self):
         return floor_divide_int(self, other)
     return op.Floor(op.Div(self, other))
@@ -88,6 +99,7 @@ def floor_divide(self: TReal, other: TReal) -> TReal:
 
 @aten("aten::remainder.Tensor", "aten::remainder.Scalar")
 def remainder(self: TReal, other: TReal) -> TReal:
+    """remainder.Tensor(Tensor self, Tensor other) -> Tensor"""
     if is_integer(self):
         return op.Mod(self, other)  # fmod=0: the sign of the divisor, like Python
     return op.Sub(self, op.Mul(op.Floor(op.Div(self, other)), other))
@@ -95,111 +107,133 @@ def remainder(self: TReal, other: TReal) -> TReal:
 
 @aten("aten::fmod.Tensor", "aten::fmod.Scalar")
 def fmod(self: TReal, other: TReal) -> TReal:
+    """fmod.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Mod(self, other, fmod=1)
 
 
 @aten("aten::pow.Tensor_Tensor", "aten::pow.Tensor_Scalar")
 def pow_(self: TReal, exponent: TReal) -> TReal:
+    """pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor"""
     return op.Pow(self, exponent)
 
 
 @aten("aten::pow.Scalar")
 def pow_scalar(self: float, exponent: TReal) -> TReal:
+    """pow.Scalar(Scalar self, Tensor exponent) -> Tensor"""
     return op.Pow(op.CastLike(self, exponent), exponent)
 
 
 @aten("aten::neg")
 def neg(self: TReal) -> TReal:
+    """neg(Tensor self) -> Tensor"""
     return op.Neg(self)
 
 
 @aten("aten::abs")
 def abs_(self: TReal) -> TReal:
+    """abs(Tensor self) -> Tensor"""
     return op.Abs(self)
 
 
 @aten("aten::exp")
 def exp(self: TFloat) -> TFloat:
+    """exp(Tensor self) -> Tensor"""
     return op.Exp(self)
 
 
 @aten("aten::log")
 def log(self: TFloat) -> TFloat:
+    """log(Tensor self) -> Tensor"""
     return op.Log(self)
 
 
 @aten("aten::sqrt")
 def sqrt(self: TFloat) -> TFloat:
+    """sqrt(Tensor self) -> Tensor"""
     return op.Sqrt(self)
 
 
 @aten("aten::rsqrt")
 def rsqrt(self: TFloat) -> TFloat:
+    """rsqrt(Tensor self) -> Tensor"""
     return op.Reciprocal(op.Sqrt(self))
 
 
 @aten("aten::reciprocal")
 def reciprocal(self: TFloat) -> TFloat:
+    """reciprocal(Tensor self) -> Tensor"""
     return op.Reciprocal(self)
 
 
 @aten("aten::sin")
 def sin(self: TFloat) -> TFloat:
+    """sin(Tensor self) -> Tensor"""
     return op.Sin(self)
 
 
 @aten("aten::cos")
 def cos(self: TFloat) -> TFloat:
+    """cos(Tensor self) -> Tensor"""
     return op.Cos(self)
 
 
 @aten("aten::tanh")
 def tanh(self: TFloat) -> TFloat:
+    """tanh(Tensor self) -> Tensor"""
     return op.Tanh(self)
 
 
 @aten("aten::sigmoid")
 def sigmoid(self: TFloat) -> TFloat:
+    """sigmoid(Tensor self) -> Tensor"""
     return op.Sigmoid(self)
 
 
 @aten("aten::erf")
 def erf(self: TFloat) -> TFloat:
+    """erf(Tensor self) -> Tensor"""
     return op.Erf(self)
 
 
 @aten("aten::floor")
 def floor(self: TFloat) -> TFloat:
+    """floor(Tensor self) -> Tensor"""
     return op.Floor(self)
 
 
 @aten("aten::ceil")
 def ceil(self: TFloat) -> TFloat:
+    """ceil(Tensor self) -> Tensor"""
     return op.Ceil(self)
 
 
 @aten("aten::trunc")
 def trunc(self: TFloat) -> TFloat:
+    """trunc(Tensor self) -> Tensor"""
     return _trunc(self)
 
 
 @aten("aten::round")
 def round_(self: TFloat) -> TFloat:
+    """round(Tensor self) -> Tensor"""
     return op.Round(self)  # half to even, like torch
 
 
 @aten("aten::sign", "aten::sgn")
 def sign(self: TReal) -> TReal:
+    """sign(Tensor self) -> Tensor"""
     return op.Sign(self)
 
 
 @aten("aten::relu")
 def relu(self: TReal) -> TReal:
+    """relu(Tensor self) -> Tensor"""
     return op.Relu(self)
 
 
 @aten("aten::gelu")
 def gelu(self: TFloat, approximate: str = "none") -> TFloat:
+    """gelu(Tensor self, *, str approximate="none") -> Tensor"""
     if approximate == "tanh":
         cube = op.Mul(op.Mul(self, self), self)
         inner = op.Mul(
@@ -216,16 +250,19 @@ def gelu(self: TFloat, approximate: str = "none") -> TFloat:
 
 @aten("aten::silu")
 def silu(self: TFloat) -> TFloat:
+    """silu(Tensor self) -> Tensor"""
     return op.Mul(self, op.Sigmoid(self))
 
 
 @aten("aten::leaky_relu")
 def leaky_relu(self: TFloat, negative_slope: float = 0.01) -> TFloat:
+    """leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor"""
     return op.LeakyRelu(self, alpha=negative_slope)
 
 
 @aten("aten::elu")
 def elu(self: TFloat, alpha: float = 1.0, scale: float = 1.0, input_scale: float = 1.0) -> TFloat:
+    """elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor"""
     scaled = op.Mul(self, op.CastLike(input_scale, self)) if input_scale != 1 else self
     result = op.Elu(scaled, alpha=alpha)
     return op.Mul(result, op.CastLike(scale, self)) if scale != 1 else result
@@ -233,37 +270,46 @@ def elu(self: TFloat, alpha: float = 1.0, scale: float = 1.0, input_scale: float
 
 @aten("aten::hardtanh")
 def hardtanh(self: TFloat, min_val: float = -1.0, max_val: float = 1.0) -> TFloat:
+    """hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor"""
     return op.Clip(self, op.CastLike(min_val, self), op.CastLike(max_val, self))
 
 
 @aten("aten::hardswish")
 def hardswish(self: TFloat) -> TFloat:
+    """hardswish(Tensor self) -> Tensor"""
     return op.HardSwish(self)
 
 
 @aten("aten::hardsigmoid")
 def hardsigmoid(self: TFloat) -> TFloat:
-    """torch's relu6(x + 3) / 6 is ONNX HardSigmoid with alpha 1/6 and beta 1/2."""
+    """hardsigmoid(Tensor self) -> Tensor
+
+    torch's relu6(x + 3) / 6 is ONNX HardSigmoid with alpha 1/6 and beta 1/2.
+    """
     return op.HardSigmoid(self, alpha=1 / 6, beta=0.5)
 
 
 @aten("aten::mish")
 def mish(self: TFloat) -> TFloat:
+    """mish(Tensor self) -> Tensor"""
     return op.Mish(self)
 
 
 @aten("aten::celu")
 def celu(self: TFloat, alpha: float = 1.0) -> TFloat:
+    """celu(Tensor self, Scalar alpha=1.) -> Tensor"""
     return op.Celu(self, alpha=alpha)
 
 
 @aten("aten::selu")
 def selu(self: TFloat) -> TFloat:
+    """selu(Tensor self) -> Tensor"""
     return op.Selu(self)  # ONNX's default alpha and gamma are torch's constants
 
 
 @aten("aten::clamp", "aten::clamp.Tensor")
 def clamp(self: TReal, min: TReal | None = None, max: TReal | None = None) -> TReal:
+    """clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor"""
     result = self
     if min is not None:
         result = op.Max(result, op.CastLike(min, self))
@@ -274,61 +320,73 @@ def clamp(self: TReal, min: TReal | None = None, max: TReal | None = None) -> TR
 
 @aten("aten::maximum", "aten::max.other")
 def maximum(self: TReal, other: TReal) -> TReal:
+    """maximum(Tensor self, Tensor other) -> Tensor"""
     return op.Max(self, other)
 
 
 @aten("aten::minimum", "aten::min.other")
 def minimum(self: TReal, other: TReal) -> TReal:
+    """minimum(Tensor self, Tensor other) -> Tensor"""
     return op.Min(self, other)
 
 
 @aten("aten::eq.Tensor", "aten::eq.Scalar")
 def eq(self: TTensor, other: TTensor) -> BOOL:
+    """eq.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Equal(self, other)
 
 
 @aten("aten::ne.Tensor", "aten::ne.Scalar")
 def ne(self: TTensor, other: TTensor) -> BOOL:
+    """ne.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Not(op.Equal(self, other))
 
 
 @aten("aten::lt.Tensor", "aten::lt.Scalar")
 def lt(self: TReal, other: TReal) -> BOOL:
+    """lt.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Less(self, other)
 
 
 @aten("aten::le.Tensor", "aten::le.Scalar")
 def le(self: TReal, other: TReal) -> BOOL:
+    """le.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.LessOrEqual(self, other)
 
 
 @aten("aten::gt.Tensor", "aten::gt.Scalar")
 def gt(self: TReal, other: TReal) -> BOOL:
+    """gt.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Greater(self, other)
 
 
 @aten("aten::ge.Tensor", "aten::ge.Scalar")
 def ge(self: TReal, other: TReal) -> BOOL:
+    """ge.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.GreaterOrEqual(self, other)
 
 
 @aten("aten::logical_and")
 def logical_and(self: BOOL, other: BOOL) -> BOOL:
+    """logical_and(Tensor self, Tensor other) -> Tensor"""
     return op.And(_as_bool(self), _as_bool(other))
 
 
 @aten("aten::logical_or")
 def logical_or(self: BOOL, other: BOOL) -> BOOL:
+    """logical_or(Tensor self, Tensor other) -> Tensor"""
     return op.Or(_as_bool(self), _as_bool(other))
 
 
 @aten("aten::logical_not")
 def logical_not(self: BOOL) -> BOOL:
+    """logical_not(Tensor self) -> Tensor"""
     return op.Not(_as_bool(self))
 
 
 @aten("aten::bitwise_not")
 def bitwise_not(self: TTensor) -> TTensor:
+    """bitwise_not(Tensor self) -> Tensor"""
     if is_bool(self):
         return op.Not(self)
     return op.BitwiseNot(self)
@@ -340,37 +398,46 @@ def _as_bool(x: Any) -> Any:
 
 @aten("aten::isnan")
 def isnan(self: TFloat) -> BOOL:
+    """isnan(Tensor self) -> Tensor"""
     return op.IsNaN(self)
 
 
 @aten("aten::isinf")
 def isinf(self: TFloat) -> BOOL:
+    """isinf(Tensor self) -> Tensor"""
     return op.IsInf(self)
 
 
 @aten("aten::where.self")
 def where(condition: BOOL, self: TTensor, other: TTensor) -> TTensor:
+    """where.self(Tensor condition, Tensor self, Tensor other) -> Tensor"""
     return op.Where(condition, self, other)
 
 
 @aten("aten::where.ScalarOther")
 def where_scalar_other(condition: BOOL, self: TTensor, other: float) -> TTensor:
+    """where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor"""
     return op.Where(condition, self, scalar_like(other, self))
 
 
 @aten("aten::where.ScalarSelf")
 def where_scalar_self(condition: BOOL, self: float, other: TTensor) -> TTensor:
+    """where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor"""
     return op.Where(condition, scalar_like(self, other), other)
 
 
 @aten("aten::masked_fill.Scalar", "aten::masked_fill.Tensor")
 def masked_fill(self: TTensor, mask: BOOL, value: TTensor) -> TTensor:
-    """``value`` where ``mask`` holds (a number, or a rank-0 tensor cast to self's type)."""
+    """masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor
+
+    ``value`` where ``mask`` holds (a number, or a rank-0 tensor cast to self's type).
+    """
     return op.Where(mask, scalar_like(value, self), self)
 
 
 @aten("aten::type_as")
 def type_as(self: TTensor, other: TTensor) -> TTensor:
+    """type_as(Tensor self, Tensor other) -> Tensor"""
     return scalar_like(self, other)
 
 
@@ -382,7 +449,10 @@ def to_dtype(
     copy: bool = False,
     memory_format: str = "",
 ) -> TTensor:
-    """``x.to(dtype)``, kept whole so torch need not decompose it into ``_to_copy``."""
+    """to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)
+
+    ``x.to(dtype)``, kept whole so torch need not decompose it into ``_to_copy``.
+    """
     return to_copy(self, dtype)
 
 
@@ -395,6 +465,7 @@ def to_device(
     copy: bool = False,
     memory_format: str = "",
 ) -> TTensor:
+    """to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)"""
     return to_copy(self, dtype)
 
 
@@ -409,6 +480,7 @@ def to_dtype_layout(
     copy: bool = False,
     memory_format: str = "",
 ) -> TTensor:
+    """to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)"""
     return to_copy(self, dtype)
 
 
@@ -422,6 +494,7 @@ def to_copy(
     non_blocking: bool = False,
     memory_format: str = "",
 ) -> TTensor:
+    """_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor"""
     if dtype == -1 or dtype is None:
         return op.Identity(self)
     if is_complex_dtype(dtype):
@@ -431,63 +504,79 @@ def to_copy(
 
 @aten("aten::clone", "aten::alias", "aten::detach", "aten::lift_fresh_copy")
 def clone(self: TTensor, memory_format: str = "") -> TTensor:
+    """clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor"""
     return op.Identity(self)
 
 
 @aten("aten::conj")
 def conj(self: TTensor) -> TTensor:
-    """A real tensor is its own conjugate (complex ones: ops/complex.py)."""
+    """conj(Tensor(a) self) -> Tensor(a)
+
+    A real tensor is its own conjugate (complex ones: ops/complex.py).
+    """
     return op.Identity(self)
 
 
 @aten("aten::acos")
 def acos(self: TFloat) -> TFloat:
+    """acos(Tensor self) -> Tensor"""
     return op.Acos(self)
 
 
 @aten("aten::acosh")
 def acosh(self: TFloat) -> TFloat:
+    """acosh(Tensor self) -> Tensor"""
     return op.Acosh(self)
 
 
 @aten("aten::asin")
 def asin(self: TFloat) -> TFloat:
+    """asin(Tensor self) -> Tensor"""
     return op.Asin(self)
 
 
 @aten("aten::asinh")
 def asinh(self: TFloat) -> TFloat:
+    """asinh(Tensor self) -> Tensor"""
     return op.Asinh(self)
 
 
 @aten("aten::atan")
 def atan(self: TFloat) -> TFloat:
+    """atan(Tensor self) -> Tensor"""
     return op.Atan(self)
 
 
 @aten("aten::atanh")
 def atanh(self: TFloat) -> TFloat:
+    """atanh(Tensor self) -> Tensor"""
     return op.Atanh(self)
 
 
 @aten("aten::tan")
 def tan(self: TFloat) -> TFloat:
+    """tan(Tensor self) -> Tensor"""
     return op.Tan(self)
 
 
 @aten("aten::sinh")
 def sinh(self: TFloat) -> TFloat:
+    """sinh(Tensor self) -> Tensor"""
     return op.Sinh(self)
 
 
 @aten("aten::cosh")
 def cosh(self: TFloat) -> TFloat:
+    """cosh(Tensor self) -> Tensor"""
     return op.Cosh(self)
 
 
 @aten("aten::atan2")
 def atan2(self: TFloat, other: TFloat) -> TFloat:
-    """The angle of (other, self): atan(self/other), moved by pi where other < 0."""
+    """atan2(Tensor self, Tensor other) -> Tensor
+
+    The angle of (other, self): atan(self/other), moved by pi where other < 0.
+    """
     base = op.Atan(op.Div(self, other))
     pi = op.CastLike(math.pi, self)
     zero = op.CastLike(0.0, self)
@@ -503,52 +592,64 @@ def atan2(self: TFloat, other: TFloat) -> TFloat:
 
 @aten("aten::expm1")
 def expm1(self: TFloat) -> TFloat:
+    """expm1(Tensor self) -> Tensor"""
     return op.Sub(op.Exp(self), op.CastLike(1.0, self))
 
 
 @aten("aten::log1p")
 def log1p(self: TFloat) -> TFloat:
+    """log1p(Tensor self) -> Tensor"""
     return op.Log(op.Add(self, op.CastLike(1.0, self)))
 
 
 @aten("aten::log2")
 def log2(self: TFloat) -> TFloat:
+    """log2(Tensor self) -> Tensor"""
     return op.Div(op.Log(self), op.CastLike(math.log(2.0), self))
 
 
 @aten("aten::log10")
 def log10(self: TFloat) -> TFloat:
+    """log10(Tensor self) -> Tensor"""
     return op.Div(op.Log(self), op.CastLike(math.log(10.0), self))
 
 
 @aten("aten::logical_xor")
 def logical_xor(self: BOOL, other: BOOL) -> BOOL:
+    """logical_xor(Tensor self, Tensor other) -> Tensor"""
     return op.Xor(_as_bool(self), _as_bool(other))
 
 
 @aten("aten::bitwise_and.Tensor", "aten::bitwise_and.Scalar", "aten::__and__.Tensor")
 def bitwise_and(self: TTensor, other: TTensor) -> TTensor:
+    """bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.And(self, other) if is_bool(self) else op.BitwiseAnd(self, other)
 
 
 @aten("aten::bitwise_or.Tensor", "aten::bitwise_or.Scalar", "aten::__or__.Tensor")
 def bitwise_or(self: TTensor, other: TTensor) -> TTensor:
+    """bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Or(self, other) if is_bool(self) else op.BitwiseOr(self, other)
 
 
 @aten("aten::bitwise_xor.Tensor", "aten::bitwise_xor.Scalar")
 def bitwise_xor(self: TTensor, other: TTensor) -> TTensor:
+    """bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Xor(self, other) if is_bool(self) else op.BitwiseXor(self, other)
 
 
 @aten("aten::copy")
 def copy(self: TTensor, src: TTensor, non_blocking: bool = False) -> TTensor:
-    """``self`` overwritten by ``src`` (broadcast to self's shape, in self's type)."""
+    """copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor
+
+    ``self`` overwritten by ``src`` (broadcast to self's shape, in self's type).
+    """
     return op.Expand(op.CastLike(src, self), op.Shape(self))
 
 
 @aten("aten::fill.Scalar")
 def fill(self: TTensor, value: float) -> TTensor:
+    """fill.Scalar(Tensor self, Scalar value) -> Tensor"""
     return op.Expand(op.CastLike(value, self), op.Shape(self))
 
 
@@ -558,7 +659,10 @@ def _bool(value: bool) -> BOOL:
 
 @aten("aten::native_dropout")
 def native_dropout(input: TFloat, p: float, train: bool = False) -> tuple[TFloat, BOOL]:
-    """In training, ONNX Dropout (random, as torch's: the values cannot match torch's)."""
+    """native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)
+
+    In training, ONNX Dropout (random, as torch's: the values cannot match torch's).
+    """
     if not train or p == 0:
         return op.Identity(input), op.Expand(_bool(True), op.Shape(input))
     if p >= 1:  # everything dropped (ONNX would scale by 1 / 0)
@@ -572,76 +676,93 @@ def native_dropout(input: TFloat, p: float, train: bool = False) -> tuple[TFloat
 
 @aten("aten::divide.Tensor", "aten::divide.Scalar", "aten::true_divide.Tensor")
 def divide(self: TFloat, other: TFloat) -> TFloat:
-    """True division (integers give float32), operands promoted as torch does."""
+    """divide.Tensor(Tensor self, Tensor other) -> Tensor
+
+    True division (integers give float32), operands promoted as torch does.
+    """
     a, b = promote(self, other, to_float=True)
     return op.Div(a, b)
 
 
 @aten("aten::true_divide.Scalar")
 def true_divide_scalar(self: TFloat, other: TFloat) -> TFloat:
+    """true_divide.Scalar(Tensor self, Scalar other) -> Tensor"""
     return op.Div(self, scalar_like(other, self))
 
 
 @aten("aten::multiply.Tensor", "aten::multiply.Scalar")
 def multiply(self: TTensor, other: TTensor) -> TTensor:
+    """multiply.Tensor(Tensor self, Tensor other) -> Tensor"""
     return mul(*promote(self, other))
 
 
 @aten("aten::subtract.Tensor", "aten::subtract.Scalar")
 def subtract(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
+    """subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
     a, b = promote(self, other)
     return sub(a, b, alpha=alpha)
 
 
 @aten("aten::mul")
 def mul_scalars(a: TReal, b: TReal) -> TReal:
-    """``aten::mul(Scalar, Scalar)``, the TorchScript scalar form (FX graphs use
+    """mul(Scalar a, Scalar b) -> Scalar
+
+    ``aten::mul(Scalar, Scalar)``, the TorchScript scalar form (FX graphs use
     ``_operator::mul``)."""
     return op.Mul(a, b)
 
 
 @aten("aten::eq")
 def eq_scalars(a: TReal, b: TReal) -> BOOL:
+    """eq(Scalar a, Scalar b) -> bool"""
     return op.Equal(a, b)
 
 
 @aten("aten::ne")
 def ne_scalars(a: TReal, b: TReal) -> BOOL:
+    """ne(Scalar a, Scalar b) -> bool"""
     return op.Not(op.Equal(a, b))
 
 
 @aten("aten::greater.Tensor")
 def greater(self: TReal, other: TReal) -> BOOL:
+    """greater.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Greater(*promote(self, other))
 
 
 @aten("aten::greater_equal.Tensor")
 def greater_equal(self: TReal, other: TReal) -> BOOL:
+    """greater_equal.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.GreaterOrEqual(*promote(self, other))
 
 
 @aten("aten::less.Tensor")
 def less(self: TReal, other: TReal) -> BOOL:
+    """less.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Less(*promote(self, other))
 
 
 @aten("aten::less_equal.Tensor")
 def less_equal(self: TReal, other: TReal) -> BOOL:
+    """less_equal.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.LessOrEqual(*promote(self, other))
 
 
 @aten("aten::bitwise_and.Scalar_Tensor")
 def bitwise_and_scalar_tensor(self: TTensor, other: TTensor) -> TTensor:
+    """bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"""
     return bitwise_and(other, scalar_like(self, other))
 
 
 @aten("aten::bitwise_or.Scalar_Tensor")
 def bitwise_or_scalar_tensor(self: TTensor, other: TTensor) -> TTensor:
+    """bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"""
     return bitwise_or(other, scalar_like(self, other))
 
 
 @aten("aten::bitwise_xor.Scalar_Tensor")
 def bitwise_xor_scalar_tensor(self: TTensor, other: TTensor) -> TTensor:
+    """bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"""
     return bitwise_xor(other, scalar_like(self, other))
 
 
@@ -660,7 +781,9 @@ _UNSIGNED = {
     "aten::__lshift__.Scalar",
 )
 def bitwise_left_shift(self: TInt, other: TInt) -> TInt:
-    """ONNX BitShift takes unsigned integers: a signed ``self`` is shifted as the unsigned
+    """bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor
+
+    ONNX BitShift takes unsigned integers: a signed ``self`` is shifted as the unsigned
     integer of its width (two's complement bits, as torch shifts them)."""
     dtype = element_type(self)
     unsigned = _UNSIGNED.get(dtype) if dtype is not None else None
@@ -673,6 +796,7 @@ def bitwise_left_shift(self: TInt, other: TInt) -> TInt:
 
 @aten("aten::bitwise_left_shift.Scalar_Tensor")
 def bitwise_left_shift_scalar_tensor(self: TInt, other: TInt) -> TInt:
+    """bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"""
     return bitwise_left_shift(scalar_like(self, other), other)
 
 
@@ -683,7 +807,9 @@ def bitwise_left_shift_scalar_tensor(self: TInt, other: TInt) -> TInt:
     "aten::__rshift__.Scalar",
 )
 def bitwise_right_shift(self: TInt, other: TInt) -> TInt:
-    """Arithmetic shift: a signed ``self`` is divided by ``2**other`` rounding toward minus
+    """bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor
+
+    Arithmetic shift: a signed ``self`` is divided by ``2**other`` rounding toward minus
     infinity (in INT64, the type Pow takes); an unsigned one is BitShift-ed."""
     dtype = element_type(self)
     amount = scalar_like(other, self)
@@ -697,21 +823,25 @@ def bitwise_right_shift(self: TInt, other: TInt) -> TInt:
 
 @aten("aten::bitwise_right_shift.Scalar_Tensor")
 def bitwise_right_shift_scalar_tensor(self: TInt, other: TInt) -> TInt:
+    """bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"""
     return bitwise_right_shift(scalar_like(self, other), other)
 
 
 @aten("aten::clamp_max", "aten::clamp_max.Tensor")
 def clamp_max(self: TReal, max: TReal) -> TReal:
+    """clamp_max(Tensor self, Scalar max) -> Tensor"""
     return op.Min(self, scalar_like(max, self))
 
 
 @aten("aten::clamp_min", "aten::clamp_min.Tensor")
 def clamp_min(self: TReal, min: TReal) -> TReal:
+    """clamp_min(Tensor self, Scalar min) -> Tensor"""
     return op.Max(self, scalar_like(min, self))
 
 
 @aten("aten::remainder.Scalar_Tensor")
 def remainder_scalar_tensor(self: TReal, other: TReal) -> TReal:
+    """remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"""
     return remainder(scalar_like(self, other), other)
 
 
@@ -726,35 +856,42 @@ def _const(value: float, like: Any) -> Any:
 
 @aten("aten::deg2rad")
 def deg2rad(self: TFloat) -> TFloat:
+    """deg2rad(Tensor self) -> Tensor"""
     x = _floating(self)
     return op.Mul(x, _const(math.pi / 180.0, x))
 
 
 @aten("aten::rad2deg")
 def rad2deg(self: TFloat) -> TFloat:
+    """rad2deg(Tensor self) -> Tensor"""
     x = _floating(self)
     return op.Mul(x, _const(180.0 / math.pi, x))
 
 
 @aten("aten::erfc", "aten::special_erfc")
 def erfc(self: TFloat) -> TFloat:
+    """erfc(Tensor self) -> Tensor"""
     x = _floating(self)
     return op.Sub(_const(1.0, x), op.Erf(x))
 
 
 @aten("aten::special_erf")
 def special_erf(self: TFloat) -> TFloat:
+    """special_erf(Tensor self) -> Tensor"""
     return op.Erf(_floating(self))
 
 
 @aten("aten::special_expm1")
 def special_expm1(self: TFloat) -> TFloat:
+    """special_expm1(Tensor self) -> Tensor"""
     return expm1(_floating(self))
 
 
 @aten("aten::special_erfcx")
 def special_erfcx(self: TFloat) -> TFloat:
-    """``exp(x**2) * erfc(x)`` without its overflow and cancellation: directly below 2;
+    """special_erfcx(Tensor self) -> Tensor
+
+    ``exp(x**2) * erfc(x)`` without its overflow and cancellation: directly below 2;
     above, the continued fraction ``1 / (sqrt(pi) (x + 1/2 / (x + 1 / (x + ...))))``; for
     negative x, ``2 exp(x**2) - erfcx(-x)``."""
     x = _floating(self)
@@ -776,17 +913,20 @@ _ERFCX_TERMS = 16
 
 @aten("aten::exp2")
 def exp2(self: TFloat) -> TFloat:
+    """exp2(Tensor self) -> Tensor"""
     x = _floating(self)
     return op.Pow(_const(2.0, x), x)
 
 
 @aten("aten::frac")
 def frac(self: TFloat) -> TFloat:
+    """frac(Tensor self) -> Tensor"""
     return op.Sub(self, _trunc(self))
 
 
 @aten("aten::heaviside")
 def heaviside(self: TReal, values: TReal) -> TReal:
+    """heaviside(Tensor self, Tensor values) -> Tensor"""
     zero = _const(0, self)
     step = op.CastLike(op.Greater(self, zero), self)
     return op.Where(op.Equal(self, zero), op.CastLike(values, self), step)
@@ -794,6 +934,7 @@ def heaviside(self: TReal, values: TReal) -> TReal:
 
 @aten("aten::isfinite")
 def isfinite(self: TTensor) -> BOOL:
+    """isfinite(Tensor self) -> Tensor"""
     if not is_floating(self):
         return op.Expand(_bool(True), op.Shape(self))
     return op.Not(op.Or(op.IsInf(self), op.IsNaN(self)))
@@ -801,6 +942,7 @@ def isfinite(self: TTensor) -> BOOL:
 
 @aten("aten::isneginf")
 def isneginf(self: TTensor) -> BOOL:
+    """isneginf(Tensor self) -> Tensor"""
     if not is_floating(self):
         return op.Expand(_bool(False), op.Shape(self))
     return op.IsInf(self, detect_positive=0)
@@ -808,6 +950,7 @@ def isneginf(self: TTensor) -> BOOL:
 
 @aten("aten::isposinf")
 def isposinf(self: TTensor) -> BOOL:
+    """isposinf(Tensor self) -> Tensor"""
     if not is_floating(self):
         return op.Expand(_bool(False), op.Shape(self))
     return op.IsInf(self, detect_negative=0)
@@ -815,7 +958,9 @@ def isposinf(self: TTensor) -> BOOL:
 
 @aten("aten::lerp.Tensor", "aten::lerp.Scalar")
 def lerp(self: TFloat, end: TFloat, weight: TFloat) -> TFloat:
-    """torch's two-sided form: from ``self`` for ``|weight| < 0.5``, else from ``end``
+    """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
+
+    torch's two-sided form: from ``self`` for ``|weight| < 0.5``, else from ``end``
     (exact at both ends)."""
     weight = scalar_like(weight, self)
     diff = op.Sub(end, self)
@@ -826,12 +971,16 @@ def lerp(self: TFloat, end: TFloat, weight: TFloat) -> TFloat:
 
 @aten("aten::logaddexp")
 def logaddexp(self: TFloat, other: TFloat) -> TFloat:
-    """``max + log1p(exp(-|a - b|))``; equal infinities give themselves (not NaN)."""
+    """logaddexp(Tensor self, Tensor other) -> Tensor
+
+    ``max + log1p(exp(-|a - b|))``; equal infinities give themselves (not NaN).
+    """
     return _log_add(self, other, op.Exp, 1.0)
 
 
 @aten("aten::logaddexp2")
 def logaddexp2(self: TFloat, other: TFloat) -> TFloat:
+    """logaddexp2(Tensor self, Tensor other) -> Tensor"""
     return _log_add(self, other, lambda d: op.Pow(_const(2.0, d), d), 1 / math.log(2.0))
 
 
@@ -848,7 +997,9 @@ def _log_add(a: Any, b: Any, power: Any, scale: float) -> Any:
 
 @aten("aten::logit")
 def logit(self: TFloat, eps: float = -1.0) -> TFloat:
-    """``log(x / (1 - x))``, ``x`` clamped to ``[eps, 1 - eps]`` when ``eps`` is given
+    """logit(Tensor self, float? eps=None) -> Tensor
+
+    ``log(x / (1 - x))``, ``x`` clamped to ``[eps, 1 - eps]`` when ``eps`` is given
     (torch ignores a negative one: the default stands for None)."""
     x = _floating(self)
     if eps is not None and eps >= 0:
@@ -858,12 +1009,16 @@ def logit(self: TFloat, eps: float = -1.0) -> TFloat:
 
 @aten("aten::log_sigmoid")
 def log_sigmoid(self: TFloat) -> TFloat:
+    """log_sigmoid(Tensor self) -> Tensor"""
     return op.Neg(op.Softplus(op.Neg(self)))
 
 
 @aten("aten::signbit")
 def signbit(self: TReal) -> BOOL:
-    """Negative, or -0.0 (whose reciprocal is -inf)."""
+    """signbit(Tensor self) -> Tensor
+
+    Negative, or -0.0 (whose reciprocal is -inf).
+    """
     if is_floating(self):
         zero = _const(0.0, self)
         return op.Or(op.Less(self, zero), op.Less(op.Reciprocal(self), zero))
@@ -875,6 +1030,7 @@ def signbit(self: TReal) -> BOOL:
 
 @aten("aten::sinc", "aten::special_sinc")
 def sinc(self: TFloat) -> TFloat:
+    """sinc(Tensor self) -> Tensor"""
     x = _floating(self)
     scaled = op.Mul(x, _const(math.pi, x))
     zero = op.Equal(x, _const(0.0, x))
@@ -884,7 +1040,10 @@ def sinc(self: TFloat) -> TFloat:
 
 @aten("aten::softplus")
 def softplus(self: TFloat, beta: float = 1.0, threshold: float = 20.0) -> TFloat:
-    """``log(1 + exp(beta x)) / beta``, linear where ``beta x`` exceeds ``threshold``."""
+    """softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor
+
+    ``log(1 + exp(beta x)) / beta``, linear where ``beta x`` exceeds ``threshold``.
+    """
     scaled = op.Mul(self, _const(beta, self)) if beta != 1 else self
     smooth = op.Softplus(scaled)
     if beta != 1:
@@ -894,19 +1053,24 @@ def softplus(self: TFloat, beta: float = 1.0, threshold: float = 20.0) -> TFloat
 
 @aten("aten::special_softmax")
 def special_softmax(self: TFloat, dim: int, dtype: int = -1) -> TFloat:
+    """special_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor"""
     x = self if dtype in (-1, None) else op.Cast(self, to=dtype)
     return op.Softmax(x, axis=dim)
 
 
 @aten("aten::special_log_softmax")
 def special_log_softmax(self: TFloat, dim: int, *, dtype: int = -1) -> TFloat:
+    """special_log_softmax(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"""
     x = self if dtype in (-1, None) else op.Cast(self, to=dtype)
     return op.LogSoftmax(x, axis=dim)
 
 
 @aten("aten::xlogy.Tensor", "aten::xlogy.Scalar_Other")
 def xlogy(self: TFloat, other: TFloat) -> TFloat:
-    """``self * log(other)``: 0 where ``self`` is 0, NaN where ``other`` is."""
+    """xlogy.Tensor(Tensor self, Tensor other) -> Tensor
+
+    ``self * log(other)``: 0 where ``self`` is 0, NaN where ``other`` is.
+    """
     x = _floating(self)
     y = scalar_like(other, x) if not is_floating(other) else op.CastLike(other, x)
     product = op.Where(op.Equal(x, _const(0.0, x)), _const(0.0, x), op.Mul(x, op.Log(y)))
@@ -915,13 +1079,17 @@ def xlogy(self: TFloat, other: TFloat) -> TFloat:
 
 @aten("aten::xlogy.Scalar_Self")
 def xlogy_scalar_self(self: TFloat, other: TFloat) -> TFloat:
+    """xlogy.Scalar_Self(Scalar self, Tensor other) -> Tensor"""
     y = _floating(other)
     return xlogy(scalar_like(self, y), y)
 
 
 @aten("aten::round.decimals")
 def round_decimals(self: TFloat, *, decimals: int = 0) -> TFloat:
-    """Rounded at ``10**-decimals`` (half to even), scaling as torch does."""
+    """round.decimals(Tensor self, *, int decimals) -> Tensor
+
+    Rounded at ``10**-decimals`` (half to even), scaling as torch does.
+    """
     if decimals == 0:
         return op.Round(self)
     scale = _const(10.0 ** abs(decimals), self)
@@ -932,18 +1100,23 @@ def round_decimals(self: TFloat, *, decimals: int = 0) -> TFloat:
 
 @aten("aten::relu6")
 def relu6(self: TReal) -> TReal:
+    """relu6(Tensor self) -> Tensor"""
     return op.Clip(self, _const(0, self), _const(6, self))
 
 
 @aten("aten::glu")
 def glu(self: TFloat, dim: int = -1) -> TFloat:
+    """glu(Tensor self, int dim=-1) -> Tensor"""
     first, second = op.Split(self, axis=dim, num_outputs=2)
     return op.Mul(first, op.Sigmoid(second))
 
 
 @aten("aten::prelu")
 def prelu(self: TFloat, weight: TFloat) -> TFloat:
-    """One slope per channel (dim 1), or one for all."""
+    """prelu(Tensor self, Tensor weight) -> Tensor
+
+    One slope per channel (dim 1), or one for all.
+    """
     count = len(self.shape)
     if count >= 2:
         weight = op.Reshape(weight, [-1] + [1] * (count - 2))
@@ -954,18 +1127,23 @@ def prelu(self: TFloat, weight: TFloat) -> TFloat:
 
 @aten("aten::_prelu_kernel")
 def prelu_kernel(self: TFloat, weight: TFloat) -> TFloat:
-    """``weight`` already has a shape that broadcasts with ``self``."""
+    """_prelu_kernel(Tensor self, Tensor weight) -> Tensor
+
+    ``weight`` already has a shape that broadcasts with ``self``.
+    """
     return op.Where(op.Greater(self, _const(0.0, self)), self, op.Mul(weight, self))
 
 
 @aten("aten::hardtanh_backward")
 def hardtanh_backward(grad_output: TFloat, self: TFloat, min_val: float, max_val: float) -> TFloat:
+    """hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor"""
     inside = op.And(op.Greater(self, _const(min_val, self)), op.Less(self, _const(max_val, self)))
     return op.Where(inside, grad_output, _const(0.0, grad_output))
 
 
 @aten("aten::addcmul")
 def addcmul(self: TReal, tensor1: TReal, tensor2: TReal, *, value: float = 1.0) -> TReal:
+    """addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor"""
     product = op.Mul(tensor1, tensor2)
     if value != 1:
         product = op.Mul(product, scalar_like(value, product if is_bool(self) else self))
@@ -974,6 +1152,7 @@ def addcmul(self: TReal, tensor1: TReal, tensor2: TReal, *, value: float = 1.0) 
 
 @aten("aten::addcdiv")
 def addcdiv(self: TFloat, tensor1: TFloat, tensor2: TFloat, *, value: float = 1.0) -> TFloat:
+    """addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor"""
     quotient = op.Div(tensor1, tensor2)
     if value != 1:
         quotient = op.Mul(quotient, scalar_like(value, self))
@@ -982,7 +1161,9 @@ def addcdiv(self: TFloat, tensor1: TFloat, tensor2: TFloat, *, value: float = 1.
 
 @aten("aten::where.Scalar")
 def where_scalars(condition: BOOL, self: TTensor, other: TTensor) -> TTensor:
-    """Two numbers (torch.onnx makes each a constant of its own Python type): of one type,
+    """where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor
+
+    Two numbers (torch.onnx makes each a constant of its own Python type): of one type,
     or promoted as torch promotes numbers (to FLOAT with a float, else to INT64)."""
     first, second = element_type(self), element_type(other)
     if first != second:
@@ -1010,6 +1191,7 @@ def _tensor(t: Any, dtype: int, default: ir.DataType) -> Any:
 def tensor_bool(
     t: bool, *, dtype: int = -1, device: str = "", requires_grad: bool = False
 ) -> TTensor:
+    """tensor.bool(bool t, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False) -> Tensor"""
     return _tensor(t, dtype, ir.DataType.BOOL)
 
 
@@ -1017,6 +1199,7 @@ def tensor_bool(
 def tensor_float(
     t: float, *, dtype: int = -1, device: str = "", requires_grad: bool = False
 ) -> TTensor:
+    """tensor.float(float t, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False) -> Tensor"""
     return _tensor(t, dtype, ir.DataType.FLOAT)
 
 
@@ -1024,6 +1207,7 @@ def tensor_float(
 def tensor_int(
     t: int, *, dtype: int = -1, device: str = "", requires_grad: bool = False
 ) -> TTensor:
+    """tensor.int(int t, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False) -> Tensor"""
     return _tensor(t, dtype, ir.DataType.INT64)
 
 
@@ -1035,7 +1219,9 @@ def isclose(
     atol: float = 1e-08,
     equal_nan: bool = False,
 ) -> BOOL:
-    """``|a - b| <= atol + rtol |b|`` where finite, equality elsewhere (infinities), NaN
+    """isclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False) -> Tensor
+
+    ``|a - b| <= atol + rtol |b|`` where finite, equality elsewhere (infinities), NaN
     equal to NaN when ``equal_nan``."""
     self, other = promote(self, other)
     if is_bool(self):
@@ -1062,12 +1248,16 @@ def allclose(
     atol: float = 1e-08,
     equal_nan: bool = False,
 ) -> BOOL:
+    """allclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False) -> bool"""
     return _all_true(isclose(self, other, rtol, atol, equal_nan))
 
 
 @aten("aten::equal")
 def equal(self: TTensor, other: TTensor) -> BOOL:
-    """Whether every element is equal (the shapes are taken to be equal)."""
+    """equal(Tensor self, Tensor other) -> bool
+
+    Whether every element is equal (the shapes are taken to be equal).
+    """
     return _all_true(op.Equal(self, other))
 
 
@@ -1078,4 +1268,5 @@ def _all_true(flags: Any) -> Any:
 
 @aten("aten::is_nonzero")
 def is_nonzero(self: TTensor) -> BOOL:
+    """is_nonzero(Tensor self) -> bool"""
     return op.Cast(op.Reshape(self, int64_constant([])), to=BOOL.dtype)

@@ -9,8 +9,8 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import typed_constant
-from onnxscript.function_libs.torch_lib.ops.sizes import add, dim_size, is_static, scalar_like
+from onnxscript.function_libs.torch_lib.helpers.constants import typed_constant
+from onnxscript.function_libs.torch_lib.helpers.sizes import add, dim_size, is_static, scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat, TTensor
 
@@ -25,6 +25,7 @@ def embedding(
     scale_grad_by_freq: bool = False,
     sparse: bool = False,
 ) -> TTensor:
+    """embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor"""
     return op.Gather(weight, indices, axis=0)
 
 
@@ -40,7 +41,9 @@ def embedding_bag(
     include_last_offset: bool = False,
     padding_idx: int = -1,
 ) -> tuple[TFloat, INT64, INT64, INT64]:
-    """Bag b holds indices[offsets[b]:offsets[b + 1]]; entries equal to padding_idx are
+    """_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor)
+
+    Bag b holds indices[offsets[b]:offsets[b + 1]]; entries equal to padding_idx are
     left out. Returns the reduced rows [bags, D] and what torch's kernel returns beside
     them: for max, each index's bag, each bag's size (padding left out) and which index
     gave each maximum; for mean, the bags, the sizes and the sizes again; for sum, an
@@ -95,7 +98,10 @@ def embedding_bag_default(
     per_sample_weights: TFloat | None = None,
     include_last_offset: bool = False,
 ) -> tuple[TFloat, INT64, INT64, INT64]:
-    """:func:`embedding_bag` without a padding index."""
+    """embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor)
+
+    :func:`embedding_bag` without a padding index.
+    """
     return embedding_bag(
         weight,
         indices,
@@ -121,7 +127,9 @@ def embedding_bag_padding_idx(
     include_last_offset: bool,
     padding_idx: int | None,
 ) -> tuple[TFloat, INT64, INT64, INT64]:
-    """``F.embedding_bag``'s call: :func:`embedding_bag` with an optional padding index
+    """embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor)
+
+    ``F.embedding_bag``'s call: :func:`embedding_bag` with an optional padding index
     that counts from the end when negative (torch wraps it by the number of rows)."""
     if padding_idx is None:
         padding_idx = -1
@@ -142,7 +150,9 @@ def embedding_bag_padding_idx(
 
 @aten("aten::embedding_renorm")
 def embedding_renorm(self: TFloat, indices: INT64, max_norm: float, norm_type: float) -> TFloat:
-    """The table with each row that ``indices`` name scaled by max_norm / (norm + 1e-7)
+    """embedding_renorm(Tensor self, Tensor indices, float max_norm, float norm_type) -> Tensor
+
+    The table with each row that ``indices`` name scaled by max_norm / (norm + 1e-7)
     where its ``norm_type``-norm exceeds ``max_norm`` (torch's in-place ``embedding_renorm_``
     as a new table)."""
     norm = _row_norms(self, norm_type)

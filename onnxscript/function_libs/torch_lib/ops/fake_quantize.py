@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
-from onnxscript.function_libs.torch_lib.ops.facts import element_type, is_floating, rank
-from onnxscript.function_libs.torch_lib.ops.sizes import is_static, scalar_like
+from onnxscript.function_libs.torch_lib.helpers.constants import int64_constant
+from onnxscript.function_libs.torch_lib.helpers.facts import element_type, is_floating, rank
+from onnxscript.function_libs.torch_lib.helpers.sizes import is_static, scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import TFloat, TTensor
 
@@ -46,6 +46,7 @@ def _as_type_of(value: Any, like: Any) -> Any:
 def fake_quantize_per_tensor_affine(
     self: TFloat, scale: float, zero_point: int, quant_min: int, quant_max: int
 ) -> TFloat:
+    """fake_quantize_per_tensor_affine(Tensor self, float scale, int zero_point, int quant_min, int quant_max) -> Tensor"""
     if is_static(scale):
         scale32 = np.float32(scale)  # torch's kernel takes the scale as a float
         inv_scale = scalar_like(float(np.float32(1.0) / scale32), self)
@@ -61,7 +62,10 @@ def fake_quantize_per_tensor_affine(
 def fake_quantize_per_tensor_affine_tensor_qparams(
     self: TFloat, scale: TFloat, zero_point: TTensor, quant_min: int, quant_max: int
 ) -> TFloat:
-    """The scale (float32) and zero point (int32) as one-element tensors."""
+    """fake_quantize_per_tensor_affine.tensor_qparams(Tensor self, Tensor scale, Tensor zero_point, int quant_min, int quant_max) -> Tensor
+
+    The scale (float32) and zero point (int32) as one-element tensors.
+    """
     scalar_shape = int64_constant([])
     scale_value = op.Reshape(scale, scalar_shape)
     inv_scale = _as_type_of(op.Reciprocal(scale_value), self)
@@ -75,7 +79,10 @@ def fake_quantize_per_tensor_affine_tensor_qparams(
 def fake_quantize_per_channel_affine(
     self: TFloat, scale: TFloat, zero_point: TTensor, axis: int, quant_min: int, quant_max: int
 ) -> TFloat:
-    """One scale and zero point per index of dim ``axis``."""
+    """fake_quantize_per_channel_affine(Tensor self, Tensor scale, Tensor zero_point, int axis, int quant_min, int quant_max) -> Tensor
+
+    One scale and zero point per index of dim ``axis``.
+    """
     trailing = rank(self) - 1 - (axis % rank(self))
     along = [-1] + [1] * trailing
     scale_value = op.Reshape(scale, along)

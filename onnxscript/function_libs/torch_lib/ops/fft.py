@@ -18,10 +18,10 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.complex_layout import conjugate, real_part
-from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
-from onnxscript.function_libs.torch_lib.ops.facts import rank
-from onnxscript.function_libs.torch_lib.ops.sizes import as_int64, vector_input
+from onnxscript.function_libs.torch_lib.helpers.complex_layout import conjugate, real_part
+from onnxscript.function_libs.torch_lib.helpers.facts import dim as static_dim
+from onnxscript.function_libs.torch_lib.helpers.facts import rank
+from onnxscript.function_libs.torch_lib.helpers.sizes import as_int64, vector_input
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import TFloat
 
@@ -60,7 +60,10 @@ def _scaled(value: Any, count: Any, normalization: int, undo_inverse: bool) -> A
 
 @aten("aten::_fft_r2c")
 def fft_r2c(self: TFloat, dim: Sequence[int], normalization: int, onesided: bool) -> TFloat:
-    """Real to complex; ``onesided`` keeps the first n // 2 + 1 outputs of the last dim."""
+    """_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor
+
+    Real to complex; ``onesided`` keeps the first n // 2 + 1 outputs of the last dim.
+    """
     signal_rank = rank(self)
     axes = _signal_axes(dim, signal_rank)
     signal = op.Unsqueeze(self, [0, signal_rank + 1])
@@ -73,7 +76,10 @@ def fft_r2c(self: TFloat, dim: Sequence[int], normalization: int, onesided: bool
 
 @aten("aten::_fft_c2c", complex=True)
 def fft_c2c(self: TFloat, dim: Sequence[int], normalization: int, forward: bool) -> TFloat:
-    """Complex to complex, forward or inverse."""
+    """_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor
+
+    Complex to complex, forward or inverse.
+    """
     signal_rank = rank(self) - 1
     axes = _signal_axes(dim, signal_rank)
     result = op.Unsqueeze(self, [0])
@@ -85,7 +91,9 @@ def fft_c2c(self: TFloat, dim: Sequence[int], normalization: int, forward: bool)
 
 @aten("aten::_fft_c2r", complex=True)
 def fft_c2r(self: TFloat, dim: Sequence[int], normalization: int, last_dim_size: int) -> TFloat:
-    """Complex (one-sided along the last dim) to real: the inverse over the other dims,
+    """_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor
+
+    Complex (one-sided along the last dim) to real: the inverse over the other dims,
     then the last dim's full spectrum rebuilt by Hermitian symmetry and inverted."""
     signal_rank = rank(self) - 1
     axes = _signal_axes(dim, signal_rank)
@@ -128,7 +136,9 @@ def stft(
     return_complex: bool = True,
     align_to_window: bool = False,
 ) -> TFloat:
-    """The short-time Fourier transform of a real signal (``[length]`` or ``[batch,
+    """stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor
+
+    The short-time Fourier transform of a real signal (``[length]`` or ``[batch,
     length]``; torch.stft's ``center`` padding happens before this call): ONNX STFT on
     frames of ``n_fft`` every ``hop_length`` points, the window (of ``win_length``, ones
     by default) padded to ``n_fft`` on both sides. torch's ``[..., bins, frames]`` complex
@@ -164,7 +174,9 @@ def stft_complex(
     return_complex: bool = True,
     align_to_window: bool = False,
 ) -> TFloat:
-    """A complex signal (its layout's parts axis is STFT's); two-sided only, as torch
+    """stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None, bool normalized=False, bool? onesided=None, bool? return_complex=None, bool? align_to_window=None) -> Tensor
+
+    A complex signal (its layout's parts axis is STFT's); two-sided only, as torch
     requires. The window must be real."""
     if window is not None and rank(window) != 1:
         raise NotImplementedError("aten::stft with a complex window")

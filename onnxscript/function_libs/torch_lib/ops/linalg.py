@@ -9,17 +9,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.complex import abs_ as complex_abs
-from onnxscript.function_libs.torch_lib.ops.complex_layout import (
+from onnxscript.function_libs.torch_lib.helpers.complex_layout import (
     PART_TYPE,
     imag_part,
     pack,
     parts_constant,
     real_part,
 )
-from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
-from onnxscript.function_libs.torch_lib.ops.facts import rank
-from onnxscript.function_libs.torch_lib.ops.sizes import (
+from onnxscript.function_libs.torch_lib.helpers.constants import int64_constant
+from onnxscript.function_libs.torch_lib.helpers.facts import rank
+from onnxscript.function_libs.torch_lib.helpers.sizes import (
     add,
     concat_shape,
     constant_number,
@@ -29,6 +28,7 @@ from onnxscript.function_libs.torch_lib.ops.sizes import (
     scalar_like,
     typed_like,
 )
+from onnxscript.function_libs.torch_lib.ops.complex import abs_ as complex_abs
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat, TInt, TReal
 from onnxscript.onnx_types import FLOAT, INT32
@@ -44,16 +44,19 @@ def absent_dim(value: Any) -> bool:
 
 @aten("aten::mm", "aten::bmm", "aten::matmul")
 def matmul(self: TReal, other: TReal) -> TReal:
+    """mm(Tensor self, Tensor mat2) -> Tensor"""
     return op.MatMul(self, other)
 
 
 @aten("aten::addmm")
 def addmm(self: TReal, mat1: TReal, mat2: TReal, beta: float = 1.0, alpha: float = 1.0) -> TReal:
+    """addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
     return op.Gemm(mat1, mat2, self, alpha=float(alpha), beta=float(beta))
 
 
 @aten("aten::linear")
 def linear(input: TReal, weight: TReal, bias: TReal | None = None) -> TReal:
+    """linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor"""
     if rank(input) == 2 and bias is not None:
         return op.Gemm(input, weight, bias, transB=1)
     result = op.MatMul(input, op.Transpose(weight, perm=[1, 0]))
@@ -62,6 +65,7 @@ def linear(input: TReal, weight: TReal, bias: TReal | None = None) -> TReal:
 
 @aten("aten::t")
 def t(self: TReal) -> TReal:
+    """t(Tensor(a) self) -> Tensor(a)"""
     if rank(self) < 2:
         return op.Identity(self)
     return op.Transpose(self, perm=[1, 0])
@@ -87,7 +91,10 @@ def _beta_self_plus(self: Any, product: Any, beta: Any, alpha: Any) -> Any:
 def baddbmm(
     self: TReal, batch1: TReal, batch2: TReal, *, beta: float = 1.0, alpha: float = 1.0
 ) -> TReal:
-    """``beta * self + alpha * (batch1 @ batch2)``."""
+    """baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+
+    ``beta * self + alpha * (batch1 @ batch2)``.
+    """
     return _beta_self_plus(self, op.MatMul(batch1, batch2), beta, alpha)
 
 
@@ -95,33 +102,48 @@ def baddbmm(
 def addbmm(
     self: TReal, batch1: TReal, batch2: TReal, *, beta: float = 1.0, alpha: float = 1.0
 ) -> TReal:
-    """``beta * self + alpha * sum over the batch of (batch1 @ batch2)``."""
+    """addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+
+    ``beta * self + alpha * sum over the batch of (batch1 @ batch2)``.
+    """
     product = op.ReduceSum(op.MatMul(batch1, batch2), [0], keepdims=0)
     return _beta_self_plus(self, product, beta, alpha)
 
 
 @aten("aten::addmv")
 def addmv(self: TReal, mat: TReal, vec: TReal, *, beta: float = 1.0, alpha: float = 1.0) -> TReal:
-    """``beta * self + alpha * (mat @ vec)``."""
+    """addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+
+    ``beta * self + alpha * (mat @ vec)``.
+    """
     return _beta_self_plus(self, op.MatMul(mat, vec), beta, alpha)
 
 
 @aten("aten::addr")
 def addr(self: TReal, vec1: TReal, vec2: TReal, *, beta: float = 1.0, alpha: float = 1.0) -> TReal:
-    """``beta * self + alpha * outer(vec1, vec2)``."""
+    """addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+
+    ``beta * self + alpha * outer(vec1, vec2)``.
+    """
     outer = op.Mul(op.Unsqueeze(vec1, [1]), op.Unsqueeze(vec2, [0]))
     return _beta_self_plus(self, outer, beta, alpha)
 
 
 @aten("aten::dot", "aten::mv")
 def dot(self: TReal, tensor: TReal) -> TReal:
-    """Vector . vector, matrix @ vector (MatMul's numpy rule for 1-D operands)."""
+    """dot(Tensor self, Tensor tensor) -> Tensor
+
+    Vector . vector, matrix @ vector (MatMul's numpy rule for 1-D operands).
+    """
     return op.MatMul(self, tensor)
 
 
 @aten("aten::dot", "aten::mv", complex=True)
 def dot_complex(self: TFloat, tensor: TFloat) -> TFloat:
-    """Complex operands in torch.onnx's layout of parts: the products of the parts."""
+    """dot(Tensor self, Tensor tensor) -> Tensor
+
+    Complex operands in torch.onnx's layout of parts: the products of the parts.
+    """
     ar, ai = real_part(self), imag_part(self)
     br, bi = real_part(tensor), imag_part(tensor)
     real = op.Sub(op.MatMul(ar, br), op.MatMul(ai, bi))
@@ -164,7 +186,10 @@ def _complex_beta_self_plus(self: Any, product: Any, beta: Any, alpha: Any) -> A
 def baddbmm_complex(
     self: TFloat, batch1: TFloat, batch2: TFloat, *, beta: float = 1.0, alpha: float = 1.0
 ) -> TFloat:
-    """Complex ``beta * self + alpha * (batch1 @ batch2)`` (also ``mat @ vec``)."""
+    """baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+
+    Complex ``beta * self + alpha * (batch1 @ batch2)`` (also ``mat @ vec``).
+    """
     return _complex_beta_self_plus(self, _complex_matmul(batch1, batch2), beta, alpha)
 
 
@@ -172,6 +197,7 @@ def baddbmm_complex(
 def addbmm_complex(
     self: TFloat, batch1: TFloat, batch2: TFloat, *, beta: float = 1.0, alpha: float = 1.0
 ) -> TFloat:
+    """addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
     product = op.ReduceSum(_complex_matmul(batch1, batch2), [0], keepdims=0)
     return _complex_beta_self_plus(self, product, beta, alpha)
 
@@ -180,26 +206,35 @@ def addbmm_complex(
 def addr_complex(
     self: TFloat, vec1: TFloat, vec2: TFloat, *, beta: float = 1.0, alpha: float = 1.0
 ) -> TFloat:
+    """addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"""
     outer = _complex_mul(op.Unsqueeze(vec1, [1]), op.Unsqueeze(vec2, [0]))
     return _complex_beta_self_plus(self, outer, beta, alpha)
 
 
 @aten("aten::bilinear")
 def bilinear(input1: TReal, input2: TReal, weight: TReal, bias: TReal | None = None) -> TReal:
-    """``y[..., o] = x1[..., i] * w[o, i, j] * x2[..., j] + b[o]``: one Einsum."""
+    """bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor
+
+    ``y[..., o] = x1[..., i] * w[o, i, j] * x2[..., j] + b[o]``: one Einsum.
+    """
     result = op.Einsum(input1, weight, input2, equation="...i,oij,...j->...o")
     return result if bias is None else op.Add(result, bias)
 
 
 @aten("aten::einsum")
 def einsum(equation: str, tensors: Sequence[TReal], *, path: Sequence[int] = ()) -> TReal:
-    """ONNX Einsum (torch's contraction ``path`` is an optimization hint, dropped)."""
+    """einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor
+
+    ONNX Einsum (torch's contraction ``path`` is an optimization hint, dropped).
+    """
     return op.Einsum(*tensors, equation=equation.replace(" ", ""))
 
 
 @aten("aten::einsum", complex=True)
 def einsum_complex(equation: str, tensors: Sequence[TFloat], *, path: Sequence[int] = ()) -> TFloat:
-    """Complex operands: the sum over the choices of a part (real or imaginary) per
+    """einsum(str equation, Tensor[] tensors, *, int[]? path=None) -> Tensor
+
+    Complex operands: the sum over the choices of a part (real or imaginary) per
     operand of the Einsum of those parts, times ``i`` to the count of imaginary ones
     (``2 ** len(tensors)`` Einsums)."""
     formula = equation.replace(" ", "")
@@ -219,19 +254,25 @@ def einsum_complex(equation: str, tensors: Sequence[TFloat], *, path: Sequence[i
 
 @aten("aten::linalg_cross")
 def linalg_cross(self: TReal, other: TReal, *, dim: int = -1) -> TReal:
-    """``a x b`` along ``dim`` (of size 3): ``a[1,2,0] * b[2,0,1] - a[2,0,1] * b[1,2,0]``,
+    """linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor
+
+    ``a x b`` along ``dim`` (of size 3): ``a[1,2,0] * b[2,0,1] - a[2,0,1] * b[1,2,0]``,
     the operands broadcast."""
     return _cross(self, other, dim)
 
 
 @aten("aten::linalg_cross", complex=True)
 def linalg_cross_complex(self: TFloat, other: TFloat, *, dim: int = -1) -> TFloat:
-    """Complex operands: the same products of the parts' layout, multiplied as complex."""
+    """linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor
+
+    Complex operands: the same products of the parts' layout, multiplied as complex.
+    """
     return _cross(self, other, dim, complex_operands=True)
 
 
 @aten("aten::cross", complex=True)
 def cross_complex(self: TFloat, other: TFloat, dim: int = NO_DIM) -> TFloat:
+    """cross(Tensor self, Tensor other, int? dim=None) -> Tensor"""
     if absent_dim(dim):
         dim = _first_of_size_3(self, rank(self) - 1)
     return _cross(self, other, dim, complex_operands=True)
@@ -260,7 +301,9 @@ def _with_rank(value: Any, count: int) -> Any:
 
 @aten("aten::cross")
 def cross(self: TReal, other: TReal, dim: int = NO_DIM) -> TReal:
-    """``linalg_cross``; without ``dim``, the first dim of size 3 (torch's legacy rule).
+    """cross(Tensor self, Tensor other, int? dim=None) -> Tensor
+
+    ``linalg_cross``; without ``dim``, the first dim of size 3 (torch's legacy rule).
     ``dim`` is an attribute (torch.onnx drops a None one) so that it stays a number."""
     if absent_dim(dim):
         dim = _first_of_size_3(self, rank(self))
@@ -278,19 +321,27 @@ def _first_of_size_3(self: Any, count: int) -> int:
 
 @aten("aten::det", "aten::linalg_det")
 def det(self: TFloat) -> TFloat:
-    """The determinant of each matrix of ``[..., n, n]``: ONNX Det."""
+    """det(Tensor self) -> Tensor
+
+    The determinant of each matrix of ``[..., n, n]``: ONNX Det.
+    """
     return op.Det(self)
 
 
 @aten("aten::logdet")
 def logdet(self: TFloat) -> TFloat:
-    """``log(det)``: NaN for a negative determinant and -inf for 0, as torch gives."""
+    """logdet(Tensor self) -> Tensor
+
+    ``log(det)``: NaN for a negative determinant and -inf for 0, as torch gives.
+    """
     return op.Log(op.Det(self))
 
 
 @aten("aten::_linalg_det")
 def linalg_det_lu(self: TFloat) -> tuple[TFloat, TFloat, INT32]:
-    """``(det, LU, pivots)``. Only the determinant is computed; ONNX has no LU
+    """_linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots)
+
+    ``(det, LU, pivots)``. Only the determinant is computed; ONNX has no LU
     factorization, so ``LU`` is ``A`` itself and ``pivots`` the identity permutation
     (1-based INT32, as LAPACK's): right for the determinant's users, not an LU factorization."""
     pivots = op.Range(1, add(dim_size(self, -1), 1), 1)
@@ -307,7 +358,9 @@ def linalg_vector_norm(
     *,
     dtype: int = -1,
 ) -> TFloat:
-    """The ``ord``-norm over ``dim`` (all dims when None or empty): ReduceL1/ReduceL2 for
+    """linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+
+    The ``ord``-norm over ``dim`` (all dims when None or empty): ReduceL1/ReduceL2 for
     1 and 2, ReduceMax/ReduceMin of ``|x|`` for +-inf, the count of nonzeros for 0, and
     ``sum(|x|^p)^(1/p)`` otherwise. ``dim`` is an attribute (a None one is dropped)."""
     value = self if dtype in (-1, None) else op.Cast(self, to=dtype)
@@ -323,7 +376,10 @@ def linalg_vector_norm_complex(
     *,
     dtype: int = -1,
 ) -> TFloat:
-    """The norm of the magnitudes (a complex ``dtype`` names its parts' type)."""
+    """linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+
+    The norm of the magnitudes (a complex ``dtype`` names its parts' type).
+    """
     value = self if dtype in (-1, None) else op.Cast(self, to=PART_TYPE.get(dtype, dtype))
     return _vector_norm(complex_abs.function(value), rank(self) - 1, ord, dim, keepdim)
 
@@ -376,7 +432,9 @@ def grouped_mm(
     bias: TFloat | None = None,
     out_dtype: int = -1,
 ) -> TFloat:
-    """Matrix products of groups. Without ``offs``: ``[G, M, K] @ [G, K, N]``. With the
+    """_grouped_mm(Tensor self, Tensor mat2, Tensor? offs=None, Tensor? bias=None, ScalarType? out_dtype=None) -> Tensor
+
+    Matrix products of groups. Without ``offs``: ``[G, M, K] @ [G, K, N]``. With the
     groups' end offsets ``offs``, along the dim that the 2-D operand(s) share: the rows of
     a ``[M, K]`` self (each group's rows times its ``[K, N]`` of ``mat2``), the columns of
     a ``[K, N]`` mat2, or the inner dim of two 2-D operands (a ``[G, M, N]`` result).

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.facts import is_floating, rank
-from onnxscript.function_libs.torch_lib.ops.sizes import (
+from onnxscript.function_libs.torch_lib.helpers.facts import is_floating, rank
+from onnxscript.function_libs.torch_lib.helpers.sizes import (
     as_int64,
     dim_size,
     is_static,
@@ -36,6 +36,7 @@ def _reduced(loss: Any, reduction: int) -> Any:
 
 @aten("aten::mse_loss")
 def mse_loss(self: TFloat, target: TFloat, reduction: int = _MEAN) -> TFloat:
+    """mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor"""
     difference = op.Sub(self, target)
     return _reduced(op.Mul(difference, difference), reduction)
 
@@ -100,7 +101,10 @@ def nll_loss(
     reduction: int = _MEAN,
     ignore_index: int = -100,
 ) -> TFloat:
-    """Input [N, C] (or [C]) of log-probabilities, target [N] (or []) of class indices."""
+    """nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) -> Tensor
+
+    Input [N, C] (or [C]) of log-probabilities, target [N] (or []) of class indices.
+    """
     batched, target, unbatched = _batched(self, target)
     loss = _nll(batched, target, weight, reduction, ignore_index)
     return _unbatched(loss, reduction, unbatched)
@@ -110,7 +114,9 @@ def nll_loss(
 def nll_loss_forward(
     self: TFloat, target: TTensor, weight: TFloat | None, reduction: int, ignore_index: int
 ) -> tuple[TFloat, TFloat]:
-    """:func:`nll_loss` and the total weight: the sum of the targets' weights (ignored
+    """nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight)
+
+    :func:`nll_loss` and the total weight: the sum of the targets' weights (ignored
     ones left out), 0 for a batch without reduction (as torch's kernel)."""
     output = nll_loss(self, target, weight, reduction, ignore_index)
     if rank(self) == 2 and reduction == _NONE:
@@ -128,7 +134,9 @@ def cross_entropy_loss(
     ignore_index: int = -100,
     label_smoothing: float = 0.0,
 ) -> TFloat:
-    """Logits [N, C, *] (or [C]); the target class indices [N, *] or probabilities of the
+    """cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.) -> Tensor
+
+    Logits [N, C, *] (or [C]); the target class indices [N, *] or probabilities of the
     input's shape."""
     if is_floating(target):
         return _cross_entropy_probabilities(self, target, weight, reduction, label_smoothing)

@@ -8,8 +8,8 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.facts import element_type
-from onnxscript.function_libs.torch_lib.ops.sizes import as_int64, scalar_like
+from onnxscript.function_libs.torch_lib.helpers.facts import element_type
+from onnxscript.function_libs.torch_lib.helpers.sizes import as_int64, scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import TTensor
 
@@ -26,23 +26,31 @@ _TRILU_TYPES = {
 
 @aten("aten::triu")
 def triu(self: TTensor, diagonal: int = 0) -> TTensor:
-    """The elements on and above diagonal ``diagonal`` of the last two dims, the rest 0."""
+    """triu(Tensor self, SymInt diagonal=0) -> Tensor
+
+    The elements on and above diagonal ``diagonal`` of the last two dims, the rest 0.
+    """
     return _triangle(self, diagonal, upper=True)
 
 
 @aten("aten::tril")
 def tril(self: TTensor, diagonal: int = 0) -> TTensor:
-    """The elements on and below diagonal ``diagonal`` of the last two dims, the rest 0."""
+    """tril(Tensor self, SymInt diagonal=0) -> Tensor
+
+    The elements on and below diagonal ``diagonal`` of the last two dims, the rest 0.
+    """
     return _triangle(self, diagonal, upper=False)
 
 
 @aten("aten::triu", complex=True)
 def triu_complex(self: TTensor, diagonal: int = 0) -> TTensor:
+    """triu(Tensor self, SymInt diagonal=0) -> Tensor"""
     return _masked_triangle(self, diagonal, upper=True, parts=True)
 
 
 @aten("aten::tril", complex=True)
 def tril_complex(self: TTensor, diagonal: int = 0) -> TTensor:
+    """tril(Tensor self, SymInt diagonal=0) -> Tensor"""
     return _masked_triangle(self, diagonal, upper=False, parts=True)
 
 

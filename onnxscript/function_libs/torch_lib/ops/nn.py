@@ -11,11 +11,10 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
-from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
-from onnxscript.function_libs.torch_lib.ops.facts import element_type, rank
-from onnxscript.function_libs.torch_lib.ops.reduction import with_dtype
-from onnxscript.function_libs.torch_lib.ops.sizes import (
+from onnxscript.function_libs.torch_lib.helpers.constants import int64_constant
+from onnxscript.function_libs.torch_lib.helpers.facts import dim as static_dim
+from onnxscript.function_libs.torch_lib.helpers.facts import element_type, rank
+from onnxscript.function_libs.torch_lib.helpers.sizes import (
     all_static,
     as_int64,
     dim_size,
@@ -25,6 +24,7 @@ from onnxscript.function_libs.torch_lib.ops.sizes import (
     shape_input,
     typed_like,
 )
+from onnxscript.function_libs.torch_lib.ops.reduction import with_dtype
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat
 from onnxscript.onnx_types import FLOAT
@@ -54,6 +54,7 @@ def convolution(
     output_padding: Sequence[int],
     groups: int,
 ) -> TFloat:
+    """convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor"""
     spatial = rank(weight) - 2
     inputs = [input, weight] if bias is None else [input, weight, bias]
     common = {
@@ -77,7 +78,9 @@ def conv(
     dilation: Sequence[int] = (1,),
     groups: int = 1,
 ) -> TFloat:
-    """The non-transposed convolutions (torch keeps them whole when registered, which
+    """conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=[1], SymInt[1] padding=[0], SymInt[1] dilation=[1], SymInt groups=1) -> Tensor
+
+    The non-transposed convolutions (torch keeps them whole when registered, which
     spares the decomposition into ``aten::convolution``); an unbatched input (no batch
     dim, which these take and ``convolution`` does not) gets one for the while."""
     if rank(input) == rank(weight) - 1:
@@ -89,7 +92,9 @@ def conv(
 
 @aten("aten::dropout")
 def dropout(input: TFloat, p: float, train: bool) -> TFloat:
-    """The input itself in inference (``train`` False, or ``p`` 0); else ONNX Dropout
+    """dropout(Tensor input, float p, bool train) -> Tensor
+
+    The input itself in inference (``train`` False, or ``p`` 0); else ONNX Dropout
     in training mode (random: zeroes with probability ``p`` and scales the rest)."""
     if not train or p == 0:
         return op.Identity(input)
@@ -125,6 +130,7 @@ def batch_norm_no_training(
     momentum: float,
     eps: float,
 ) -> tuple[TFloat, TFloat, TFloat]:
+    """_native_batch_norm_legit_no_training(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, Tensor running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor)"""
     channels = op.Shape(running_mean)
     if weight is None:
         weight = op.Expand(op.CastLike(1.0, input), channels)
@@ -160,6 +166,7 @@ def native_layer_norm(
     bias: TFloat | None,
     eps: float,
 ) -> tuple[TFloat, TFloat, TFloat]:
+    """native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)"""
     axis = -len(normalized_shape)
     if weight is None:
         weight = op.Expand(op.CastLike(1.0, input), op.Shape(input, start=axis))
@@ -177,27 +184,32 @@ def layer_norm(
     eps: float = 1e-5,
     cudnn_enable: bool = True,
 ) -> TFloat:
+    """layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True) -> Tensor"""
     out, _, _ = native_layer_norm(input, normalized_shape, weight, bias, eps)
     return out
 
 
 @aten("aten::_softmax")
 def softmax(self: TFloat, dim: int, half_to_float: bool = False) -> TFloat:
+    """_softmax(Tensor self, int dim, bool half_to_float) -> Tensor"""
     return op.Softmax(_float_if(self, half_to_float), axis=dim)
 
 
 @aten("aten::softmax.int")
 def softmax_int(self: TFloat, dim: int, dtype: int = -1) -> TFloat:
+    """softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor"""
     return op.Softmax(with_dtype(self, dtype), axis=dim)
 
 
 @aten("aten::_log_softmax")
 def log_softmax(self: TFloat, dim: int, half_to_float: bool = False) -> TFloat:
+    """_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor"""
     return op.LogSoftmax(_float_if(self, half_to_float), axis=dim)
 
 
 @aten("aten::log_softmax.int")
 def log_softmax_int(self: TFloat, dim: int, dtype: int = -1) -> TFloat:
+    """log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor"""
     return op.LogSoftmax(with_dtype(self, dtype), axis=dim)
 
 
@@ -249,6 +261,7 @@ def max_pool1d_with_indices(
     dilation: Sequence[int] = (1,),
     ceil_mode: bool = False,
 ) -> tuple[TFloat, INT64]:
+    """max_pool1d_with_indices(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> (Tensor, Tensor)"""
     return _max_pool(self, 1, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
@@ -261,6 +274,7 @@ def max_pool1d(
     dilation: Sequence[int] = (1,),
     ceil_mode: bool = False,
 ) -> TFloat:
+    """max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> Tensor"""
     return _max_pool(self, 1, kernel_size, stride, padding, dilation, ceil_mode, False)
 
 
@@ -273,6 +287,7 @@ def max_pool2d_with_indices(
     dilation: Sequence[int] = (1, 1),
     ceil_mode: bool = False,
 ) -> tuple[TFloat, INT64]:
+    """max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)"""
     return _max_pool(self, 2, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
@@ -285,6 +300,7 @@ def max_pool2d(
     dilation: Sequence[int] = (1, 1),
     ceil_mode: bool = False,
 ) -> TFloat:
+    """max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor"""
     return _max_pool(self, 2, kernel_size, stride, padding, dilation, ceil_mode, False)
 
 
@@ -297,6 +313,7 @@ def max_pool3d_with_indices(
     dilation: Sequence[int] = (1, 1, 1),
     ceil_mode: bool = False,
 ) -> tuple[TFloat, INT64]:
+    """max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)"""
     return _max_pool(self, 3, kernel_size, stride, padding, dilation, ceil_mode, True)
 
 
@@ -309,6 +326,7 @@ def max_pool3d(
     dilation: Sequence[int] = (1, 1, 1),
     ceil_mode: bool = False,
 ) -> TFloat:
+    """max_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> Tensor"""
     return _max_pool(self, 3, kernel_size, stride, padding, dilation, ceil_mode, False)
 
 
@@ -322,6 +340,7 @@ def avg_pool2d(
     count_include_pad: bool = True,
     divisor_override: int = 0,
 ) -> TFloat:
+    """avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor"""
     return _avg_pool(
         self, 2, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
     )
@@ -336,6 +355,7 @@ def avg_pool1d(
     ceil_mode: bool = False,
     count_include_pad: bool = True,
 ) -> TFloat:
+    """avg_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], bool ceil_mode=False, bool count_include_pad=True) -> Tensor"""
     return _avg_pool(self, 1, kernel_size, stride, padding, ceil_mode, count_include_pad, 0)
 
 
@@ -448,16 +468,19 @@ def _overhang_at_run_time(length: Any, kernel: int, stride: int, pad: int) -> An
 
 @aten("aten::adaptive_avg_pool1d")
 def adaptive_avg_pool1d(self: TFloat, output_size: Sequence[int]) -> TFloat:
+    """adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor"""
     return _adaptive_avg_pool(self, output_size)
 
 
 @aten("aten::_adaptive_avg_pool2d", "aten::adaptive_avg_pool2d")
 def adaptive_avg_pool2d(self: TFloat, output_size: Sequence[int]) -> TFloat:
+    """_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor"""
     return _adaptive_avg_pool(self, output_size)
 
 
 @aten("aten::_adaptive_avg_pool3d", "aten::adaptive_avg_pool3d")
 def adaptive_avg_pool3d(self: TFloat, output_size: Sequence[int]) -> TFloat:
+    """_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor"""
     return _adaptive_avg_pool(self, output_size)
 
 
@@ -553,7 +576,10 @@ def native_group_norm(
     group: int,
     eps: float,
 ) -> tuple[TFloat, TFloat, TFloat]:
-    """Normalize each group of C/group channels over its channels and positions."""
+    """native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor)
+
+    Normalize each group of C/group channels over its channels and positions.
+    """
     grouped = op.Reshape(input, [N, group, -1])
     mean = op.ReduceMean(grouped, [2], keepdims=1)
     centered = op.Sub(grouped, mean)
@@ -577,7 +603,10 @@ def col2im(
     padding: Sequence[int],
     stride: Sequence[int],
 ) -> TFloat:
-    """Sums sliding blocks [N, C*kh*kw, L] back into an image [N, C, H, W] (F.fold)."""
+    """col2im(Tensor self, SymInt[2] output_size, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
+
+    Sums sliding blocks [N, C*kh*kw, L] back into an image [N, C, H, W] (F.fold).
+    """
     unbatched = rank(self) == 2
     blocks = op.Unsqueeze(self, [0]) if unbatched else self
     image = op.Col2Im(
@@ -601,6 +630,7 @@ def avg_pool3d(
     count_include_pad: bool = True,
     divisor_override: int = 0,
 ) -> TFloat:
+    """avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor"""
     return _avg_pool(
         self, 3, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override
     )
@@ -610,6 +640,7 @@ def avg_pool3d(
 def grid_sampler_2d(
     input: TFloat, grid: TFloat, interpolation_mode: int, padding_mode: int, align_corners: bool
 ) -> TFloat:
+    """grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor"""
     modes = ("bilinear", "nearest", "bicubic")
     paddings = ("zeros", "border", "reflection")
     return op.GridSample(
@@ -656,7 +687,10 @@ def batch_norm_training_no_stats(
     momentum: float,
     eps: float,
 ) -> tuple[TFloat, TFloat, TFloat]:
-    """Batch norm with the batch's own statistics (there are no running ones)."""
+    """_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)
+
+    Batch norm with the batch's own statistics (there are no running ones).
+    """
     mean, inv_std, axes = _batch_statistics(input, eps)
     out = _normalized(input, mean, inv_std, weight, bias)
     return out, op.Squeeze(mean, axes), op.Squeeze(inv_std, axes)
@@ -673,7 +707,9 @@ def batch_norm_training(
     momentum: float,
     eps: float,
 ) -> tuple[TFloat, TFloat, TFloat]:
-    """Batch norm in training mode normalizes with the batch's statistics (the running
+    """_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)
+
+    Batch norm in training mode normalizes with the batch's statistics (the running
     statistics' update is a side effect an inference graph does not keep)."""
     if not training:
         out, _, _ = batch_norm_no_training(
@@ -696,7 +732,9 @@ def batch_norm(
     eps: float,
     cudnn_enabled: bool = True,
 ) -> TFloat:
-    """``F.batch_norm`` kept whole (torch would decompose it through three overloads):
+    """batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor
+
+    ``F.batch_norm`` kept whole (torch would decompose it through three overloads):
     the running statistics when given and not training, else the batch's own."""
     if training or running_mean is None or running_var is None:
         out, _, _ = batch_norm_training_no_stats(input, weight, bias, True, momentum, eps)
@@ -718,7 +756,9 @@ def native_batch_norm(
     momentum: float,
     eps: float,
 ) -> tuple[TFloat, TFloat, TFloat]:
-    """``(out, save_mean, save_invstd)``: the batch's statistics when training (or when
+    """native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)
+
+    ``(out, save_mean, save_invstd)``: the batch's statistics when training (or when
     there are no running ones), else the running ones and two empty vectors (as torch)."""
     if training or running_mean is None or running_var is None:
         return batch_norm_training_no_stats(input, weight, bias, True, momentum, eps)
@@ -734,7 +774,9 @@ def group_norm(
     eps: float = 1e-5,
     cudnn_enabled: bool = True,
 ) -> TFloat:
-    """Each group of C/num_groups channels normalized over its channels and positions:
+    """group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enabled=True) -> Tensor
+
+    Each group of C/num_groups channels normalized over its channels and positions:
     the input seen as [N, num_groups, rest] is instance-normalized (one op; ONNX's
     GroupNormalization is opset 21 with per-channel affine, 18's is per group), then the
     per-channel weight and bias applied."""
@@ -772,7 +814,9 @@ def instance_norm(
     eps: float,
     cudnn_enabled: bool,
 ) -> TFloat:
-    """Each (n, c) plane normalized over its positions (``use_input_stats``; updating
+    """instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor
+
+    Each (n, c) plane normalized over its positions (``use_input_stats``; updating
     the running statistics is a side effect an inference graph does not keep), else with
     the running statistics as batch norm in inference."""
     if not use_input_stats and running_mean is not None and running_var is not None:
@@ -788,7 +832,9 @@ def instance_norm(
 def grid_sampler(
     input: TFloat, grid: TFloat, interpolation_mode: int, padding_mode: int, align_corners: bool
 ) -> TFloat:
-    """``F.grid_sample`` kept whole: 4-D input as GridSample (opset 18's GridSample takes
+    """grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor
+
+    ``F.grid_sample`` kept whole: 4-D input as GridSample (opset 18's GridSample takes
     4-D input only; torch's volumetric sampling has no opset-18 equivalent)."""
     if rank(input) != 4:
         raise NotImplementedError(
@@ -800,7 +846,10 @@ def grid_sampler(
 
 @aten("aten::_cdist_forward")
 def cdist(x1: TFloat, x2: TFloat, p: float, compute_mode: int = 0) -> TFloat:
-    """Pairwise p-norm distances between the rows of x1 [..., P, M] and x2 [..., R, M]."""
+    """_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor
+
+    Pairwise p-norm distances between the rows of x1 [..., P, M] and x2 [..., R, M].
+    """
     difference = op.Sub(op.Unsqueeze(x1, [-2]), op.Unsqueeze(x2, [-3]))
     magnitude = op.Abs(difference)
     if p == 0:
@@ -829,7 +878,9 @@ def batch_norm_functional(
     momentum: float,
     eps: float,
 ) -> tuple[TFloat, TFloat, TFloat, TFloat, TFloat]:
-    """Training-mode batch norm that also returns the updated running statistics
+    """_native_batch_norm_legit_functional(Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, Tensor running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor running_mean_out, Tensor running_var_out)
+
+    Training-mode batch norm that also returns the updated running statistics
     (``(1 - momentum) * running + momentum * batch``, with the unbiased batch variance)."""
     if not training:
         out, mean, inv_std = batch_norm_training(
@@ -854,7 +905,10 @@ def batch_norm_functional(
 
 @aten("aten::_pdist_forward")
 def pdist(input: TFloat, p: float = 2.0) -> TFloat:
-    """Distances between every pair of rows i < j, in row-major order of (i, j)."""
+    """_pdist_forward(Tensor self, float p=2.) -> Tensor
+
+    Distances between every pair of rows i < j, in row-major order of (i, j).
+    """
     rows = static_dim(input, 0)
     if rows is None:
         return _upper_pairs(cdist(input, input, p), op.Gather(op.Shape(input), 0, axis=0))

@@ -11,10 +11,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.complex_layout import is_complex_dtype, real_to_complex
-from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
-from onnxscript.function_libs.torch_lib.ops.facts import is_bool, is_integer, rank
-from onnxscript.function_libs.torch_lib.ops.sizes import scalar_like, shape_input
+from onnxscript.function_libs.torch_lib.helpers.complex_layout import (
+    is_complex_dtype,
+    real_to_complex,
+)
+from onnxscript.function_libs.torch_lib.helpers.constants import int64_constant
+from onnxscript.function_libs.torch_lib.helpers.facts import is_bool, is_integer, rank
+from onnxscript.function_libs.torch_lib.helpers.sizes import scalar_like, shape_input
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TReal, TTensor
 

@@ -13,9 +13,9 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import typed_constant
-from onnxscript.function_libs.torch_lib.ops.facts import element_type, rank
-from onnxscript.function_libs.torch_lib.ops.sizes import is_static
+from onnxscript.function_libs.torch_lib.helpers.constants import typed_constant
+from onnxscript.function_libs.torch_lib.helpers.facts import element_type, rank
+from onnxscript.function_libs.torch_lib.helpers.sizes import is_static
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import TFloat, TInt
 

@@ -12,15 +12,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.complex_layout import PART_TYPE
-from onnxscript.function_libs.torch_lib.ops.creation import normal_random, uniform_random
-from onnxscript.function_libs.torch_lib.ops.facts import element_type, is_floating, rank
-from onnxscript.function_libs.torch_lib.ops.sizes import (
+from onnxscript.function_libs.torch_lib.helpers.complex_layout import PART_TYPE
+from onnxscript.function_libs.torch_lib.helpers.facts import element_type, is_floating, rank
+from onnxscript.function_libs.torch_lib.helpers.sizes import (
     as_int64,
     is_static,
     scalar_like,
     sub,
 )
+from onnxscript.function_libs.torch_lib.ops.creation import normal_random, uniform_random
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat, TTensor
 from onnxscript.onnx_types import DOUBLE, FLOAT, TensorType
@@ -38,13 +38,19 @@ def _float_type(self: Any) -> int:
 
 @aten("aten::bernoulli")
 def bernoulli(self: TFloat) -> TFloat:
-    """1 with probability ``self`` (elementwise), else 0: ONNX Bernoulli."""
+    """bernoulli(Tensor self, *, Generator? generator=None) -> Tensor
+
+    1 with probability ``self`` (elementwise), else 0: ONNX Bernoulli.
+    """
     return op.Bernoulli(self)
 
 
 @aten("aten::bernoulli.p")
 def bernoulli_p(self: TTensor, p: float) -> TTensor:
-    """``self``'s shape and type, 1 with probability ``p``."""
+    """bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor
+
+    ``self``'s shape and type, 1 with probability ``p``.
+    """
     uniform = op.RandomUniformLike(self, dtype=_float_type(self))
     drawn = op.Less(uniform, scalar_like(p, uniform) if is_static(p) else op.CastLike(p, uniform))
     return op.CastLike(drawn, self)
@@ -52,7 +58,9 @@ def bernoulli_p(self: TTensor, p: float) -> TTensor:
 
 @aten("aten::multinomial")
 def multinomial(self: TFloat, num_samples: int, replacement: bool = False) -> INT64:
-    """Indices drawn from the (unnormalized) distributions of ``self``'s last dim (1-D or
+    """multinomial(Tensor self, SymInt num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor
+
+    Indices drawn from the (unnormalized) distributions of ``self``'s last dim (1-D or
     2-D). With replacement and a static count: ONNX Multinomial (on log-probabilities).
     Without replacement: the Gumbel top-k draw (the k largest of ``log p + Gumbel noise``
     are a draw without replacement in order), which also serves a symbolic count with
@@ -95,12 +103,16 @@ def _shifted(noise: Any, mean: Any, std: Any, like: Any) -> Any:
 
 @aten("aten::normal.Tensor_Tensor")
 def normal_tensor_tensor(mean: TFloat, std: TFloat) -> TFloat:
-    """Normal numbers of elementwise ``mean`` and ``std`` (broadcast together)."""
+    """normal.Tensor_Tensor(Tensor mean, Tensor std, *, Generator? generator=None) -> Tensor
+
+    Normal numbers of elementwise ``mean`` and ``std`` (broadcast together).
+    """
     return _shifted(op.RandomNormalLike(op.Add(mean, std)), mean, std, mean)
 
 
 @aten("aten::normal.Tensor_float")
 def normal_tensor_float(mean: TFloat, std: float = 1.0) -> TFloat:
+    """normal.Tensor_float(Tensor mean, float std=1., *, Generator? generator=None) -> Tensor"""
     if is_static(std):
         return op.Add(op.RandomNormalLike(mean, scale=float(std)), mean)
     return _shifted(op.RandomNormalLike(mean), mean, std, mean)
@@ -108,6 +120,7 @@ def normal_tensor_float(mean: TFloat, std: float = 1.0) -> TFloat:
 
 @aten("aten::normal.float_Tensor")
 def normal_float_tensor(mean: float, std: TFloat) -> TFloat:
+    """normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor"""
     return _shifted(op.RandomNormalLike(std), mean, std, std)
 
 
@@ -122,7 +135,10 @@ def normal_float_float(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
-    """Normal numbers of ``size``; static moments are RandomNormal's attributes."""
+    """normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+
+    Normal numbers of ``size``; static moments are RandomNormal's attributes.
+    """
     target = _dtype(dtype, FLOAT.dtype)
     if is_static(mean) and is_static(std):
         return normal_random(list(size), target, float(mean), float(std))
@@ -132,7 +148,10 @@ def normal_float_float(
 
 @aten("aten::normal_functional")
 def normal_functional(self: TFloat, mean: float = 0.0, std: float = 1.0) -> TFloat:
-    """Normal numbers shaped and typed like ``self`` (the functional ``normal_``)."""
+    """normal_functional(Tensor self, float mean=0., float std=1., *, Generator? generator=None) -> Tensor
+
+    Normal numbers shaped and typed like ``self`` (the functional ``normal_``).
+    """
     if is_static(mean) and is_static(std):
         return op.RandomNormalLike(self, mean=float(mean), scale=float(std))
     return _shifted(op.RandomNormalLike(self), mean, std, self)
@@ -148,6 +167,7 @@ def rand_like(
     pin_memory: bool = False,
     memory_format: str = "",
 ) -> TTensor:
+    """rand_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     return op.RandomUniformLike(self, dtype=_dtype(dtype, _float_type(self)))
 
 
@@ -161,6 +181,7 @@ def randn_like(
     pin_memory: bool = False,
     memory_format: str = "",
 ) -> TTensor:
+    """randn_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     return op.RandomNormalLike(self, dtype=_dtype(dtype, _float_type(self)))
 
 
@@ -186,7 +207,10 @@ def randint(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
-    """Integers in ``[0, high)`` of ``size`` (INT64 unless ``dtype`` says otherwise)."""
+    """randint(SymInt high, SymInt[] size, *, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+
+    Integers in ``[0, high)`` of ``size`` (INT64 unless ``dtype`` says otherwise).
+    """
     uniform = uniform_random(list(size), DOUBLE.dtype)
     return _integers(uniform, 0, high, _dtype(dtype, INT64.dtype))
 
@@ -202,6 +226,7 @@ def randint_low(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
+    """randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     uniform = uniform_random(list(size), DOUBLE.dtype)
     return _integers(uniform, low, high, _dtype(dtype, INT64.dtype))
 
@@ -217,7 +242,10 @@ def randint_like(
     pin_memory: bool = False,
     memory_format: str = "",
 ) -> TTensor:
-    """Integers in ``[0, high)`` shaped like ``self``, in its type unless ``dtype``."""
+    """randint_like(Tensor self, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
+
+    Integers in ``[0, high)`` shaped like ``self``, in its type unless ``dtype``.
+    """
     uniform = op.RandomUniformLike(self, dtype=DOUBLE.dtype)
     return _integers(uniform, 0, high, _dtype(dtype, element_type(self)))
 
@@ -234,6 +262,7 @@ def randint_like_low(
     pin_memory: bool = False,
     memory_format: str = "",
 ) -> TTensor:
+    """randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     uniform = op.RandomUniformLike(self, dtype=DOUBLE.dtype)
     return _integers(uniform, low, high, _dtype(dtype, element_type(self)))
 
@@ -248,7 +277,10 @@ def rand_like_complex(
     pin_memory: bool = False,
     memory_format: str = "",
 ) -> TFloat:
-    """A complex tensor's layout: each part uniform in [0, 1), as torch draws them."""
+    """rand_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
+
+    A complex tensor's layout: each part uniform in [0, 1), as torch draws them.
+    """
     return op.RandomUniformLike(self, dtype=_part_type(self, dtype))
 
 
@@ -262,7 +294,10 @@ def randn_like_complex(
     pin_memory: bool = False,
     memory_format: str = "",
 ) -> TFloat:
-    """Each part normal of variance 1/2 (torch's complex standard normal)."""
+    """randn_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
+
+    Each part normal of variance 1/2 (torch's complex standard normal).
+    """
     return op.RandomNormalLike(self, dtype=_part_type(self, dtype), scale=math.sqrt(0.5))
 
 

@@ -7,11 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
-from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
-from onnxscript.function_libs.torch_lib.ops.facts import is_floating, rank
-from onnxscript.function_libs.torch_lib.ops.nn import per_axis
-from onnxscript.function_libs.torch_lib.ops.sizes import (
+from onnxscript.function_libs.torch_lib.helpers.constants import int64_constant
+from onnxscript.function_libs.torch_lib.helpers.facts import dim as static_dim
+from onnxscript.function_libs.torch_lib.helpers.facts import is_floating, rank
+from onnxscript.function_libs.torch_lib.helpers.sizes import (
     BIG,
     concat_shape,
     dim_size,
@@ -20,6 +19,7 @@ from onnxscript.function_libs.torch_lib.ops.sizes import (
     scalar_like,
     size_pieces,
 )
+from onnxscript.function_libs.torch_lib.ops.nn import per_axis
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import TFloat, TTensor
 
@@ -41,7 +41,9 @@ def _with_batch(result: Any, self: Any) -> Any:
 
 @aten("aten::pixel_shuffle")
 def pixel_shuffle(self: TTensor, upscale_factor: int) -> TTensor:
-    """[*, C*r*r, H, W] -> [*, C, H*r, W*r]: ONNX DepthToSpace in its CRD order (for
+    """pixel_shuffle(Tensor self, int upscale_factor) -> Tensor
+
+    [*, C*r*r, H, W] -> [*, C, H*r, W*r]: ONNX DepthToSpace in its CRD order (for
     floating types, which onnxruntime's kernel takes), else a Reshape-Transpose-Reshape."""
     r = int(upscale_factor)
     if r == 1:
@@ -60,7 +62,9 @@ def pixel_shuffle(self: TTensor, upscale_factor: int) -> TTensor:
 
 @aten("aten::pixel_unshuffle")
 def pixel_unshuffle(self: TTensor, downscale_factor: int) -> TTensor:
-    """[*, C, H*r, W*r] -> [*, C*r*r, H, W] (channel c*r*r + i*r + j holds position
+    """pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor
+
+    [*, C, H*r, W*r] -> [*, C*r*r, H, W] (channel c*r*r + i*r + j holds position
     (i, j) of each block: ONNX SpaceToDepth's order differs), a Reshape-Transpose-Reshape."""
     r = int(downscale_factor)
     if r == 1:
@@ -81,7 +85,9 @@ def im2col(
     padding: Sequence[int],
     stride: Sequence[int],
 ) -> TFloat:
-    """[N, C, H, W] -> [N, C*kh*kw, L]: the padded input sliced once per kernel offset
+    """im2col(Tensor self, int[2] kernel_size, int[2] dilation, int[2] padding, int[2] stride) -> Tensor
+
+    [N, C, H, W] -> [N, C*kh*kw, L]: the padded input sliced once per kernel offset
     (a strided Slice whose end leaves room for the rest of the kernel, so every slice
     holds the L block positions), the slices stacked after the channels. Exact (no
     multiplication), and the sizes come from the run-time shape."""

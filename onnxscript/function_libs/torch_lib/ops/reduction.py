@@ -7,7 +7,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.facts import element_type, is_bool, is_floating, rank
+from onnxscript.function_libs.torch_lib.helpers.facts import (
+    element_type,
+    is_bool,
+    is_floating,
+    rank,
+)
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat, TReal, TTensor
 from onnxscript.onnx_types import FLOAT, INT32
@@ -50,6 +55,7 @@ def with_dtype(self: TTensor, dtype: int) -> TTensor:
 def sum_dim(
     self: TReal, dim: Sequence[int] = (), keepdim: bool = False, *, dtype: int = -1
 ) -> TReal:
+    """sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
     scalar = rank(self) == 0
     value = with_dtype(self, dtype)
     if dtype in (-1, None) and is_bool(self):
@@ -59,6 +65,7 @@ def sum_dim(
 
 @aten("aten::sum")
 def sum_all(self: TReal, *, dtype: int = -1) -> TReal:
+    """sum(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
     return sum_dim(self, None, False, dtype=dtype)
 
 
@@ -66,36 +73,43 @@ def sum_all(self: TReal, *, dtype: int = -1) -> TReal:
 def mean_dim(
     self: TReal, dim: Sequence[int] = (), keepdim: bool = False, *, dtype: int = -1
 ) -> TReal:
+    """mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
     return _reduce("ReduceMean", with_dtype(self, dtype), dim, keepdim, scalar=rank(self) == 0)
 
 
 @aten("aten::mean")
 def mean_all(self: TReal, *, dtype: int = -1) -> TReal:
+    """mean(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
     return mean_dim(self, None, False, dtype=dtype)
 
 
 @aten("aten::amax")
 def amax(self: TReal, dim: Sequence[int] = (), keepdim: bool = False) -> TReal:
+    """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
     return _reduce("ReduceMax", self, dim, keepdim)
 
 
 @aten("aten::amin")
 def amin(self: TReal, dim: Sequence[int] = (), keepdim: bool = False) -> TReal:
+    """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
     return _reduce("ReduceMin", self, dim, keepdim)
 
 
 @aten("aten::prod")
 def prod_all(self: TReal, *, dtype: int = -1) -> TReal:
+    """prod(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
     return _reduce("ReduceProd", with_dtype(self, dtype), None, False, scalar=rank(self) == 0)
 
 
 @aten("aten::prod.dim_int")
 def prod_dim(self: TReal, dim: int, keepdim: bool = False, *, dtype: int = -1) -> TReal:
+    """prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
     return _reduce("ReduceProd", with_dtype(self, dtype), dim, keepdim, scalar=rank(self) == 0)
 
 
 @aten("aten::max.dim")
 def max_dim(self: TReal, dim: int, keepdim: bool = False) -> tuple[TReal, INT64]:
+    """max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"""
     if rank(self) == 0:
         return op.Identity(self), op.CastLike(0, op.Shape(self))
     values = op.ReduceMax(self, [dim], keepdims=int(keepdim))
@@ -104,6 +118,7 @@ def max_dim(self: TReal, dim: int, keepdim: bool = False) -> tuple[TReal, INT64]
 
 @aten("aten::min.dim")
 def min_dim(self: TReal, dim: int, keepdim: bool = False) -> tuple[TReal, INT64]:
+    """min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"""
     if rank(self) == 0:
         return op.Identity(self), op.CastLike(0, op.Shape(self))
     values = op.ReduceMin(self, [dim], keepdims=int(keepdim))
@@ -116,6 +131,7 @@ _ALL = -(2**62)
 
 @aten("aten::argmax")
 def argmax(self: TReal, dim: int = _ALL, keepdim: bool = False) -> INT64:
+    """argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor"""
     if dim == _ALL:
         return op.ArgMax(op.Reshape(self, [-1]), axis=0, keepdims=0)
     if rank(self) == 0:
@@ -125,6 +141,7 @@ def argmax(self: TReal, dim: int = _ALL, keepdim: bool = False) -> INT64:
 
 @aten("aten::argmin")
 def argmin(self: TReal, dim: int = _ALL, keepdim: bool = False) -> INT64:
+    """argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor"""
     if dim == _ALL:
         return op.ArgMin(op.Reshape(self, [-1]), axis=0, keepdims=0)
     if rank(self) == 0:
@@ -155,31 +172,37 @@ def _bool_reduce(onnx_op: str, self: TTensor, dims: Sequence[int] | None, keepdi
 
 @aten("aten::any.dim")
 def any_dim(self: TTensor, dim: int, keepdim: bool = False) -> BOOL:
+    """any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor"""
     return _any(self, [dim], keepdim)
 
 
 @aten("aten::any.dims")
 def any_dims(self: TTensor, dim: Sequence[int] = (), keepdim: bool = False) -> BOOL:
+    """any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor"""
     return _any(self, dim, keepdim)
 
 
 @aten("aten::any")
 def any_all(self: TTensor) -> BOOL:
+    """any(Tensor self) -> Tensor"""
     return _any(self, None, False)
 
 
 @aten("aten::all.dim")
 def all_dim(self: TTensor, dim: int, keepdim: bool = False) -> BOOL:
+    """all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor"""
     return _all(self, [dim], keepdim)
 
 
 @aten("aten::all.dims")
 def all_dims(self: TTensor, dim: Sequence[int] = (), keepdim: bool = False) -> BOOL:
+    """all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor"""
     return _all(self, dim, keepdim)
 
 
 @aten("aten::all")
 def all_all(self: TTensor) -> BOOL:
+    """all(Tensor self) -> Tensor"""
     return _all(self, None, False)
 
 
@@ -187,6 +210,7 @@ def all_all(self: TTensor) -> BOOL:
 def var_correction(
     self: TReal, dim: Sequence[int] = (), *, correction: float = 1.0, keepdim: bool = False
 ) -> TReal:
+    """var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
     dims = _dims(dim) or list(range(rank(self)))
     mean = op.ReduceMean(self, dims, keepdims=1)
     centered = op.Sub(self, mean)
@@ -200,11 +224,13 @@ def var_correction(
 def var_dim(
     self: TReal, dim: Sequence[int] = (), unbiased: bool = True, keepdim: bool = False
 ) -> TReal:
+    """var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor"""
     return var_correction(self, dim, correction=1.0 if unbiased else 0.0, keepdim=keepdim)
 
 
 @aten("aten::cumsum")
 def cumsum(self: TReal, dim: int, *, dtype: int = -1) -> TReal:
+    """cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"""
     scalar = rank(self) == 0
     value = with_dtype(self, dtype)
     if scalar:
@@ -216,6 +242,7 @@ def cumsum(self: TReal, dim: int, *, dtype: int = -1) -> TReal:
 def topk(
     self: TReal, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
 ) -> tuple[TReal, INT64]:
+    """topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)"""
     if rank(self) == 0:
         return op.Identity(self), op.Constant(value_int=0)
     values, indices = op.TopK(self, [k], axis=dim, largest=int(largest), sorted=int(sorted))
@@ -224,6 +251,7 @@ def topk(
 
 @aten("aten::sort")
 def sort(self: TReal, dim: int = -1, descending: bool = False) -> tuple[TReal, INT64]:
+    """sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)"""
     if rank(self) == 0:
         return op.Identity(self), op.Constant(value_int=0)
     length = (
@@ -240,17 +268,22 @@ def sort_stable(
     self: TReal, *, stable: bool = False, dim: int = -1, descending: bool = False
 ) -> tuple[TReal, INT64]:
     # TopK keeps equal elements in index order, so every sort here is stable.
+    """sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)"""
     return sort(self, dim, descending)
 
 
 @aten("aten::max")
 def max_all(self: TTensor) -> TTensor:
-    """The largest element (booleans reduced as integers)."""
+    """max(Tensor self) -> Tensor
+
+    The largest element (booleans reduced as integers).
+    """
     return _extreme("ReduceMax", self)
 
 
 @aten("aten::min")
 def min_all(self: TTensor) -> TTensor:
+    """min(Tensor self) -> Tensor"""
     return _extreme("ReduceMin", self)
 
 
@@ -274,7 +307,9 @@ def _stable_shift(largest: Any) -> Any:
 
 @aten("aten::logsumexp")
 def logsumexp(self: TFloat, dim: Sequence[int], keepdim: bool = False) -> TFloat:
-    """``m + log(sum(exp(x - m)))`` with ``m`` the (finite) maximum: no overflow, and all
+    """logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
+
+    ``m + log(sum(exp(x - m)))`` with ``m`` the (finite) maximum: no overflow, and all
     -inf gives -inf."""
     x = _floating(self)
     if rank(x) == 0:
@@ -289,7 +324,10 @@ def logsumexp(self: TFloat, dim: Sequence[int], keepdim: bool = False) -> TFloat
 
 @aten("aten::logcumsumexp")
 def logcumsumexp(self: TFloat, dim: int) -> TFloat:
-    """``m + log(cumsum(exp(x - m)))``, ``m`` the maximum along ``dim``."""
+    """logcumsumexp(Tensor self, int dim) -> Tensor
+
+    ``m + log(cumsum(exp(x - m)))``, ``m`` the maximum along ``dim``.
+    """
     x = _floating(self)
     if rank(x) == 0:
         return op.Identity(x)

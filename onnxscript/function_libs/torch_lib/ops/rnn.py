@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
+from onnxscript.function_libs.torch_lib.helpers.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import TFloat
 
@@ -70,6 +70,7 @@ def lstm(
     bidirectional: bool,
     batch_first: bool,
 ) -> tuple[TFloat, TFloat, TFloat]:
+    """lstm.input(Tensor input, Tensor[] hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor, Tensor)"""
     directions = 2 if bidirectional else 1
     x = op.Transpose(input, perm=[1, 0, 2]) if batch_first else input
     per_layer = (4 if has_biases else 2) * directions
@@ -109,6 +110,7 @@ def gru(
     bidirectional: bool,
     batch_first: bool,
 ) -> tuple[TFloat, TFloat]:
+    """gru.input(Tensor input, Tensor hx, Tensor[] params, bool has_biases, int num_layers, float dropout, bool train, bool bidirectional, bool batch_first) -> (Tensor, Tensor)"""
     directions = 2 if bidirectional else 1
     x = op.Transpose(input, perm=[1, 0, 2]) if batch_first else input
     per_layer = (4 if has_biases else 2) * directions

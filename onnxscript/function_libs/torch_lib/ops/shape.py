@@ -14,18 +14,17 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.complex_layout import complex_axis, parts_constant
-from onnxscript.function_libs.torch_lib.ops.constants import int64_constant
-from onnxscript.function_libs.torch_lib.ops.elementwise import floor_divide_int
-from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
-from onnxscript.function_libs.torch_lib.ops.facts import (
+from onnxscript.function_libs.torch_lib.helpers.complex_layout import complex_axis, parts_constant
+from onnxscript.function_libs.torch_lib.helpers.constants import int64_constant
+from onnxscript.function_libs.torch_lib.helpers.facts import dim as static_dim
+from onnxscript.function_libs.torch_lib.helpers.facts import (
     element_type,
     is_bool,
     is_empty_vector,
     is_integer,
     rank,
 )
-from onnxscript.function_libs.torch_lib.ops.sizes import (
+from onnxscript.function_libs.torch_lib.helpers.sizes import (
     BIG,
     add,
     all_static,
@@ -47,6 +46,7 @@ from onnxscript.function_libs.torch_lib.ops.sizes import (
     sub,
     vector_input,
 )
+from onnxscript.function_libs.torch_lib.ops.elementwise import floor_divide_int
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TTensor
 
@@ -82,22 +82,27 @@ def _own_dim(self: Any, size: Any, position: int) -> bool:
 
 @aten("aten::view", "aten::_unsafe_view", "aten::view_copy")
 def view(self: TTensor, size: Sequence[int]) -> TTensor:
+    """view(Tensor(a) self, SymInt[] size) -> Tensor(a)"""
     return _reshape(self, size)
 
 
 @aten("aten::reshape")
 def reshape(self: TTensor, shape: Sequence[int]) -> TTensor:
+    """reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)"""
     return _reshape(self, shape)
 
 
 @aten("aten::view_as")
 def view_as(self: TTensor, other: TTensor) -> TTensor:
+    """view_as(Tensor(a) self, Tensor other) -> Tensor(a)"""
     return _reshape_like(self, other)
 
 
 @aten("aten::view_as", complex=True)
 def view_as_complex_layout(self: TTensor, other: TTensor) -> TTensor:
-    """A complex ``self`` shaped as ``other``, taken to be complex too (its layout's shape,
+    """view_as(Tensor(a) self, Tensor other) -> Tensor(a)
+
+    A complex ``self`` shaped as ``other``, taken to be complex too (its layout's shape,
     parts axis included, is the target; a real ``other`` cannot be told apart here)."""
     return _reshape_like(self, other)
 
@@ -111,12 +116,14 @@ def _reshape_like(self: Any, other: Any) -> Any:
 
 @aten("aten::permute", "aten::permute_copy")
 def permute(self: TTensor, dims: Sequence[int]) -> TTensor:
+    """permute(Tensor(a) self, int[] dims) -> Tensor(a)"""
     count = rank(self)
     return op.Transpose(self, perm=[d % count if count else d for d in dims])
 
 
 @aten("aten::transpose.int", "aten::transpose_copy.int")
 def transpose(self: TTensor, dim0: int, dim1: int) -> TTensor:
+    """transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)"""
     count = rank(self)
     if count < 2:
         return op.Identity(self)
@@ -128,44 +135,56 @@ def transpose(self: TTensor, dim0: int, dim1: int) -> TTensor:
 
 @aten("aten::contiguous")
 def contiguous(self: TTensor, *, memory_format: str = "") -> TTensor:
+    """contiguous(Tensor(a) self, *, MemoryFormat memory_format=0) -> Tensor(a)"""
     return op.Identity(self)
 
 
 @aten("aten::contiguous", complex=True)
 def contiguous_complex(self: TTensor, *, memory_format: str = "") -> TTensor:
+    """contiguous(Tensor(a) self, *, MemoryFormat memory_format=0) -> Tensor(a)"""
     return op.Identity(self)
 
 
 @aten("aten::expand", "aten::expand_copy")
 def expand(self: TTensor, size: Sequence[int], implicit: bool = False) -> TTensor:
-    """-1 keeps a dim: Expand's broadcasting keeps it for a 1."""
+    """expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)
+
+    -1 keeps a dim: Expand's broadcasting keeps it for a 1.
+    """
     target = [1 if is_static(d) and d == -1 else d for d in size]
     return op.Expand(self, shape_input(target))
 
 
 @aten("aten::broadcast_to")
 def broadcast_to(self: TTensor, size: Sequence[int]) -> TTensor:
+    """broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)"""
     return expand(self, size)
 
 
 @aten("aten::broadcast_to", complex=True)
 def broadcast_to_complex(self: TTensor, size: Sequence[int]) -> TTensor:
+    """broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)"""
     return expand(self, [*size, 2])
 
 
 @aten("aten::expand_as")
 def expand_as(self: TTensor, other: TTensor) -> TTensor:
+    """expand_as(Tensor(a) self, Tensor other) -> Tensor(a)"""
     return op.Expand(self, shape_of(other))
 
 
 @aten("aten::expand_as", complex=True)
 def expand_as_complex(self: TTensor, other: TTensor) -> TTensor:
-    """Like :func:`view_as_complex_layout`, ``other`` is taken to be complex."""
+    """expand_as(Tensor(a) self, Tensor other) -> Tensor(a)
+
+    Like :func:`view_as_complex_layout`, ``other`` is taken to be complex.
+    """
     return op.Expand(self, shape_of(other))
 
 
 @aten("aten::unsqueeze", "aten::unsqueeze_copy")
 def unsqueeze(self: TTensor, dim: int) -> TTensor:
+    """unsqueeze(Tensor(a) self, int dim) -> Tensor(a)"""
     return op.Unsqueeze(self, [dim])
 
 
@@ -179,21 +198,25 @@ def _squeeze(self: TTensor, dims: Sequence[int]) -> TTensor:
 
 @aten("aten::squeeze.dim", "aten::squeeze_copy.dim")
 def squeeze_dim(self: TTensor, dim: int) -> TTensor:
+    """squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)"""
     return _squeeze(self, [dim])
 
 
 @aten("aten::squeeze.dims", "aten::squeeze_copy.dims")
 def squeeze_dims(self: TTensor, dim: Sequence[int]) -> TTensor:
+    """squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)"""
     return _squeeze(self, list(dim))
 
 
 @aten("aten::squeeze", "aten::squeeze_copy")
 def squeeze(self: TTensor) -> TTensor:
+    """squeeze(Tensor(a) self) -> Tensor(a)"""
     return _squeeze(self, list(range(rank(self))))
 
 
 @aten("aten::flatten.using_ints")
 def flatten(self: TTensor, start_dim: int = 0, end_dim: int = -1) -> TTensor:
+    """flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)"""
     if rank(self) == 0:
         return op.Reshape(self, [1])
     return _flatten(self, start_dim % rank(self), end_dim % rank(self))
@@ -201,6 +224,7 @@ def flatten(self: TTensor, start_dim: int = 0, end_dim: int = -1) -> TTensor:
 
 @aten("aten::flatten.using_ints", complex=True)
 def flatten_complex(self: TTensor, start_dim: int = 0, end_dim: int = -1) -> TTensor:
+    """flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)"""
     count = rank(self) - 1
     if count == 0:
         return op.Reshape(self, [1, 2])
@@ -224,11 +248,13 @@ def _flatten(self: Any, start: int, end: int) -> Any:
 
 @aten("aten::unflatten.int")
 def unflatten(self: TTensor, dim: int, sizes: Sequence[int]) -> TTensor:
+    """unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)"""
     return _unflatten(self, dim % rank(self), sizes)
 
 
 @aten("aten::unflatten.int", complex=True)
 def unflatten_complex(self: TTensor, dim: int, sizes: Sequence[int]) -> TTensor:
+    """unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)"""
     return _unflatten(self, complex_axis(self, dim), sizes)
 
 
@@ -245,17 +271,20 @@ def _unflatten(self: Any, axis: int, sizes: Sequence[Any]) -> Any:
 
 @aten("aten::cat", "aten::concat", "aten::concatenate")
 def cat(tensors: Sequence[TTensor], dim: int = 0) -> TTensor:
+    """cat(Tensor[] tensors, int dim=0) -> Tensor"""
     present = [t for t in tensors if not is_empty_vector(t)]
     return op.Concat(*(present or tensors), axis=dim)
 
 
 @aten("aten::stack")
 def stack(tensors: Sequence[TTensor], dim: int = 0) -> TTensor:
+    """stack(Tensor[] tensors, int dim=0) -> Tensor"""
     return _stack(tensors, dim % (rank(tensors[0]) + 1))
 
 
 @aten("aten::stack", complex=True)
 def stack_complex(tensors: Sequence[TTensor], dim: int = 0) -> TTensor:
+    """stack(Tensor[] tensors, int dim=0) -> Tensor"""
     return _stack(tensors, dim % rank(tensors[0]))
 
 
@@ -268,7 +297,9 @@ def _stack(tensors: Sequence[Any], axis: int) -> Any:
 
 @aten("aten::slice.Tensor", "aten::slice_copy.Tensor")
 def slice_(self: TTensor, dim: int = 0, start: int = 0, end: int = BIG, step: int = 1) -> TTensor:
-    """Attributes, not optional inputs, so that torch.onnx drops an omitted bound (None)
+    """slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)
+
+    Attributes, not optional inputs, so that torch.onnx drops an omitted bound (None)
     and the default applies; eager callers may still pass None."""
     begin, stop = _given(start, 0), _given(end, BIG)
     if _whole(self, dim, begin, stop, step):
@@ -293,11 +324,13 @@ def _given(value: Any, default: Any) -> Any:
 
 @aten("aten::narrow")
 def narrow(self: TTensor, dim: int, start: int, length: int) -> TTensor:
+    """narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)"""
     return _narrow(self, dim, start, length)
 
 
 @aten("aten::narrow", complex=True)
 def narrow_complex(self: TTensor, dim: int, start: int, length: int) -> TTensor:
+    """narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)"""
     return _narrow(self, complex_axis(self, dim), start, length)
 
 
@@ -316,11 +349,13 @@ def _narrow(self: Any, axis: int, start: Any, length: Any) -> Any:
 
 @aten("aten::select.int", "aten::select_copy.int")
 def select(self: TTensor, dim: int, index: int) -> TTensor:
+    """select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)"""
     return op.Gather(self, as_int64(index), axis=dim)
 
 
 @aten("aten::split.Tensor", "aten::split_copy.Tensor", "aten::unsafe_split.Tensor")
 def split(self: TTensor, split_size: int, dim: int = 0) -> Sequence[TTensor]:
+    """split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]"""
     return _split(self, split_size, dim)
 
 
@@ -349,6 +384,7 @@ def _typed_sequence(parts: Any, like: Any) -> Any:
 
 @aten("aten::split_with_sizes", "aten::split_with_sizes_copy")
 def split_with_sizes(self: TTensor, split_sizes: Sequence[int], dim: int = 0) -> Sequence[TTensor]:
+    """split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]"""
     return _split_with_sizes(self, list(split_sizes), dim)
 
 
@@ -370,7 +406,10 @@ def _split_with_sizes(self: Any, sizes: list[Any], axis: int) -> list[Any]:
 
 @aten("aten::split.sizes", "aten::split")
 def split_sizes(self: TTensor, split_size: Sequence[int], dim: int = 0) -> Sequence[TTensor]:
-    """``split`` with a list of sizes (``split_with_sizes`` under another schema)."""
+    """split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]
+
+    ``split`` with a list of sizes (``split_with_sizes`` under another schema).
+    """
     return _split_with_sizes(self, list(split_size), dim)
 
 
@@ -378,16 +417,19 @@ def split_sizes(self: TTensor, split_size: Sequence[int], dim: int = 0) -> Seque
 def split_sizes_complex(
     self: TTensor, split_size: Sequence[int], dim: int = 0
 ) -> Sequence[TTensor]:
+    """split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]"""
     return _split_with_sizes(self, list(split_size), complex_axis(self, dim))
 
 
 @aten("aten::chunk")
 def chunk(self: TTensor, chunks: int, dim: int = 0) -> Sequence[TTensor]:
+    """chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]"""
     return _chunk(self, chunks, dim)
 
 
 @aten("aten::chunk", complex=True)
 def chunk_complex(self: TTensor, chunks: int, dim: int = 0) -> Sequence[TTensor]:
+    """chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]"""
     return _chunk(self, chunks, complex_axis(self, dim))
 
 
@@ -410,11 +452,13 @@ def _chunk(self: Any, chunks: int, axis: int) -> list[Any]:
 
 @aten("aten::unbind.int")
 def unbind(self: TTensor, dim: int = 0) -> Sequence[TTensor]:
+    """unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]"""
     return _unbind(self, dim % rank(self))
 
 
 @aten("aten::unbind.int", complex=True)
 def unbind_complex(self: TTensor, dim: int = 0) -> Sequence[TTensor]:
+    """unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]"""
     return _unbind(self, complex_axis(self, dim))
 
 
@@ -432,6 +476,7 @@ def _unbind(self: Any, axis: int) -> Any:
 
 @aten("aten::index_select")
 def index_select(self: TTensor, dim: int, index: INT64) -> TTensor:
+    """index_select(Tensor self, int dim, Tensor index) -> Tensor"""
     if rank(self) == 0:
         return op.Identity(self)  # the only valid index is 0
     return op.Gather(self, index, axis=dim)
@@ -439,6 +484,7 @@ def index_select(self: TTensor, dim: int, index: INT64) -> TTensor:
 
 @aten("aten::gather")
 def gather(self: TTensor, dim: int, index: INT64, sparse_grad: bool = False) -> TTensor:
+    """gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor"""
     return op.GatherElements(self, index, axis=dim)
 
 
@@ -455,6 +501,7 @@ def _pad_pairs(count: int, pad: Sequence[Any]) -> tuple[list[Any], list[Any]]:
 
 @aten("aten::constant_pad_nd")
 def constant_pad_nd(self: TTensor, pad: Sequence[int], value: float = 0.0) -> TTensor:
+    """constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor"""
     return _constant_pad(self, pad, value, rank(self))
 
 
@@ -467,7 +514,9 @@ def _constant_pad(self: Any, pad: Sequence[Any], value: Any, count: int) -> Any:
 
 @aten("aten::pad")
 def pad(self: TTensor, pad: Sequence[int], mode: str = "constant", value: float = 0.0) -> TTensor:
-    """torch.nn.functional.pad: constant, reflect, replicate or circular, pairs from the
+    """pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor
+
+    torch.nn.functional.pad: constant, reflect, replicate or circular, pairs from the
     last dim (negative ones crop)."""
     return _pad(self, pad, mode, _given(value, 0.0))
 
@@ -488,7 +537,9 @@ def _pad(self: Any, pads: Sequence[Any], mode: str, value: float) -> Any:
 def pad_complex(
     self: TTensor, pad: Sequence[int], mode: str = "constant", value: float = 0.0
 ) -> TTensor:
-    """The complex dims padded (the parts axis gets a (0, 0) pair); a non-zero constant
+    """pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor
+
+    The complex dims padded (the parts axis gets a (0, 0) pair); a non-zero constant
     fills the real parts."""
     pads = [0, 0, *pad]
     padded = _pad(self, pads, mode, 0.0)
@@ -503,6 +554,7 @@ def pad_complex(
 
 @aten("aten::flip")
 def flip(self: TTensor, dims: Sequence[int]) -> TTensor:
+    """flip(Tensor self, int[] dims) -> Tensor"""
     if not dims:
         return op.Identity(self)
     count = len(dims)
@@ -511,6 +563,7 @@ def flip(self: TTensor, dims: Sequence[int]) -> TTensor:
 
 @aten("aten::repeat")
 def repeat(self: TTensor, repeats: Sequence[int]) -> TTensor:
+    """repeat(Tensor self, SymInt[] repeats) -> Tensor"""
     extra = len(repeats) - rank(self)
     base = op.Unsqueeze(self, list(range(extra))) if extra > 0 else self
     return op.Tile(base, shape_input(list(repeats)))
@@ -518,18 +571,24 @@ def repeat(self: TTensor, repeats: Sequence[int]) -> TTensor:
 
 @aten("aten::tile")
 def tile(self: TTensor, dims: Sequence[int]) -> TTensor:
-    """``repeat`` with ``dims`` padded by leading 1s to the rank."""
+    """tile(Tensor self, SymInt[] dims) -> Tensor
+
+    ``repeat`` with ``dims`` padded by leading 1s to the rank.
+    """
     return repeat(self, [1] * (rank(self) - len(dims)) + list(dims))
 
 
 @aten("aten::tile", complex=True)
 def tile_complex(self: TTensor, dims: Sequence[int]) -> TTensor:
+    """tile(Tensor self, SymInt[] dims) -> Tensor"""
     return repeat(self, [1] * (rank(self) - 1 - len(dims)) + [*dims, 1])
 
 
 @aten("aten::unfold")
 def unfold(self: TTensor, dimension: int, size: int, step: int) -> TTensor:
-    """Windows of ``size`` every ``step`` along ``dimension``: that dim becomes the number
+    """unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)
+
+    Windows of ``size`` every ``step`` along ``dimension``: that dim becomes the number
     of windows and a last dim of ``size`` is added (window starts counted at run time
     when the dim is dynamic)."""
     if rank(self) == 0:
@@ -554,12 +613,16 @@ def unfold(self: TTensor, dimension: int, size: int, step: int) -> TTensor:
 
 @aten("aten::take")
 def take(self: TTensor, index: INT64) -> TTensor:
-    """Elements of the flattened tensor (negative indices count from the end)."""
+    """take(Tensor self, Tensor index) -> Tensor
+
+    Elements of the flattened tensor (negative indices count from the end).
+    """
     return op.Gather(op.Reshape(self, [-1]), index, axis=0)
 
 
 @aten("aten::nonzero")
 def nonzero(self: TTensor) -> INT64:
+    """nonzero(Tensor self) -> Tensor"""
     if rank(self) == 0:  # torch: one row per true scalar, with no columns
         found = op.Transpose(op.NonZero(op.Reshape(self, [1])), perm=[1, 0])
         return op.Slice(found, [0], [0], [1])
@@ -568,13 +631,17 @@ def nonzero(self: TTensor) -> INT64:
 
 @aten("aten::scatter.src")
 def scatter(self: TTensor, dim: int, index: INT64, src: TTensor) -> TTensor:
+    """scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor"""
     updates = op.Expand(op.CastLike(src, self), op.Shape(index)) if rank(src) == 0 else src
     return _scatter_elements(self, index, updates, dim)
 
 
 @aten("aten::scatter.value")
 def scatter_value(self: TTensor, dim: int, index: INT64, value: float) -> TTensor:
-    """Every indexed position set to the number ``value``."""
+    """scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor
+
+    Every indexed position set to the number ``value``.
+    """
     updates = op.Expand(op.CastLike(value, self), op.Shape(index))
     return _scatter_elements(self, index, updates, dim)
 
@@ -589,6 +656,7 @@ def _scatter_elements(self: Any, index: Any, updates: Any, dim: int) -> Any:
 
 @aten("aten::scatter_add")
 def scatter_add(self: TTensor, dim: int, index: INT64, src: TTensor) -> TTensor:
+    """scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor"""
     return op.ScatterElements(self, index, src, axis=dim, reduction="add")
 
 
@@ -601,6 +669,7 @@ _NEUTRAL = {"sum": 0.0, "prod": 1.0, "amax": float("-inf"), "amin": float("inf")
 def scatter_reduce(
     self: TTensor, dim: int, index: INT64, src: TTensor, reduce: str, include_self: bool = True
 ) -> TTensor:
+    """scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor"""
     if reduce == "mean":
         return _scatter_mean(self, dim, index, src, include_self)
     if reduce not in _REDUCTIONS:
@@ -631,6 +700,7 @@ def _scatter_mean(self: Any, dim: int, index: Any, src: Any, include_self: bool)
 def scatter_with_reduce(
     self: TTensor, dim: int, index: INT64, src: TTensor, *, reduce: str
 ) -> TTensor:
+    """scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor"""
     updates = op.Expand(op.CastLike(src, self), op.Shape(index)) if rank(src) == 0 else src
     return op.ScatterElements(self, index, updates, axis=dim, reduction=_scatter_reduction(reduce))
 
@@ -639,6 +709,7 @@ def scatter_with_reduce(
 def scatter_value_with_reduce(
     self: TTensor, dim: int, index: INT64, value: float, *, reduce: str
 ) -> TTensor:
+    """scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor"""
     updates = op.Expand(scalar_like(value, self), op.Shape(index))
     return op.ScatterElements(self, index, updates, axis=dim, reduction=_scatter_reduction(reduce))
 
@@ -669,7 +740,10 @@ def _cast_like(value: Any, like: Any) -> Any:
 
 @aten("aten::select_scatter")
 def select_scatter(self: TTensor, src: TTensor, dim: int, index: int) -> TTensor:
-    """``self`` with ``self.select(dim, index)`` replaced by ``src``."""
+    """select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor
+
+    ``self`` with ``self.select(dim, index)`` replaced by ``src``.
+    """
     dim = dim % rank(self)
     length = dim_size(self, dim)
     if is_static(index) and is_static(length):
@@ -682,11 +756,13 @@ def select_scatter(self: TTensor, src: TTensor, dim: int, index: int) -> TTensor
 
 @aten("aten::reflection_pad1d", "aten::reflection_pad2d", "aten::reflection_pad3d")
 def reflection_pad(self: TTensor, padding: Sequence[int]) -> TTensor:
+    """reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor"""
     return _pad_mode(self, padding, "reflect")
 
 
 @aten("aten::replication_pad1d", "aten::replication_pad2d", "aten::replication_pad3d")
 def replication_pad(self: TTensor, padding: Sequence[int]) -> TTensor:
+    """replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor"""
     return _pad_mode(self, padding, "edge")
 
 
@@ -782,7 +858,9 @@ def _circular_axis(self: Any, axis: int, begin: Any, end: Any) -> Any:
 
 @aten("aten::index.Tensor")
 def index(self: TTensor, indices: Sequence[INT64 | None]) -> TTensor:
-    """Advanced indexing with integer index tensors (None: the whole dim), numpy's rule:
+    """index.Tensor(Tensor self, Tensor?[] indices) -> Tensor
+
+    Advanced indexing with integer index tensors (None: the whole dim), numpy's rule:
     the broadcast index shape replaces the indexed dims where they stand when they are
     adjacent, and goes first when they are not."""
     given = [i for i, t in enumerate(indices) if t is not None]
@@ -832,7 +910,10 @@ def _stacked_indices(indices: Sequence[Any], given: list[int]) -> Any:
 def index_put(
     self: TTensor, indices: Sequence[INT64 | None], values: TTensor, accumulate: bool = False
 ) -> TTensor:
-    """``self[indices] = values`` (``+=`` with ``accumulate``), integer index tensors."""
+    """index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor
+
+    ``self[indices] = values`` (``+=`` with ``accumulate``), integer index tensors.
+    """
     given = [i for i, t in enumerate(indices) if t is not None]
     if given == [0] and is_bool(indices[0]):
         return _masked_put(self, indices[0], values, accumulate)
@@ -890,7 +971,9 @@ def slice_scatter(
     end: int = BIG,
     step: int = 1,
 ) -> TTensor:
-    """``self`` with ``self[start:end:step]`` along ``dim`` replaced by ``src``: the
+    """slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor
+
+    ``self`` with ``self[start:end:step]`` along ``dim`` replaced by ``src``: the
     positions are computed (at run time for symbolic bounds or dims) and written with
     ScatterElements."""
     dim = dim % rank(self)
@@ -905,7 +988,9 @@ def slice_scatter(
 
 @aten("aten::diagonal", "aten::diagonal_copy")
 def diagonal(self: TTensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> TTensor:
-    """The diagonal of dims (dim1, dim2) moved to the last axis: each k takes
+    """diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)
+
+    The diagonal of dims (dim1, dim2) moved to the last axis: each k takes
     ``self[..., k, k + offset]`` (rows shifted instead for a negative offset). Its length
     is counted at run time when either dim is dynamic."""
     count = rank(self)
@@ -933,7 +1018,9 @@ def diagonal(self: TTensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> TT
 
 @aten("aten::masked_scatter")
 def masked_scatter(self: TTensor, mask: BOOL, source: TTensor) -> TTensor:
-    """``self`` with the positions where ``mask`` is true filled, in order, by the
+    """masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor
+
+    ``self`` with the positions where ``mask`` is true filled, in order, by the
     leading elements of ``source``."""
     full_mask = op.Expand(mask, op.Shape(self))
     positions = op.Transpose(op.NonZero(full_mask), perm=[1, 0])
@@ -946,7 +1033,9 @@ def masked_scatter(self: TTensor, mask: BOOL, source: TTensor) -> TTensor:
 def as_strided(
     self: TTensor, size: Sequence[int], stride: Sequence[int], storage_offset: int = 0
 ) -> TTensor:
-    """A view of the flat (contiguous) data: element ``idx`` of the result is element
+    """as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)
+
+    A view of the flat (contiguous) data: element ``idx`` of the result is element
     ``storage_offset + sum(idx[k] * stride[k])``. Static sizes and strides give constant
     positions (checked against the tensor); symbolic ones positions computed at run
     time."""
@@ -997,31 +1086,37 @@ def getitem(self: Sequence[TTensor], i: int) -> TTensor:
 
 @aten("aten::atleast_1d")
 def atleast_1d(self: TTensor) -> TTensor:
+    """atleast_1d(Tensor self) -> Tensor"""
     return _at_least(self, 1)
 
 
 @aten("aten::atleast_2d")
 def atleast_2d(self: TTensor) -> TTensor:
+    """atleast_2d(Tensor self) -> Tensor"""
     return _at_least(self, 2)
 
 
 @aten("aten::atleast_3d")
 def atleast_3d(self: TTensor) -> TTensor:
+    """atleast_3d(Tensor self) -> Tensor"""
     return _at_least(self, 3)
 
 
 @aten("aten::atleast_1d.Sequence")
 def atleast_1d_sequence(tensors: Sequence[TTensor]) -> Sequence[TTensor]:
+    """atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]"""
     return [_at_least(t, 1) for t in tensors]
 
 
 @aten("aten::atleast_2d.Sequence")
 def atleast_2d_sequence(tensors: Sequence[TTensor]) -> Sequence[TTensor]:
+    """atleast_2d.Sequence(Tensor[] tensors) -> Tensor[]"""
     return [_at_least(t, 2) for t in tensors]
 
 
 @aten("aten::atleast_3d.Sequence")
 def atleast_3d_sequence(tensors: Sequence[TTensor]) -> Sequence[TTensor]:
+    """atleast_3d.Sequence(Tensor[] tensors) -> Tensor[]"""
     return [_at_least(t, 3) for t in tensors]
 
 
@@ -1041,19 +1136,27 @@ def _at_least(self: Any, count: int) -> Any:
 
 @aten("aten::mT")
 def matrix_transpose(self: TTensor) -> TTensor:
-    """The last two dims swapped."""
+    """mT(Tensor(a) self) -> Tensor(a)
+
+    The last two dims swapped.
+    """
     return transpose(self, -2, -1)
 
 
 @aten("aten::mH")
 def matrix_adjoint(self: TTensor) -> TTensor:
-    """The conjugate transpose: the transpose for real tensors."""
+    """mH(Tensor(a) self) -> Tensor(a)
+
+    The conjugate transpose: the transpose for real tensors.
+    """
     return transpose(self, -2, -1)
 
 
 @aten("aten::roll")
 def roll(self: TTensor, shifts: Sequence[int], dims: Sequence[int] = ()) -> TTensor:
-    """Each dim's elements rotated by its shift: two slices concatenated. No ``dims``: the
+    """roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor
+
+    Each dim's elements rotated by its shift: two slices concatenated. No ``dims``: the
     flattened tensor rolled, then shaped back."""
     if not dims:
         flat = op.Reshape(self, [-1])
@@ -1092,7 +1195,9 @@ _NO_DIM = -(2**62)
 def repeat_interleave_self_int(
     self: TTensor, repeats: int, dim: int = _NO_DIM, *, output_size: int = -1
 ) -> TTensor:
-    """Each element ``repeats`` times in a row along ``dim`` (of the flattened tensor when
+    """repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor
+
+    Each element ``repeats`` times in a row along ``dim`` (of the flattened tensor when
     no dim): a new unit axis after ``dim`` expanded, then merged into it."""
     if dim == _NO_DIM or dim is None or rank(self) == 0:
         source, axis, count = op.Reshape(self, [-1]), 0, 1
@@ -1113,7 +1218,9 @@ def repeat_interleave_self_int(
 
 @aten("aten::repeat_interleave.Tensor")
 def repeat_interleave_tensor(repeats: TTensor, *, output_size: int = -1) -> TTensor:
-    """``[0] * repeats[0] + [1] * repeats[1] + ...``: output position ``p`` holds the number
+    """repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor
+
+    ``[0] * repeats[0] + [1] * repeats[1] + ...``: output position ``p`` holds the number
     of running totals of ``repeats`` at or below ``p``."""
     counts = op.Cast(op.Reshape(repeats, [-1]), to=INT64.dtype)
     ends = op.CumSum(counts, op.Constant(value_int=0))

@@ -15,10 +15,10 @@ from typing import Any, TypeVar
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import typed_constant
+from onnxscript.function_libs.torch_lib.helpers.constants import typed_constant
+from onnxscript.function_libs.torch_lib.helpers.facts import element_type, rank
+from onnxscript.function_libs.torch_lib.helpers.sizes import constant_number, scalar_like
 from onnxscript.function_libs.torch_lib.ops.elementwise import floor_divide_int
-from onnxscript.function_libs.torch_lib.ops.facts import element_type, rank
-from onnxscript.function_libs.torch_lib.ops.sizes import constant_number, scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TTensor
 from onnxscript.onnx_types import BOOL, DOUBLE, FLOAT
@@ -244,7 +244,9 @@ def _trunc(x: Any) -> Any:
 
 @aten("aten::sym_size.int")
 def sym_size(self: TTensor, dim: int) -> INT64:
-    """The dim as a Squeeze of a one-dim Shape slice: size lists then use the slice itself
+    """sym_size.int(Tensor self, int dim) -> SymInt
+
+    The dim as a Squeeze of a one-dim Shape slice: size lists then use the slice itself
     (``sizes.size_pieces``) instead of reshaping the scalar back."""
     axis = dim % rank(self) if getattr(self, "shape", None) is not None else dim
     shape = op.Shape(self, start=axis) if axis == -1 else op.Shape(self, start=axis, end=axis + 1)
@@ -253,16 +255,21 @@ def sym_size(self: TTensor, dim: int) -> INT64:
 
 @aten("aten::sym_numel")
 def sym_numel(self: TTensor) -> INT64:
+    """sym_numel(Tensor self) -> SymInt"""
     return op.Size(self)
 
 
 @aten("aten::sym_storage_offset")
 def sym_storage_offset(self: TTensor) -> INT64:
+    """sym_storage_offset(Tensor self) -> SymInt"""
     return op.Constant(value_int=0)  # exported tensors are fresh, contiguous values
 
 
 @aten("aten::sym_stride.int")
 def sym_stride(self: TTensor, dim: int) -> INT64:
-    """The contiguous stride of ``dim``: the product of the sizes after it."""
+    """sym_stride.int(Tensor self, int dim) -> SymInt
+
+    The contiguous stride of ``dim``: the product of the sizes after it.
+    """
     after = op.Shape(self, start=dim % rank(self) + 1)
     return op.ReduceProd(after, keepdims=0)

@@ -11,15 +11,15 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import (
+from onnxscript.function_libs.torch_lib.helpers.constants import (
     array_constant,
     int64_constant,
     typed_constant,
 )
-from onnxscript.function_libs.torch_lib.ops.facts import element_type, rank
+from onnxscript.function_libs.torch_lib.helpers.facts import element_type, rank
+from onnxscript.function_libs.torch_lib.helpers.sizes import is_static, scalar_like, vector_input
 from onnxscript.function_libs.torch_lib.ops.linalg import NO_DIM, absent_dim
 from onnxscript.function_libs.torch_lib.ops.shape import index, index_put
-from onnxscript.function_libs.torch_lib.ops.sizes import is_static, scalar_like, vector_input
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TInt, TReal, TTensor
 from onnxscript.onnx_types import BOOL, DOUBLE, FLOAT
@@ -42,7 +42,10 @@ def _flat_unique(self: Any, return_inverse: bool, return_counts: bool) -> tuple[
 def unique2(
     self: TTensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False
 ) -> tuple[TTensor, INT64, INT64]:
-    """torch's CPU kernel sorts even when ``sorted`` is False; so does this."""
+    """_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
+
+    torch's CPU kernel sorts even when ``sorted`` is False; so does this.
+    """
     return _flat_unique(self, return_inverse, return_counts)
 
 
@@ -50,6 +53,7 @@ def unique2(
 def unique(
     self: TTensor, sorted: bool = True, return_inverse: bool = False
 ) -> tuple[TTensor, INT64]:
+    """_unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor)"""
     values, inverse, _ = _flat_unique(self, return_inverse, False)
     return values, inverse
 
@@ -62,7 +66,10 @@ def unique_dim(
     return_inverse: bool = False,
     return_counts: bool = False,
 ) -> tuple[TTensor, INT64, INT64]:
-    """The unique slices along ``dim``, in lexicographic order."""
+    """unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
+
+    The unique slices along ``dim``, in lexicographic order.
+    """
     values, _, inverse, counts = op.Unique(self, axis=dim, sorted=1, _outputs=4)
     return (
         values,
@@ -75,7 +82,9 @@ def unique_dim(
 def unique_consecutive(
     self: TTensor, return_inverse: bool = False, return_counts: bool = False, dim: int = NO_DIM
 ) -> tuple[TTensor, INT64, INT64]:
-    """The first of each run of equal elements (slices along ``dim``): a run starts where
+    """unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)
+
+    The first of each run of equal elements (slices along ``dim``): a run starts where
     an element differs from the one before; the inverse counts the starts so far, the
     counts are the distances between starts."""
     flat = absent_dim(dim)
@@ -106,7 +115,9 @@ def unique_consecutive(
 
 @aten("aten::bincount")
 def bincount(self: TInt, weights: TReal | None = None, minlength: int = 0) -> TReal:
-    """How often each value 0..max(self) occurs (at least ``minlength`` bins), or the sum
+    """bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor
+
+    How often each value 0..max(self) occurs (at least ``minlength`` bins), or the sum
     of the weights of its occurrences: ScatterElements with add into zeros. Counts are
     INT64; FLOAT weights sum as FLOAT, others as DOUBLE (torch's rule)."""
     indices = op.Cast(self, to=INT64.dtype)
@@ -127,7 +138,9 @@ def bincount(self: TInt, weights: TReal | None = None, minlength: int = 0) -> TR
 
 @aten("aten::histc")
 def histc(self: TReal, bins: int = 100, min: float = 0.0, max: float = 0.0) -> TReal:
-    """Counts of ``self``'s elements in ``bins`` equal bins over [min, max] (the data's
+    """histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor
+
+    Counts of ``self``'s elements in ``bins`` equal bins over [min, max] (the data's
     range when both are 0; widened by 1 each way when it is a single value); elements
     outside are not counted, the maximum falls in the last bin."""
     flat = op.Reshape(self, [-1])
@@ -151,7 +164,10 @@ def histc(self: TReal, bins: int = 100, min: float = 0.0, max: float = 0.0) -> T
 
 @aten("aten::_unsafe_index.Tensor")
 def unsafe_index(self: TTensor, indices: Sequence[INT64 | None]) -> TTensor:
-    """``aten::index.Tensor`` without bounds checks (ONNX checks none either)."""
+    """_unsafe_index.Tensor(Tensor self, Tensor?[] indices) -> Tensor
+
+    ``aten::index.Tensor`` without bounds checks (ONNX checks none either).
+    """
     return index.function(self, indices)
 
 
@@ -159,5 +175,8 @@ def unsafe_index(self: TTensor, indices: Sequence[INT64 | None]) -> TTensor:
 def unsafe_index_put(
     self: TTensor, indices: Sequence[INT64 | None], values: TTensor, accumulate: bool = False
 ) -> TTensor:
-    """``aten::index_put`` without bounds checks."""
+    """_unsafe_index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor
+
+    ``aten::index_put`` without bounds checks.
+    """
     return index_put.function(self, indices, values, accumulate)

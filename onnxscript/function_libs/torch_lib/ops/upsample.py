@@ -30,10 +30,10 @@ from typing import Any
 import numpy as np
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import array_constant
-from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
-from onnxscript.function_libs.torch_lib.ops.facts import rank
-from onnxscript.function_libs.torch_lib.ops.sizes import is_static, shape_input
+from onnxscript.function_libs.torch_lib.helpers.constants import array_constant
+from onnxscript.function_libs.torch_lib.helpers.facts import dim as static_dim
+from onnxscript.function_libs.torch_lib.helpers.facts import rank
+from onnxscript.function_libs.torch_lib.helpers.sizes import is_static, shape_input
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import TFloat, TReal
 from onnxscript.onnx_types import FLOAT
@@ -195,6 +195,7 @@ def _float32_scale(
 
 @aten("aten::upsample_nearest1d")
 def upsample_nearest1d(self: TReal, output_size: Sequence[int], scales: float = NO_SCALE) -> TReal:
+    """upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor"""
     return resize(self, output_size, [scales], NEAREST)
 
 
@@ -205,6 +206,7 @@ def upsample_nearest2d(
     scales_h: float = NO_SCALE,
     scales_w: float = NO_SCALE,
 ) -> TReal:
+    """upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor"""
     return resize(self, output_size, [scales_h, scales_w], NEAREST)
 
 
@@ -216,6 +218,7 @@ def upsample_nearest3d(
     scales_h: float = NO_SCALE,
     scales_w: float = NO_SCALE,
 ) -> TReal:
+    """upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
     return resize(self, output_size, [scales_d, scales_h, scales_w], NEAREST)
 
 
@@ -225,6 +228,7 @@ def upsample_nearest3d(
 def upsample_nearest_vec(
     input: TReal, output_size: Sequence[int] = (), scale_factors: Sequence[float] = ()
 ) -> TReal:
+    """upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor"""
     return resize(input, output_size, scale_factors, NEAREST)
 
 
@@ -232,6 +236,7 @@ def upsample_nearest_vec(
 def upsample_nearest_exact1d(
     self: TReal, output_size: Sequence[int], scales: float = NO_SCALE
 ) -> TReal:
+    """_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor"""
     return resize(self, output_size, [scales], NEAREST_EXACT)
 
 
@@ -242,6 +247,7 @@ def upsample_nearest_exact2d(
     scales_h: float = NO_SCALE,
     scales_w: float = NO_SCALE,
 ) -> TReal:
+    """_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor"""
     return resize(self, output_size, [scales_h, scales_w], NEAREST_EXACT)
 
 
@@ -253,6 +259,7 @@ def upsample_nearest_exact3d(
     scales_h: float = NO_SCALE,
     scales_w: float = NO_SCALE,
 ) -> TReal:
+    """_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
     return resize(self, output_size, [scales_d, scales_h, scales_w], NEAREST_EXACT)
 
 
@@ -264,6 +271,7 @@ def upsample_nearest_exact3d(
 def upsample_nearest_exact_vec(
     input: TReal, output_size: Sequence[int] = (), scale_factors: Sequence[float] = ()
 ) -> TReal:
+    """_upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor"""
     return resize(input, output_size, scale_factors, NEAREST_EXACT)
 
 
@@ -274,6 +282,7 @@ def upsample_nearest_exact_vec(
 def upsample_linear1d(
     self: TFloat, output_size: Sequence[int], align_corners: bool, scales: float = NO_SCALE
 ) -> TFloat:
+    """upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor"""
     return resize(self, output_size, [scales], linear(align_corners))
 
 
@@ -285,6 +294,7 @@ def upsample_bilinear2d(
     scales_h: float = NO_SCALE,
     scales_w: float = NO_SCALE,
 ) -> TFloat:
+    """upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
     return resize(self, output_size, [scales_h, scales_w], linear(align_corners))
 
 
@@ -297,6 +307,7 @@ def upsample_trilinear3d(
     scales_h: float = NO_SCALE,
     scales_w: float = NO_SCALE,
 ) -> TFloat:
+    """upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
     return resize(self, output_size, [scales_d, scales_h, scales_w], linear(align_corners))
 
 
@@ -311,6 +322,7 @@ def upsample_linear_vec(
     align_corners: bool = False,
     scale_factors: Sequence[float] = (),
 ) -> TFloat:
+    """upsample_linear1d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor"""
     return resize(input, output_size, scale_factors, linear(align_corners))
 
 
@@ -325,6 +337,7 @@ def upsample_bicubic2d(
     scales_h: float = NO_SCALE,
     scales_w: float = NO_SCALE,
 ) -> TFloat:
+    """upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
     return resize(self, output_size, [scales_h, scales_w], cubic(align_corners))
 
 
@@ -335,6 +348,7 @@ def upsample_bicubic2d_vec(
     align_corners: bool = False,
     scale_factors: Sequence[float] = (),
 ) -> TFloat:
+    """upsample_bicubic2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor"""
     return resize(input, output_size, scale_factors, cubic(align_corners))
 
 
@@ -346,6 +360,7 @@ def upsample_bilinear2d_aa(
     scales_h: float = NO_SCALE,
     scales_w: float = NO_SCALE,
 ) -> TFloat:
+    """_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
     return resize(self, output_size, [scales_h, scales_w], antialiased("linear", align_corners))
 
 
@@ -356,6 +371,7 @@ def upsample_bilinear2d_aa_vec(
     align_corners: bool = False,
     scale_factors: Sequence[float] = (),
 ) -> TFloat:
+    """_upsample_bilinear2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor"""
     return resize(input, output_size, scale_factors, antialiased("linear", align_corners))
 
 
@@ -367,6 +383,7 @@ def upsample_bicubic2d_aa(
     scales_h: float = NO_SCALE,
     scales_w: float = NO_SCALE,
 ) -> TFloat:
+    """_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor"""
     return resize(self, output_size, [scales_h, scales_w], antialiased("cubic", align_corners))
 
 
@@ -377,6 +394,7 @@ def upsample_bicubic2d_aa_vec(
     align_corners: bool = False,
     scale_factors: Sequence[float] = (),
 ) -> TFloat:
+    """_upsample_bicubic2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor"""
     return resize(input, output_size, scale_factors, antialiased("cubic", align_corners))
 
 

@@ -8,9 +8,9 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import int64_constant, typed_constant
-from onnxscript.function_libs.torch_lib.ops.facts import dim, element_type
-from onnxscript.function_libs.torch_lib.ops.sizes import (
+from onnxscript.function_libs.torch_lib.helpers.constants import int64_constant, typed_constant
+from onnxscript.function_libs.torch_lib.helpers.facts import dim, element_type
+from onnxscript.function_libs.torch_lib.helpers.sizes import (
     as_int64,
     concat_shape,
     dim_size,

@@ -9,8 +9,8 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import typed_constant
-from onnxscript.function_libs.torch_lib.ops.sizes import as_int64, is_static
+from onnxscript.function_libs.torch_lib.helpers.constants import typed_constant
+from onnxscript.function_libs.torch_lib.helpers.sizes import as_int64, is_static
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.onnx_types import FLOAT, TensorType
 
@@ -40,7 +40,10 @@ def hann_window(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
-    """``0.5 - 0.5 cos(2 pi n / N)``: ONNX HannWindow (periodic)."""
+    """hann_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+
+    ``0.5 - 0.5 cos(2 pi n / N)``: ONNX HannWindow (periodic).
+    """
     single = _single(window_length, dtype)
     if single is not None:
         return single
@@ -56,7 +59,10 @@ def blackman_window(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
-    """``0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N)``: ONNX BlackmanWindow."""
+    """blackman_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+
+    ``0.42 - 0.5 cos(2 pi n / N) + 0.08 cos(4 pi n / N)``: ONNX BlackmanWindow.
+    """
     single = _single(window_length, dtype)
     if single is not None:
         return single
@@ -72,7 +78,9 @@ def hamming_window(
     device: str = "",
     pin_memory: bool = False,
 ) -> TensorType:
-    """``0.54 - 0.46 cos(2 pi n / N)``. ONNX HammingWindow's coefficients are 25/46 and
+    """hamming_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
+
+    ``0.54 - 0.46 cos(2 pi n / N)``. ONNX HammingWindow's coefficients are 25/46 and
     21/46, not torch's 0.54 and 0.46: computed here."""
     single = _single(window_length, dtype)
     if single is not None:

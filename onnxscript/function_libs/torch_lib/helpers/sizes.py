@@ -16,13 +16,13 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.constants import (
+from onnxscript.function_libs.torch_lib.helpers.constants import (
     array_constant,
     int64_constant,
     typed_constant,
 )
-from onnxscript.function_libs.torch_lib.ops.facts import dim as static_dim
-from onnxscript.function_libs.torch_lib.ops.facts import element_type
+from onnxscript.function_libs.torch_lib.helpers.facts import dim as static_dim
+from onnxscript.function_libs.torch_lib.helpers.facts import element_type
 from onnxscript.onnx_types import INT64
 
 BIG = 2**63 - 1

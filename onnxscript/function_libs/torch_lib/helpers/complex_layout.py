@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.ops.facts import rank
+from onnxscript.function_libs.torch_lib.helpers.facts import rank
 
 PART_TYPE = {14: 1, 15: 11}
 """The element type of the parts of each complex type (COMPLEX64: FLOAT, COMPLEX128:

@@ -16,8 +16,8 @@ from typing import Any
 
 import onnx_ir as ir
 
-from onnxscript.function_libs.torch_lib.ops.facts import element_type
-from onnxscript.function_libs.torch_lib.ops.sizes import scalar_as
+from onnxscript.function_libs.torch_lib.helpers.facts import element_type
+from onnxscript.function_libs.torch_lib.helpers.sizes import scalar_as
 
 _FLOATING = {
     ir.DataType.FLOAT16: 1,
