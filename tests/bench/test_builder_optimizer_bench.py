@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 
@@ -23,9 +24,11 @@ def test_builder_bench_builds_the_chain_with_its_shape():
 
 
 def test_optimizer_bench_optimizes_every_model():
-    out = _run("bench/optimizer.py", "--scale", "0.05", "--repeat", "1", "--no-baseline")
-    names = ("resnet18-like", "densenet121-like", "transformer-block")
+    real = ["--real", "tv_resnet18"] if importlib.util.find_spec("torchvision") else ["--no-real"]
+    out = _run("bench/optimizer.py", "--scale", "0.05", "--repeat", "1", "--no-baseline", *real)
+    names = ("tv_resnet18", "resnet18-like", "densenet121-like", "transformer-block")
     rows = [line.split() for line in out.splitlines() if line.startswith(names)]
-    assert [row[0] for row in rows] == ["resnet18-like", "densenet121-like", "transformer-block"]
+    expected = list(names) if real[0] == "--real" else list(names[1:])
+    assert [row[0] for row in rows] == expected
     for row in rows:
         assert int(row[2]) < int(row[1])  # fewer nodes after
