@@ -23,7 +23,7 @@ from onnxscript.converter.emitter import GraphEmitter
 from onnxscript.converter.normalize import FreshNames, check_nesting, normalize
 from onnxscript.converter.parameters import Parameters, output_types, read_parameters
 from onnxscript.converter.scope import PythonScope
-from onnxscript.converter.statements import Translator
+from onnxscript.converter.statements import FunctionTranslator
 from onnxscript.converter.symbols import Sym
 from onnxscript.defaults import default_opset_version
 from onnxscript.language.binding import Signature
@@ -98,7 +98,7 @@ def _structured(
 
 
 def _declare_returns(
-    translator: Translator, generated: set[str], out_types: list[TypeSpec | None] | None
+    translator: FunctionTranslator, generated: set[str], out_types: list[TypeSpec | None] | None
 ) -> None:
     """Tell the translator the element types of the variables that normalization made for
     returned values (``return_val...``), from the return annotation."""
@@ -114,7 +114,7 @@ def _declare_returns(
 
 
 def _outputs(
-    translator: Translator,
+    translator: FunctionTranslator,
     fdef: ast.FunctionDef,
     out_types: list[TypeSpec | None] | None,
 ) -> list[Value]:
@@ -149,7 +149,7 @@ def _outputs(
     return outputs
 
 
-def _returned_value(translator: Translator, sym: Sym, node: ast.expr) -> Value:
+def _returned_value(translator: FunctionTranslator, sym: Sym, node: ast.expr) -> Value:
     """A returned symbol as an output value (an optional value stays optional)."""
     if optional_values.is_optional(sym):
         assert isinstance(sym, Value)
@@ -171,7 +171,7 @@ def _translator(
     local_names: frozenset[str],
     liveness: Liveness,
     default_opset: Opset | None,
-) -> Translator:
+) -> FunctionTranslator:
     """A translator into a new graph whose inputs are the function's inputs."""
     scope = PythonScope(fn)
     ctx = FunctionContext(
@@ -182,7 +182,7 @@ def _translator(
         local_names=local_names,
     )
     builder = GraphEmitter(Graph(fn.__name__, doc_string=""), ctx)
-    translator = Translator(ctx, builder, liveness)
+    translator = FunctionTranslator(ctx, builder, liveness)
     for value in parameters.inputs:
         builder.add_input(value)
         translator.env[value.hint] = value

@@ -33,7 +33,7 @@ from onnxscript.program.graph import Attr, Graph, Value
 from onnxscript.program.types import TensorTypeSpec, TypeSpec, element_type
 
 if TYPE_CHECKING:
-    from onnxscript.converter.statements import Translator
+    from onnxscript.converter.translator import Translator
 
 
 class InputDefault(NamedTuple):
