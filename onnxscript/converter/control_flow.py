@@ -19,7 +19,7 @@ from onnxscript import dtypes
 from onnxscript.analysis.liveness import Liveness, analyze, if_outputs, loop_carried
 from onnxscript.analysis.names import all_identifiers, parameter_names, scan
 from onnxscript.converter import optional_values, type_inference
-from onnxscript.converter.emitter import GraphEmitter
+from onnxscript.converter.graph_emitter import GraphEmitter
 from onnxscript.converter.normalize import FreshNames, has_jump, normalize
 from onnxscript.converter.scalar_values import is_scalar
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple

@@ -21,7 +21,7 @@ from onnxscript.converter import (
 )
 from onnxscript.converter.calls import translate_call
 from onnxscript.converter.context import FunctionContext
-from onnxscript.converter.emitter import GraphEmitter
+from onnxscript.converter.graph_emitter import GraphEmitter
 from onnxscript.converter.scope import MISSING
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
 from onnxscript.errors import AttributeValueError, ScriptError

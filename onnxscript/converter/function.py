@@ -19,7 +19,7 @@ from onnxscript.analysis.naming import assign_names
 from onnxscript.converter import input_defaults, optional_values
 from onnxscript.converter.context import FunctionContext
 from onnxscript.converter.control_flow import _output
-from onnxscript.converter.emitter import GraphEmitter
+from onnxscript.converter.graph_emitter import GraphEmitter
 from onnxscript.converter.normalize import FreshNames, check_nesting, normalize
 from onnxscript.converter.parameters import Parameters, output_types, read_parameters
 from onnxscript.converter.scope import PythonScope

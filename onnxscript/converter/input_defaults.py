@@ -24,7 +24,7 @@ import onnx
 import onnx.numpy_helper
 
 from onnxscript import dtypes
-from onnxscript.converter.emitter import GraphEmitter
+from onnxscript.converter.graph_emitter import GraphEmitter
 from onnxscript.converter.presence import required_opset
 from onnxscript.errors import AttributeValueError
 from onnxscript.language.attributes import AT

@@ -20,7 +20,7 @@ import onnx
 
 from onnxscript import dtypes
 from onnxscript.converter import type_inference
-from onnxscript.converter.emitter import GraphEmitter
+from onnxscript.converter.graph_emitter import GraphEmitter
 from onnxscript.converter.symbols import Const, Sym
 from onnxscript.language.attributes import AT
 from onnxscript.language.literals import python_to_array

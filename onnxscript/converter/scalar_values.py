@@ -10,7 +10,7 @@ them: a scalar constant, an elementwise op on scalars, or a reduction of everyth
 
 from __future__ import annotations
 
-from onnxscript.converter.emitter import GraphEmitter
+from onnxscript.converter.graph_emitter import GraphEmitter
 from onnxscript.program.graph import Node, Value
 from onnxscript.program.types import TensorTypeSpec
 

@@ -13,8 +13,8 @@ from typing import Any
 from onnxscript.analysis.liveness import Liveness
 from onnxscript.converter import control_flow
 from onnxscript.converter.context import FunctionContext
-from onnxscript.converter.emitter import GraphEmitter
 from onnxscript.converter.expressions import ExpressionTranslator
+from onnxscript.converter.graph_emitter import GraphEmitter
 from onnxscript.converter.symbols import Const, NestedGraph, Sym, SymTuple
 from onnxscript.onnx_types import is_tensor_type
 from onnxscript.program.graph import Graph, Value

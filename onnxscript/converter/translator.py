@@ -17,7 +17,7 @@ from typing import Any, Protocol, TypeVar
 
 from onnxscript.analysis.liveness import Liveness
 from onnxscript.converter.context import FunctionContext
-from onnxscript.converter.emitter import GraphEmitter
+from onnxscript.converter.graph_emitter import GraphEmitter
 from onnxscript.converter.symbols import Sym
 from onnxscript.errors import ScriptError
 from onnxscript.program.graph import Graph, Value
