@@ -20,7 +20,7 @@ from onnxscript.language.binding import (
     output_count,
 )
 from onnxscript.program.graph import Attr, Graph, Value
-from onnxscript.program.types import OptionalTypeSpec, TensorTypeSpec, element_type
+from onnxscript.value_types import OptionalTypeSpec, TensorTypeSpec, element_type
 from onnxscript.values import GraphFunction, OnnxFunction, Op
 
 if TYPE_CHECKING:

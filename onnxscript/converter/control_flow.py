@@ -27,8 +27,8 @@ from onnxscript.language.attributes import AT
 from onnxscript.language.literals import INT64_MAX, INT64_MIN
 from onnxscript.onnx_types import is_tensor_type
 from onnxscript.program.graph import Attr, Graph, Value
-from onnxscript.program.types import TensorTypeSpec, TypeSpec, element_type
 from onnxscript.source import split_docstring
+from onnxscript.value_types import TensorTypeSpec, TypeSpec, element_type
 from onnxscript.values import GraphFunction
 
 if TYPE_CHECKING:

@@ -29,7 +29,7 @@ from onnxscript.language.attributes import AT
 from onnxscript.language.literals import literal_misfit
 from onnxscript.language.operators import AST_BINARY, AST_COMPARE, AST_UNARY, PY_BINARY
 from onnxscript.program.graph import Attr, Graph, Value
-from onnxscript.program.types import OptionalTypeSpec, TensorTypeSpec
+from onnxscript.value_types import OptionalTypeSpec, TensorTypeSpec
 from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset
 
 _TENSOR_LIKE = (int, float, bool, np.ndarray, np.generic, onnx.TensorProto)

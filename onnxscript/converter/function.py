@@ -28,8 +28,8 @@ from onnxscript.converter.symbols import Sym
 from onnxscript.defaults import default_opset_version
 from onnxscript.language.binding import Signature
 from onnxscript.program.graph import Function, Graph, Value
-from onnxscript.program.types import TypeSpec
 from onnxscript.source import SourceText, parse_function, split_docstring
+from onnxscript.value_types import TypeSpec
 from onnxscript.values import Op, Opset
 
 

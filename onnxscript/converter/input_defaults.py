@@ -30,7 +30,7 @@ from onnxscript.errors import AttributeValueError
 from onnxscript.language.attributes import AT
 from onnxscript.language.literals import literal_misfit, python_to_array
 from onnxscript.program.graph import Attr, Graph, Value
-from onnxscript.program.types import TensorTypeSpec, TypeSpec, element_type
+from onnxscript.value_types import TensorTypeSpec, TypeSpec, element_type
 
 if TYPE_CHECKING:
     from onnxscript.converter.translator import Translator

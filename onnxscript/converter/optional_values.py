@@ -26,7 +26,7 @@ from onnxscript.language.attributes import AT
 from onnxscript.language.literals import python_to_array
 from onnxscript.program.graph import Attr, Value
 from onnxscript.program.lowering import type_from_proto
-from onnxscript.program.types import OptionalTypeSpec, SequenceTypeSpec, TypeSpec, element_type
+from onnxscript.value_types import OptionalTypeSpec, SequenceTypeSpec, TypeSpec, element_type
 
 if TYPE_CHECKING:
     from onnxscript.converter.translator import Translator

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from onnxscript.converter.symbols import AttrRef, Const, Sym
 from onnxscript.errors import OperatorTypeError
 from onnxscript.program.graph import Value
-from onnxscript.program.types import OptionalTypeSpec, SequenceTypeSpec, TensorTypeSpec
+from onnxscript.value_types import OptionalTypeSpec, SequenceTypeSpec, TensorTypeSpec
 
 if TYPE_CHECKING:
     from onnxscript.converter.translator import Translator

@@ -21,8 +21,8 @@ from collections.abc import Collection
 import onnx
 import onnx.helper
 
-from onnxscript.program.types import OptionalTypeSpec, TypeSpec
 from onnxscript.proto_graphs import subgraphs
+from onnxscript.value_types import OptionalTypeSpec, TypeSpec
 
 MIN_OPSET = 15
 """The first ai.onnx opset with ``OptionalGetElement`` / ``OptionalHasElement``."""
