@@ -27,7 +27,7 @@ sys.path[:0] = [str(BENCH_DIR)]
 
 from support import run_json  # noqa: E402
 
-HOT_MODULES = ["graph_model", "emitter", "planning", "module", "identifiers"]
+HOT_MODULES = ["graph_model", "source_writer", "planning", "module", "identifiers"]
 SIZES = (1_000, 10_000)
 MIXES = ("mixed", "dense", "straight")
 

@@ -16,7 +16,7 @@ import onnx
 import onnx.defs
 
 from onnxscript import dtypes
-from onnxscript.program.types import OptionalTypeSpec, SequenceTypeSpec, TensorTypeSpec, TypeSpec
+from onnxscript.value_types import OptionalTypeSpec, SequenceTypeSpec, TensorTypeSpec, TypeSpec
 
 if TYPE_CHECKING:
     from onnx_ir.schemas import OpSignature

@@ -19,7 +19,7 @@ from onnxscript.program.lowering import (
     model_opset_imports,
     type_from_proto,
 )
-from onnxscript.program.types import TensorTypeSpec, TypeSpec
+from onnxscript.value_types import TensorTypeSpec, TypeSpec
 
 _OPTIONS = {
     "ir_version",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from types import EllipsisType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from onnxscript.program.types import Dim, TensorTypeSpec
+from onnxscript.value_types import Dim, TensorTypeSpec
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

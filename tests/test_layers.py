@@ -28,6 +28,7 @@ BOTTOM = {
     "compiled_patterns",
     "proto_graphs",
     "program",
+    "value_types",
     "onnx_types",
     "language",
 }

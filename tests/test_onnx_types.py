@@ -14,7 +14,7 @@ import pytest
 import onnxscript
 from onnxscript import BOOL, DOUBLE, FLOAT, INT64, STRING, script
 from onnxscript.onnx_types import TYPES_BY_DTYPE, TensorType, tensor_type
-from onnxscript.program import TensorTypeSpec
+from onnxscript.value_types import TensorTypeSpec
 from tests.helpers import ROOT
 
 

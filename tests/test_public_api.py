@@ -86,7 +86,7 @@ def _exception_classes() -> list[type[BaseException]]:
     return list(found.values())
 
 
-INTERNAL_EXCEPTIONS = {"onnxscript.reverse.emitter.Mismatch"}
+INTERNAL_EXCEPTIONS = {"onnxscript.reverse.source_writer.Mismatch"}
 """Raised and caught inside the package (control flow of the reverse translator)."""
 
 

@@ -13,7 +13,7 @@ from onnxscript.builder.graph_builder import GraphBuilder
 from onnxscript.language.annotations import type_hints, unwrap_optional
 from onnxscript.language.binding import Signature
 from onnxscript.onnx_types import is_tensor_type
-from onnxscript.program.types import TensorTypeSpec
+from onnxscript.value_types import TensorTypeSpec
 
 DEFAULT_OPSET = 18
 """The ai.onnx version imported by a traced function that calls no ai.onnx op itself."""

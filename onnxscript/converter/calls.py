@@ -20,11 +20,11 @@ from onnxscript.language.binding import (
     output_count,
 )
 from onnxscript.program.graph import Attr, Graph, Value
-from onnxscript.program.types import OptionalTypeSpec, TensorTypeSpec, element_type
+from onnxscript.value_types import OptionalTypeSpec, TensorTypeSpec, element_type
 from onnxscript.values import GraphFunction, OnnxFunction, Op
 
 if TYPE_CHECKING:
-    from onnxscript.converter.expressions import ExpressionTranslator
+    from onnxscript.converter.translator import Translator
 
 
 class _Arg:
@@ -37,9 +37,7 @@ class _Arg:
         self.node = node
 
 
-def _arguments(
-    t: ExpressionTranslator, call: ast.Call
-) -> tuple[list[_Arg | None], dict[str, _Arg | None]]:
+def _arguments(t: Translator, call: ast.Call) -> tuple[list[_Arg | None], dict[str, _Arg | None]]:
     args: list[_Arg | None] = []
     for arg in call.args:
         if isinstance(arg, ast.Starred):
@@ -68,7 +66,7 @@ def _arguments(
 
 
 def translate_call(
-    t: ExpressionTranslator, call: ast.Call, n_outputs: int | None, hints: Sequence[str]
+    t: Translator, call: ast.Call, n_outputs: int | None, hints: Sequence[str]
 ) -> Sym:
     callee = t.expr(call.func)
     kind = t.callee_kind(callee)
@@ -90,7 +88,7 @@ def translate_call(
     return python_call(t, call, callee.value)
 
 
-def python_call(t: ExpressionTranslator, call: ast.Call, fn: Any) -> Sym:
+def python_call(t: Translator, call: ast.Call, fn: Any) -> Sym:
     """A call to a plain Python callable, evaluated now when its arguments are constants."""
     if fn is builtins.range:
         raise t.error(call, "range() can only be used as the iterable of a `for` loop")
@@ -115,7 +113,7 @@ def python_call(t: ExpressionTranslator, call: ast.Call, fn: Any) -> Sym:
         ) from None
 
 
-def _python_on_tensor(t: ExpressionTranslator, call: ast.Call, fn: Any) -> Exception:
+def _python_on_tensor(t: Translator, call: ast.Call, fn: Any) -> Exception:
     name = getattr(fn, "__name__", t.text(call.func))
     if getattr(fn, "traceable", False):
         return t.error(
@@ -152,7 +150,7 @@ def _python_on_tensor(t: ExpressionTranslator, call: ast.Call, fn: Any) -> Excep
 
 
 def _output_count(
-    t: ExpressionTranslator,
+    t: Translator,
     call: ast.Call,
     sig: Signature,
     attrs: dict[str, Any],
@@ -176,7 +174,7 @@ def _output_count(
 
 
 def _input_value(
-    t: ExpressionTranslator,
+    t: Translator,
     sig: Signature,
     slot: int,
     arg: _Arg,
@@ -199,7 +197,7 @@ def _input_value(
 
 
 def _attribute(
-    t: ExpressionTranslator, name: str, arg: _Arg, kind: int | None, op_name: str
+    t: Translator, name: str, arg: _Arg, kind: int | None, op_name: str
 ) -> tuple[Attr, Any]:
     """An attribute from a call argument. ``kind`` is the schema's, or None (free-form)."""
     sym = arg.sym
@@ -217,9 +215,7 @@ def _attribute(
     ):
         if kind is not None and kind != AT.GRAPH:
             raise t.error(arg.node, f"attribute {name!r} of {op_name} is not a graph")
-        from onnxscript.converter.control_flow import nested_graph
-
-        graph = nested_graph(t, sym, arg.node)
+        graph = t.graph_attribute(sym, arg.node)
         return Attr(name, AT.GRAPH, graph), graph
     if isinstance(sym, (Value, SymTuple)):
         raise t.error(
@@ -247,7 +243,7 @@ def _attribute(
 
 
 def _bind_call(
-    t: ExpressionTranslator, call: ast.Call, sig: Signature, callee: str
+    t: Translator, call: ast.Call, sig: Signature, callee: str
 ) -> tuple[list[_Arg | None], list[Attr], dict[str, Any]]:
     """The call's arguments sorted into input slots, and its attributes made IR attributes
     (with their compile-time values, where known)."""
@@ -268,7 +264,7 @@ def _bind_call(
 
 
 def op_call(
-    t: ExpressionTranslator, call: ast.Call, op: Op, n_outputs: int | None, hints: Sequence[str]
+    t: Translator, call: ast.Call, op: Op, n_outputs: int | None, hints: Sequence[str]
 ) -> Sym:
     sig = op.call_signature
     bound_inputs, attrs, attr_values = _bind_call(t, call, sig, op.name)
@@ -290,7 +286,7 @@ def op_call(
     return _result(outputs, n_outputs)
 
 
-def _read_optional(t: ExpressionTranslator, arg: _Arg | None) -> _Arg | None:
+def _read_optional(t: Translator, arg: _Arg | None) -> _Arg | None:
     """An optional value given to an op's input is read as its tensor (before literals
     take their element type from it)."""
     if arg is not None and optional_values.is_optional(arg.sym):
@@ -300,7 +296,7 @@ def _read_optional(t: ExpressionTranslator, arg: _Arg | None) -> _Arg | None:
 
 
 def _optional_op_inputs(
-    t: ExpressionTranslator, call: ast.Call, op: Op, bound: Sequence[_Arg | None]
+    t: Translator, call: ast.Call, op: Op, bound: Sequence[_Arg | None]
 ) -> list[Value | None]:
     """The inputs of ``OptionalHasElement``/``OptionalGetElement``, read as they are (an
     optional input, an optional value); a located error when the op's opset cannot take
@@ -321,7 +317,7 @@ def _optional_op_inputs(
 
 
 def _emit_call(
-    t: ExpressionTranslator,
+    t: Translator,
     call: ast.Call,
     name: str,
     domain: str,
@@ -350,7 +346,7 @@ def _result(outputs: list[Value], n_outputs: int | None) -> Sym:
 
 
 def function_call(
-    t: ExpressionTranslator,
+    t: Translator,
     call: ast.Call,
     fn: OnnxFunction,
     n_outputs: int | None,

@@ -19,7 +19,7 @@ from onnxscript import dtypes
 from onnxscript.analysis.liveness import Liveness, analyze, if_outputs, loop_carried
 from onnxscript.analysis.names import all_identifiers, parameter_names, scan
 from onnxscript.converter import optional_values, type_inference
-from onnxscript.converter.emitter import GraphEmitter
+from onnxscript.converter.graph_emitter import GraphEmitter
 from onnxscript.converter.normalize import has_jump, normalize
 from onnxscript.converter.scalar_values import is_scalar
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
@@ -27,21 +27,20 @@ from onnxscript.language.attributes import AT
 from onnxscript.language.literals import INT64_MAX, INT64_MIN
 from onnxscript.onnx_types import is_tensor_type
 from onnxscript.program.graph import Attr, Graph, Value
-from onnxscript.program.types import TensorTypeSpec, TypeSpec, element_type
 from onnxscript.source import split_docstring
 from onnxscript.unique_names import UniqueNames
+from onnxscript.value_types import TensorTypeSpec, TypeSpec, element_type
 from onnxscript.values import GraphFunction
 
 if TYPE_CHECKING:
-    from onnxscript.converter.expressions import ExpressionTranslator
-    from onnxscript.converter.statements import Translator
+    from onnxscript.converter.translator import BlockTranslator, Translator
 
 _SCALAR_INT64 = TensorTypeSpec(dtypes.INT64, ())
 _SCALAR_BOOL = TensorTypeSpec(dtypes.BOOL, ())
 
 
 @contextmanager
-def _inside(t: ExpressionTranslator, builder: GraphEmitter) -> Iterator[None]:
+def _inside(t: Translator, builder: GraphEmitter) -> Iterator[None]:
     """Translate into ``builder``'s graph."""
     saved = t.builder
     t.builder = builder
@@ -51,11 +50,11 @@ def _inside(t: ExpressionTranslator, builder: GraphEmitter) -> Iterator[None]:
         t.builder = saved
 
 
-def _child(t: ExpressionTranslator, name: str) -> GraphEmitter:
+def _child(t: Translator, name: str) -> GraphEmitter:
     return GraphEmitter(Graph(name), t.ctx, parent=t.builder)
 
 
-def condition(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Value:
+def condition(t: Translator, sym: Sym, node: ast.AST) -> Value:
     """A BOOL tensor for an ``if``/``while`` condition (non-BOOL tensors are cast, like
     Python's truth test of a number)."""
     if isinstance(sym, AttrRef):
@@ -78,7 +77,7 @@ def _output(builder: GraphEmitter, value: Value, taken: set[Value]) -> Value:
 
 
 def _unify(
-    t: ExpressionTranslator,
+    t: Translator,
     builders: Sequence[GraphEmitter],
     syms: Sequence[Sym],
     node: ast.AST,
@@ -141,7 +140,7 @@ class _Merged(NamedTuple):
 
 
 def _if_output(
-    t: ExpressionTranslator,
+    t: Translator,
     builders: Sequence[GraphEmitter],
     syms: Sequence[Sym],
     node: ast.AST,
@@ -158,7 +157,7 @@ def _if_output(
 
 
 def _emit_if(
-    t: ExpressionTranslator,
+    t: Translator,
     cond: Value,
     builders: Sequence[GraphEmitter],
     branch_syms: Sequence[Sequence[Sym]],
@@ -200,7 +199,7 @@ def _emit_if(
 
 
 def _branches(
-    t: Translator, stmt: ast.If, names: Sequence[str]
+    t: BlockTranslator, stmt: ast.If, names: Sequence[str]
 ) -> tuple[list[GraphEmitter], list[list[Sym]]]:
     """Translate both branches, each into its own graph: the graphs, and per branch the
     values of ``names`` at its end. Names a branch deletes are unbound after the if."""
@@ -230,7 +229,7 @@ def _branches(
     return builders, branch_syms
 
 
-def translate_if(t: Translator, stmt: ast.If) -> None:
+def translate_if(t: BlockTranslator, stmt: ast.If) -> None:
     test = t.expr(stmt.test)
     if isinstance(test, Const):
         t.block(stmt.body if t.truth(test.value, stmt.test) else stmt.orelse)
@@ -254,7 +253,7 @@ def translate_if(t: Translator, stmt: ast.If) -> None:
         t.set_var(name, value)
 
 
-def conditional_expression(t: ExpressionTranslator, node: ast.IfExp, test: Sym) -> Value:
+def conditional_expression(t: Translator, node: ast.IfExp, test: Sym) -> Value:
     """``a if c else b`` with a run-time condition: an ``If`` with one output."""
     cond = condition(t, test, node.test)
     builders = []
@@ -285,7 +284,7 @@ def _is_terminal_break(stmt: ast.stmt) -> str | None:
     return None
 
 
-def _range_args(t: Translator, stmt: ast.For) -> list[int | Value]:
+def _range_args(t: BlockTranslator, stmt: ast.For) -> list[int | Value]:
     it = stmt.iter
     hint = (
         "the loop must be `for i in range(n)`, `range(start, stop)` or `range(start, stop, step)`"
@@ -333,13 +332,15 @@ def _steps(start: int, stop: int, step: int) -> int:
     return max(0, (stop - start + step - toward) // step)
 
 
-def _as_tensor(t: ExpressionTranslator, value: int | Value) -> Value:
+def _as_tensor(t: Translator, value: int | Value) -> Value:
     if isinstance(value, int):
         return t.builder.constant(np.array(value, dtype=np.int64))
     return value
 
 
-def _trip_count(t: Translator, start: int | Value, stop: int | Value, step: int | Value) -> Value:
+def _trip_count(
+    t: BlockTranslator, start: int | Value, stop: int | Value, step: int | Value
+) -> Value:
     b = t.builder
     if all(isinstance(x, int) for x in (start, stop, step)):
         n = _steps(start, stop, step)  # type: ignore[arg-type]
@@ -358,21 +359,21 @@ def _trip_count(t: Translator, start: int | Value, stop: int | Value, step: int 
     return b.emit1("Max", count, zero, hint="trip_count")
 
 
-def _check_no_jumps(t: Translator, body: Sequence[ast.stmt]) -> None:
+def _check_no_jumps(t: BlockTranslator, body: Sequence[ast.stmt]) -> None:
     """Normalization leaves no jumps in a loop body (nested loops are checked on their own)."""
     for stmt in body:
         if has_jump(stmt):
             raise t.error(stmt, "internal: a jump survived normalization")
 
 
-def _is_range_call(t: Translator, node: ast.expr) -> bool:
+def _is_range_call(t: BlockTranslator, node: ast.expr) -> bool:
     if not isinstance(node, ast.Call):
         return False
     callee = t.expr(node.func)
     return isinstance(callee, Const) and callee.value is builtins.range
 
 
-def translate_for(t: Translator, stmt: ast.For) -> None:
+def translate_for(t: BlockTranslator, stmt: ast.For) -> None:
     """``for`` over ``range(...)`` or over a tensor's first axis becomes a ``Loop``; over
     a tuple or list known at compile time it is unrolled."""
     body = list(stmt.body)
@@ -426,7 +427,7 @@ def translate_for(t: Translator, stmt: ast.For) -> None:
     _loop(t, stmt, trip, cond_init, cond_var, carried, body, bind)
 
 
-def _check_has_rows(t: Translator, node: ast.expr, tensor: Value) -> None:
+def _check_has_rows(t: BlockTranslator, node: ast.expr, tensor: Value) -> None:
     """A located error when ``tensor`` is known to be a scalar (annotated so, or computed
     from such by elementwise ops): a rank-0 tensor has no first axis, and the ``Gather``
     that would read its rows makes a model that onnx's shape inference rejects."""
@@ -443,7 +444,7 @@ def _check_has_rows(t: Translator, node: ast.expr, tensor: Value) -> None:
 
 
 def _range_target(
-    t: Translator, name: str, start: int | Value, step: int | Value
+    t: BlockTranslator, name: str, start: int | Value, step: int | Value
 ) -> Callable[[Value], Value]:
     """The loop variable of ``range(start, _, step)`` from the iteration number: a value
     standing for a Python int."""
@@ -463,7 +464,7 @@ def _range_target(
 
 
 def _unroll(
-    t: Translator,
+    t: BlockTranslator,
     stmt: ast.For,
     iterable: Const | SymTuple,
     body: list[ast.stmt],
@@ -486,7 +487,7 @@ def _unroll(
         t.block(body)
 
 
-def translate_while(t: Translator, stmt: ast.While) -> None:
+def translate_while(t: BlockTranslator, stmt: ast.While) -> None:
     if not isinstance(stmt.test, ast.Name):
         raise t.error(stmt.test, "internal: while condition was not normalized")
     _check_no_jumps(t, stmt.body)
@@ -519,7 +520,7 @@ class _LoopBody(NamedTuple):
     python_ints: set[str]
 
 
-def _loop_body(t: Translator, carried: list[str], cond_var: str | None) -> _LoopBody:
+def _loop_body(t: BlockTranslator, carried: list[str], cond_var: str | None) -> _LoopBody:
     """A new loop body graph with an input per carried variable, typed like its value
     before the loop where that is known."""
     builder = _child(t, "loop_body")
@@ -550,7 +551,9 @@ def _loop_body(t: Translator, carried: list[str], cond_var: str | None) -> _Loop
     return body
 
 
-def _carried_output(t: Translator, stmt: ast.stmt, sym: Sym, init: Sym | None, inp: Value) -> Value:
+def _carried_output(
+    t: BlockTranslator, stmt: ast.stmt, sym: Sym, init: Sym | None, inp: Value
+) -> Value:
     """A carried variable's value at the end of the body, in the element type it had before
     the loop (Python numbers take it; a float start makes a Python-int counter FLOAT)."""
     dtype = None
@@ -574,7 +577,7 @@ def _carried_output(t: Translator, stmt: ast.stmt, sym: Sym, init: Sym | None, i
 
 
 def _translate_body(
-    t: Translator,
+    t: BlockTranslator,
     stmt: ast.For | ast.While,
     body: _LoopBody,
     carried: list[str],
@@ -611,7 +614,7 @@ def _translate_body(
 
 
 def _emit_loop(
-    t: Translator,
+    t: BlockTranslator,
     stmt: ast.stmt,
     body: _LoopBody,
     trip: Value | None,
@@ -652,7 +655,7 @@ def _emit_loop(
 
 
 def _loop(
-    t: Translator,
+    t: BlockTranslator,
     stmt: ast.For | ast.While,
     trip: Value | None,
     cond_init: Value | None,
@@ -668,7 +671,9 @@ def _loop(
     _emit_loop(t, stmt, body, trip, cond_init, carried, outs)
 
 
-def _initial_value(t: Translator, name: str, init: Sym | None, out: Value, stmt: ast.stmt) -> Value:
+def _initial_value(
+    t: BlockTranslator, name: str, init: Sym | None, out: Value, stmt: ast.stmt
+) -> Value:
     """The value a carried variable enters the loop with.
 
     A variable first assigned inside the loop gets a placeholder of the right element type
@@ -708,7 +713,7 @@ def _initial_value(t: Translator, name: str, init: Sym | None, out: Value, stmt:
     )
 
 
-def _visible_partner(t: ExpressionTranslator, value: Value) -> Value | None:
+def _visible_partner(t: Translator, value: Value) -> Value | None:
     current: Value | None = value
     for _ in range(64):
         if current is None:
@@ -722,7 +727,7 @@ def _visible_partner(t: ExpressionTranslator, value: Value) -> Value | None:
 # -- nested graph functions -------------------------------------------------------------
 
 
-def nested_graph(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Graph:
+def nested_graph(t: BlockTranslator, sym: Sym, node: ast.AST) -> Graph:
     """Compile a function defined inside the script into a graph attribute.
 
     It is compiled where it is used, so it reads the enclosing variables' current values.
@@ -734,9 +739,6 @@ def nested_graph(t: ExpressionTranslator, sym: Sym, node: ast.AST) -> Graph:
             "define graph functions (such as a Scan body) inside the script that uses them",
         )
     assert isinstance(sym, NestedGraph)
-    from onnxscript.converter.statements import Translator
-
-    assert isinstance(t, Translator)
     fdef = sym.node
     _, body = split_docstring(fdef)
     facts = scan(fdef)

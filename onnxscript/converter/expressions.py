@@ -11,18 +11,25 @@ import numpy as np
 import onnx
 
 from onnxscript import dtypes
-from onnxscript.converter import optional_values, presence, target, type_inference, unknown_ops
+from onnxscript.converter import (
+    control_flow,
+    optional_values,
+    presence,
+    target,
+    type_inference,
+    unknown_ops,
+)
 from onnxscript.converter.calls import translate_call
 from onnxscript.converter.context import FunctionContext
-from onnxscript.converter.emitter import GraphEmitter
+from onnxscript.converter.graph_emitter import GraphEmitter
 from onnxscript.converter.scope import MISSING
 from onnxscript.converter.symbols import AttrRef, Const, NestedGraph, Sym, SymTuple
 from onnxscript.errors import AttributeValueError, ScriptError
 from onnxscript.language.attributes import AT
 from onnxscript.language.literals import literal_misfit
 from onnxscript.language.operators import AST_BINARY, AST_COMPARE, AST_UNARY, PY_BINARY
-from onnxscript.program.graph import Attr, Value
-from onnxscript.program.types import OptionalTypeSpec, TensorTypeSpec
+from onnxscript.program.graph import Attr, Graph, Value
+from onnxscript.value_types import OptionalTypeSpec, TensorTypeSpec
 from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset
 
 _TENSOR_LIKE = (int, float, bool, np.ndarray, np.generic, onnx.TensorProto)
@@ -537,9 +544,7 @@ class ExpressionTranslator:
         test = self.expr(node.test)
         if isinstance(test, Const):
             return self.expr(node.body if self.truth(test.value, node.test) else node.orelse)
-        from onnxscript.converter.control_flow import conditional_expression
-
-        return conditional_expression(self, node, test)
+        return control_flow.conditional_expression(self, node, test)
 
     # -- operators ------------------------------------------------------------------------
 
@@ -606,6 +611,11 @@ class ExpressionTranslator:
         return target.compare_chain(self, node, symbols, values)
 
     # -- helpers for calls ----------------------------------------------------------------
+
+    def graph_attribute(self, sym: Sym, node: ast.AST) -> Graph:
+        """The graph of a nested function passed as a graph attribute. Its body is
+        statements, so the statement translator (``statements.FunctionTranslator``) does it."""
+        raise NotImplementedError
 
     def callee_kind(self, sym: Sym) -> str:
         if isinstance(sym, Const):

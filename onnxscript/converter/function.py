@@ -19,18 +19,18 @@ from onnxscript.analysis.naming import assign_names
 from onnxscript.converter import input_defaults, optional_values
 from onnxscript.converter.context import FunctionContext
 from onnxscript.converter.control_flow import _output
-from onnxscript.converter.emitter import GraphEmitter
+from onnxscript.converter.graph_emitter import GraphEmitter
 from onnxscript.converter.normalize import check_nesting, normalize
 from onnxscript.converter.parameters import Parameters, output_types, read_parameters
 from onnxscript.converter.scope import PythonScope
-from onnxscript.converter.statements import Translator
+from onnxscript.converter.statements import FunctionTranslator
 from onnxscript.converter.symbols import Sym
 from onnxscript.defaults import default_opset_version
 from onnxscript.language.binding import Signature
 from onnxscript.program.graph import Function, Graph, Value
-from onnxscript.program.types import TypeSpec
 from onnxscript.source import SourceText, parse_function, split_docstring
 from onnxscript.unique_names import UniqueNames
+from onnxscript.value_types import TypeSpec
 from onnxscript.values import Op, Opset
 
 
@@ -99,7 +99,7 @@ def _structured(
 
 
 def _declare_returns(
-    translator: Translator, generated: set[str], out_types: list[TypeSpec | None] | None
+    translator: FunctionTranslator, generated: set[str], out_types: list[TypeSpec | None] | None
 ) -> None:
     """Tell the translator the element types of the variables that normalization made for
     returned values (``return_val...``), from the return annotation."""
@@ -115,7 +115,7 @@ def _declare_returns(
 
 
 def _outputs(
-    translator: Translator,
+    translator: FunctionTranslator,
     fdef: ast.FunctionDef,
     out_types: list[TypeSpec | None] | None,
 ) -> list[Value]:
@@ -150,7 +150,7 @@ def _outputs(
     return outputs
 
 
-def _returned_value(translator: Translator, sym: Sym, node: ast.expr) -> Value:
+def _returned_value(translator: FunctionTranslator, sym: Sym, node: ast.expr) -> Value:
     """A returned symbol as an output value (an optional value stays optional)."""
     if optional_values.is_optional(sym):
         assert isinstance(sym, Value)
@@ -172,7 +172,7 @@ def _translator(
     local_names: frozenset[str],
     liveness: Liveness,
     default_opset: Opset | None,
-) -> Translator:
+) -> FunctionTranslator:
     """A translator into a new graph whose inputs are the function's inputs."""
     scope = PythonScope(fn)
     ctx = FunctionContext(
@@ -183,7 +183,7 @@ def _translator(
         local_names=local_names,
     )
     builder = GraphEmitter(Graph(fn.__name__, doc_string=""), ctx)
-    translator = Translator(ctx, builder, liveness)
+    translator = FunctionTranslator(ctx, builder, liveness)
     for value in parameters.inputs:
         builder.add_input(value)
         translator.env[value.hint] = value

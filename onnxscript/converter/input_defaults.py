@@ -24,16 +24,16 @@ import onnx
 import onnx.numpy_helper
 
 from onnxscript import dtypes
-from onnxscript.converter.emitter import GraphEmitter
+from onnxscript.converter.graph_emitter import GraphEmitter
 from onnxscript.converter.presence import required_opset
 from onnxscript.errors import AttributeValueError
 from onnxscript.language.attributes import AT
 from onnxscript.language.literals import literal_misfit, python_to_array
 from onnxscript.program.graph import Attr, Graph, Value
-from onnxscript.program.types import TensorTypeSpec, TypeSpec, element_type
+from onnxscript.value_types import TensorTypeSpec, TypeSpec, element_type
 
 if TYPE_CHECKING:
-    from onnxscript.converter.statements import Translator
+    from onnxscript.converter.translator import Translator
 
 
 class InputDefault(NamedTuple):

@@ -20,16 +20,16 @@ import onnx
 
 from onnxscript import dtypes
 from onnxscript.converter import type_inference
-from onnxscript.converter.emitter import GraphEmitter
+from onnxscript.converter.graph_emitter import GraphEmitter
 from onnxscript.converter.symbols import Const, Sym
 from onnxscript.language.attributes import AT
 from onnxscript.language.literals import python_to_array
 from onnxscript.program.graph import Attr, Value
 from onnxscript.program.lowering import type_from_proto
-from onnxscript.program.types import OptionalTypeSpec, SequenceTypeSpec, TypeSpec, element_type
+from onnxscript.value_types import OptionalTypeSpec, SequenceTypeSpec, TypeSpec, element_type
 
 if TYPE_CHECKING:
-    from onnxscript.converter.expressions import ExpressionTranslator
+    from onnxscript.converter.translator import Translator
 
 MIN_OPSET = 15
 """The first ai.onnx opset with ``Optional``, ``OptionalHasElement``, ``OptionalGetElement``."""
@@ -45,7 +45,7 @@ def is_optional(sym: Sym | None) -> bool:
     return isinstance(sym, Value) and isinstance(sym.type, OptionalTypeSpec)
 
 
-def _element_type(t: ExpressionTranslator, syms: Sequence[Sym]) -> TypeSpec | None:
+def _element_type(t: Translator, syms: Sequence[Sym]) -> TypeSpec | None:
     """The type of the present values among ``syms``, when known at compile time."""
     for sym in syms:
         if is_optional(sym):
@@ -75,7 +75,7 @@ def _literal_type(syms: Sequence[Sym]) -> TypeSpec | None:
     return None
 
 
-def _require_opset(t: ExpressionTranslator, node: ast.AST, name: str) -> None:
+def _require_opset(t: Translator, node: ast.AST, name: str) -> None:
     version = t.ctx.default_opset_version()
     if version < MIN_OPSET:
         raise t.error(
@@ -87,7 +87,7 @@ def _require_opset(t: ExpressionTranslator, node: ast.AST, name: str) -> None:
         )
 
 
-def _branch_value(t: ExpressionTranslator, sym: Sym, node: ast.AST, elem: TypeSpec) -> Value:
+def _branch_value(t: Translator, sym: Sym, node: ast.AST, elem: TypeSpec) -> Value:
     """``sym`` as an optional value in the current graph. A value whose type is not known
     statically is taken as it is (it may be an optional already)."""
     if isinstance(sym, Value) and (
@@ -107,7 +107,7 @@ def _branch_value(t: ExpressionTranslator, sym: Sym, node: ast.AST, elem: TypeSp
 
 
 def optional_branches(
-    t: ExpressionTranslator,
+    t: Translator,
     builders: Sequence[GraphEmitter],
     syms: Sequence[Sym],
     node: ast.AST,
@@ -137,7 +137,7 @@ def optional_branches(
     return values, OptionalTypeSpec(elem)
 
 
-def unwrap(t: ExpressionTranslator, value: Value) -> Value:
+def unwrap(t: Translator, value: Value) -> Value:
     """An optional value read as a tensor: ``OptionalGetElement``, once per graph (a read in
     an enclosing graph, which runs first, serves its subgraphs too)."""
     assert isinstance(value.type, OptionalTypeSpec)
@@ -174,7 +174,7 @@ def output_type(value: Value, declared: TypeSpec) -> TypeSpec:
     return declared
 
 
-def loop_carried_error(t: ExpressionTranslator, node: ast.AST, name: str) -> Exception:
+def loop_carried_error(t: Translator, node: ast.AST, name: str) -> Exception:
     """The error for a loop-carried variable that may be ``None`` when the loop starts."""
     return t.error(
         node,

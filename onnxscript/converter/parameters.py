@@ -19,8 +19,8 @@ from onnxscript.language.attributes import coerce
 from onnxscript.language.binding import Param
 from onnxscript.onnx_types import is_tensor_type
 from onnxscript.program.graph import AttrParam, Value
-from onnxscript.program.types import SequenceTypeSpec, TypeSpec
 from onnxscript.source import SourceText
+from onnxscript.value_types import SequenceTypeSpec, TypeSpec
 
 
 def _attribute_type(annotation: Any) -> tuple[type, bool] | None:

@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING
 from onnxscript.converter.symbols import AttrRef, Const, Sym
 from onnxscript.errors import OperatorTypeError
 from onnxscript.program.graph import Value
-from onnxscript.program.types import OptionalTypeSpec, SequenceTypeSpec, TensorTypeSpec
+from onnxscript.value_types import OptionalTypeSpec, SequenceTypeSpec, TensorTypeSpec
 
 if TYPE_CHECKING:
-    from onnxscript.converter.expressions import ExpressionTranslator
+    from onnxscript.converter.translator import Translator
 
 OPTIONAL_OPS = frozenset({"OptionalHasElement", "OptionalGetElement"})
 """The ops that read an optional value (or an omitted input) as it is."""
@@ -39,7 +39,7 @@ def _tested(left: Sym, right: Sym) -> Sym | None:
 
 
 def known_presence(
-    t: ExpressionTranslator, node: ast.AST, symbols: Sequence[str], values: Sequence[Sym]
+    t: Translator, node: ast.AST, symbols: Sequence[str], values: Sequence[Sym]
 ) -> Const | None:
     """The result of a single comparison with ``None`` when known at compile time."""
     if len(symbols) != 1 or symbols[0] not in _ASKS_PRESENT:

@@ -10,9 +10,9 @@ them: a scalar constant, an elementwise op on scalars, or a reduction of everyth
 
 from __future__ import annotations
 
-from onnxscript.converter.emitter import GraphEmitter
+from onnxscript.converter.graph_emitter import GraphEmitter
 from onnxscript.program.graph import Node, Value
-from onnxscript.program.types import TensorTypeSpec
+from onnxscript.value_types import TensorTypeSpec
 
 # Standard ops whose output has the broadcast shape of their inputs (for Cast-like ops, the
 # first input's shape).

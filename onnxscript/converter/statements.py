@@ -13,11 +13,11 @@ from typing import Any
 from onnxscript.analysis.liveness import Liveness
 from onnxscript.converter import control_flow
 from onnxscript.converter.context import FunctionContext
-from onnxscript.converter.emitter import GraphEmitter
 from onnxscript.converter.expressions import ExpressionTranslator
+from onnxscript.converter.graph_emitter import GraphEmitter
 from onnxscript.converter.symbols import Const, NestedGraph, Sym, SymTuple
 from onnxscript.onnx_types import is_tensor_type
-from onnxscript.program.graph import Value
+from onnxscript.program.graph import Graph, Value
 from onnxscript.values import graph as graph_decorator
 
 _UNSUPPORTED_STATEMENTS = {
@@ -39,7 +39,7 @@ _UNSUPPORTED_STATEMENTS = {
 _IGNORED_CALLS = (builtins.print, builtins.breakpoint)
 
 
-class Translator(ExpressionTranslator):
+class FunctionTranslator(ExpressionTranslator):
     """Translates a function body, statement by statement, into the current graph."""
 
     def __init__(self, ctx: FunctionContext, builder: GraphEmitter, liveness: Liveness) -> None:
@@ -230,6 +230,10 @@ class Translator(ExpressionTranslator):
     def stmt_While(self, stmt: ast.While) -> None:
         control_flow.translate_while(self, stmt)
 
+    def graph_attribute(self, sym: Sym, node: ast.AST) -> Graph:
+        """The graph of a nested function passed as a graph attribute, compiled here."""
+        return control_flow.nested_graph(self, sym, node)
+
     def stmt_FunctionDef(self, stmt: ast.FunctionDef) -> None:
         for dec in stmt.decorator_list:
             target = dec.func if isinstance(dec, ast.Call) else dec
@@ -244,9 +248,9 @@ class Translator(ExpressionTranslator):
         self.set_var(stmt.name, NestedGraph(stmt))
 
 
-_STMT_METHODS: dict[type, Callable[[Translator, Any], None]] = {
+_STMT_METHODS: dict[type, Callable[[FunctionTranslator, Any], None]] = {
     getattr(ast, name[len("stmt_") :]): method
-    for name, method in vars(Translator).items()
+    for name, method in vars(FunctionTranslator).items()
     if name.startswith("stmt_")
 }
 """Statement kind -> translating method (a static dispatch table)."""

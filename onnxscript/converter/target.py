@@ -24,7 +24,7 @@ from onnxscript.language.target import ATTR, INDEX, LITERAL, TENSOR
 from onnxscript.program.graph import Value
 
 if TYPE_CHECKING:
-    from onnxscript.converter.expressions import ExpressionTranslator
+    from onnxscript.converter.translator import Translator
 
 R = TypeVar("R")
 _ARRAYS = (np.ndarray, np.generic, onnx.TensorProto)
@@ -36,7 +36,7 @@ class SymbolTarget:
 
     __slots__ = ("node", "t")
 
-    def __init__(self, t: ExpressionTranslator, node: ast.AST) -> None:
+    def __init__(self, t: Translator, node: ast.AST) -> None:
         self.t = t
         self.node = node
 
@@ -163,17 +163,17 @@ def _operand_nodes(node: ast.AST) -> list[ast.expr]:
     return []
 
 
-def binary(t: ExpressionTranslator, node: ast.AST, symbol: str, left: Sym, right: Sym) -> Sym:
+def binary(t: Translator, node: ast.AST, symbol: str, left: Sym, right: Sym) -> Sym:
     """``left <symbol> right`` for arithmetic and bitwise operators."""
     return SymbolTarget(t, node).apply(rules.binary, symbol, left, right)  # type: ignore[no-any-return]
 
 
-def unary(t: ExpressionTranslator, node: ast.AST, symbol: str, operand: Sym) -> Sym:
+def unary(t: Translator, node: ast.AST, symbol: str, operand: Sym) -> Sym:
     """``-x``, ``+x``, ``~x``, ``not x`` on a tensor operand."""
     return SymbolTarget(t, node).apply(rules.unary, symbol, operand)  # type: ignore[no-any-return]
 
 
-def boolean(t: ExpressionTranslator, node: ast.AST, is_and: bool, values: Sequence[Sym]) -> Sym:
+def boolean(t: Translator, node: ast.AST, is_and: bool, values: Sequence[Sym]) -> Sym:
     """``a and b ...`` / ``a or b ...``."""
 
     def truth(value: Any) -> bool:
@@ -183,7 +183,7 @@ def boolean(t: ExpressionTranslator, node: ast.AST, is_and: bool, values: Sequen
 
 
 def compare_chain(
-    t: ExpressionTranslator, node: ast.Compare, symbols: Sequence[str], values: Sequence[Sym]
+    t: Translator, node: ast.Compare, symbols: Sequence[str], values: Sequence[Sym]
 ) -> Sym:
     """``a < b``, ``a < b <= c``, ...: comparisons of values known now are folded."""
 
@@ -199,7 +199,7 @@ def compare_chain(
     return SymbolTarget(t, node).apply(rules.compare_chain, symbols, values, fold)  # type: ignore[no-any-return]
 
 
-def subscript(t: ExpressionTranslator, node: ast.Subscript, base: Sym) -> Sym:
+def subscript(t: Translator, node: ast.Subscript, base: Sym) -> Sym:
     """``base[...]`` of a tensor: ``Slice``/``Gather``/``Unsqueeze``."""
     x = t.to_tensor(base, node.value)
     index = node.slice

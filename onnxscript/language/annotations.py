@@ -18,7 +18,7 @@ from typing import Any
 from onnxscript.language.attributes import AT
 from onnxscript.language.binding import OutputParam, Param, Signature
 from onnxscript.onnx_types import is_tensor_type
-from onnxscript.program.types import SequenceTypeSpec, TypeSpec
+from onnxscript.value_types import SequenceTypeSpec, TypeSpec
 
 ATTR_KINDS = {int: AT.INT, bool: AT.INT, float: AT.FLOAT, str: AT.STRING}
 LIST_KINDS = {int: AT.INTS, bool: AT.INTS, float: AT.FLOATS, str: AT.STRINGS}

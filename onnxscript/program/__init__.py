@@ -1,7 +1,7 @@
 """The small IR between the converter and onnx protos, and its lowering."""
 
 from onnxscript.program.graph import Attr, AttrParam, Function, Graph, Node, SourceLocation, Value
-from onnxscript.program.types import (
+from onnxscript.value_types import (
     Dim,
     OptionalTypeSpec,
     SequenceTypeSpec,

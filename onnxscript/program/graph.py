@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from onnxscript.program.types import TensorTypeSpec, TypeSpec
+from onnxscript.value_types import TensorTypeSpec, TypeSpec
 
 
 class SourceLocation(NamedTuple):

@@ -28,7 +28,7 @@ from onnxscript.program.optional_inputs import (
     model_input_type,
     read_optional_inputs,
 )
-from onnxscript.program.types import OptionalTypeSpec, SequenceTypeSpec, TensorTypeSpec, TypeSpec
+from onnxscript.value_types import OptionalTypeSpec, SequenceTypeSpec, TensorTypeSpec, TypeSpec
 
 _AT = onnx.AttributeProto
 _TYPE_SPECS = (TensorTypeSpec, SequenceTypeSpec, OptionalTypeSpec)

@@ -21,9 +21,9 @@ from collections.abc import Collection
 import onnx
 import onnx.helper
 
-from onnxscript.program.types import OptionalTypeSpec, TypeSpec
 from onnxscript.proto_graphs import nested_graphs, subgraphs
 from onnxscript.unique_names import first_free
+from onnxscript.value_types import OptionalTypeSpec, TypeSpec
 
 MIN_OPSET = 15
 """The first ai.onnx opset with ``OptionalGetElement`` / ``OptionalHasElement``."""

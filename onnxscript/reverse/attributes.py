@@ -1,6 +1,6 @@
 """Attribute values as Python expressions (``axis=1``, ``to=FLOAT``, ``mode="constant"``).
 
-Graph-valued attributes are not handled here: the emitter writes nested graphs as
+Graph-valued attributes are not handled here: the source writer writes nested graphs as
 statements or ``@graph()`` functions.
 """
 

@@ -24,7 +24,6 @@ from onnxscript.reverse.attributes import (
     attribute_kind,
     schema_attribute_kind,
 )
-from onnxscript.reverse.emitter import Emitter, FunctionScope, LocalFunction, Mismatch
 from onnxscript.reverse.graph_model import GraphInfo, Reader, TranslationError, Val, Var
 from onnxscript.reverse.identifiers import (
     RESERVED_BUILTINS,
@@ -37,6 +36,7 @@ from onnxscript.reverse.identifiers import (
 from onnxscript.reverse.literals import string
 from onnxscript.reverse.options import Options
 from onnxscript.reverse.planning import CALL, Planner
+from onnxscript.reverse.source_writer import FunctionScope, LocalFunction, Mismatch, SourceWriter
 from onnxscript.reverse.tensors import TensorWriter
 from onnxscript.reverse.types import (
     DTYPE_NAMES,
@@ -302,10 +302,10 @@ class ModuleWriter:
             fn_state = fn.names.snapshot()
             module_mark = len(self.tensors.module_lines)
             imports_state = (set(self.imports.names), set(self.imports.modules))
-            emitter = Emitter(fn.scope)
+            writer = SourceWriter(fn.scope)
             try:
                 self._name_values(fn, values, planner.vars, ssa_names)
-                emitter.function(fn.graph, fn.header, fn.doc, "", fn.outputs)
+                writer.function(fn.graph, fn.header, fn.doc, "", fn.outputs)
             except Mismatch as exc:
                 self.names.restore(state)
                 fn.names.restore(fn_state)
@@ -322,7 +322,7 @@ class ModuleWriter:
                 if level > 2:
                     raise TranslationError(f"cannot translate {fn.py_name}: {exc}") from None
                 continue
-            fn.lines = emitter.lines
+            fn.lines = writer.lines
             return
 
     def _name_values(

@@ -13,7 +13,7 @@ back into the same nodes:
   op call, with nested ``@graph()`` functions for the graphs.
 
 Value merging (SSA variants back into one variable) is optional: each merge records the
-value it moved, and a merge that turns out to be wrong (see ``emitter``) is disabled by
+value it moved, and a merge that turns out to be wrong (see ``source_writer``) is disabled by
 adding that value's ``seq`` to ``avoid`` and planning again. ``level`` trades readability for
 safety: 0 = everything, 1 = no optional merges, 2 = explicit op calls for control flow.
 """

@@ -2,7 +2,7 @@
 :class:`TranslationError` naming the problem (instead of writing source that does not
 compile): no graph, an opset version below 1, local functions that call each other in a
 cycle. Checks of single nodes (an attribute given twice, an omitted required input) are
-made where the emitter writes the node, so that no extra pass reads every node."""
+made where the source writer writes the node, so that no extra pass reads every node."""
 
 from __future__ import annotations
 

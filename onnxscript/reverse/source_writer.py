@@ -1,6 +1,6 @@
 """Write a planned function body as Python statements, checking it as it goes.
 
-While writing, the emitter simulates how the script compiler will read the code: which
+While writing, the source writer simulates how the script compiler will read the code: which
 value each Python variable holds at each point, which variables an ``if`` assigns (they
 become the If's outputs, in order of first assignment in the then-branch) and which ones
 a loop carries (assigned in the body, in order of first assignment). Any disagreement with
@@ -115,7 +115,7 @@ class FunctionScope:
     keep_initializers: bool = False
 
 
-class Emitter:
+class SourceWriter:
     """Writes one function body (and nested graphs) while checking it."""
 
     def __init__(self, scope: FunctionScope) -> None:

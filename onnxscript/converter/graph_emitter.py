@@ -19,8 +19,8 @@ from onnxscript.language.attributes import AT, infer_kind, tensor_from_value
 from onnxscript.language.binding import Signature, signature_for
 from onnxscript.language.literals import INT64_MAX, INT64_MIN, python_to_array
 from onnxscript.program.graph import Attr, Graph, Node, SourceLocation, Value
-from onnxscript.program.types import element_type
 from onnxscript.source import SourceText
+from onnxscript.value_types import element_type
 
 
 @functools.lru_cache(maxsize=1024, typed=True)  # 1 and True must not share a name
