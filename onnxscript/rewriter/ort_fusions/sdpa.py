@@ -34,15 +34,18 @@ class SDPAFusion(RewriteRuleClassBase):
     """One form of the attention (``scale_form`` of :data:`SCALE_FORMS`, ``mask_form`` of
     :data:`MASK_FORMS`, ``zero_rows``: the second Where) to the intermediate SDPA."""
 
-    def __init__(self, scale_form: str, mask_form: str, zero_rows: bool) -> None:
-        suffix = "_zero_rows" if zero_rows else ""
+    def __init__(
+        self, scale_form: str, mask_form: str, zero_rows: bool, key_bshd: bool = False
+    ) -> None:
+        suffix = ("_zero_rows" if zero_rows else "") + ("_key_bshd" if key_bshd else "")
         super().__init__(f"SDPA_{scale_form}_{mask_form}{suffix}")
+        self._key_bshd = key_bshd
         self._scale_form, self._mask_form, self._zero_rows = scale_form, mask_form, zero_rows
 
     def pattern(
         self, op: Any, q: Any, k: Any, v: Any, mask: Any, s1: Any, s2: Any, fill: Any
     ) -> Any:
-        key_t = op.Transpose(k, perm=[0, 1, 3, 2])
+        key_t = op.Transpose(k, perm=[0, 2, 3, 1] if self._key_bshd else [0, 1, 3, 2])
         if self._scale_form == "split":
             scores = op.MatMul(op.Mul(q, s1), op.Mul(key_t, s2))
         elif self._scale_form == "mul":
@@ -87,8 +90,9 @@ class SDPAFusion(RewriteRuleClassBase):
         heads, head_size = facts.static_dim(q, 1), facts.static_dim(q, 3)
         if heads is None or head_size is None or facts.static_dim(v, 3) is None:
             return result.fail("the heads or head sizes are not known", q)
-        kv_k, kv_v = grouped_source(k, heads), grouped_source(v, heads)
-        if facts.static_dim(kv_k[0], 1) != facts.static_dim(kv_v[0], 1):
+        kv_k = (k, heads) if self._key_bshd else grouped_source(k, heads)
+        kv_heads = facts.static_dim(kv_k[0], 2 if self._key_bshd else 1)
+        if kv_heads != facts.static_dim(grouped_source(v, heads)[0], 1):
             return result.fail("keys and values do not have the same heads", [k, v])
         return result
 
@@ -108,7 +112,10 @@ class SDPAFusion(RewriteRuleClassBase):
     ) -> Any:
         heads = facts.static_dim(q, 1)
         assert heads is not None
-        key, kv_heads = grouped_source(k, heads)
+        if self._key_bshd:
+            key, kv_heads = op.Transpose(k, perm=[0, 2, 1, 3]), heads
+        else:
+            key, kv_heads = grouped_source(k, heads)
         value, _ = grouped_source(v, heads)
         inputs = [q, key, value] + ([mask] if self._mask_form != "none" else [])
         return op.SDPA(
@@ -151,7 +158,8 @@ def _rules() -> list[Any]:
     rules = []
     for scale, mask in itertools.product(SCALE_FORMS, MASK_FORMS):
         for zero_rows in (False, True) if mask == "bool" else (False,):
-            rules.append(SDPAFusion.rule(scale_form=scale, mask_form=mask, zero_rows=zero_rows))
+            for key_bshd in (False, True):
+                rules.append(SDPAFusion.rule(scale, mask, zero_rows, key_bshd))
     return rules
 
 
