@@ -92,7 +92,7 @@ def _keys_values(
     k_parts, v_parts = _cache_parts(k), _cache_parts(v)
     if k_parts is not None and v_parts is not None and facts.static_dim(k, 1) == heads:
         v_new = _from_bsd(v_parts[1])
-        if _from_bsd(_unrotated(k_parts[1])) is not None and v_new is not None:
+        if projection_of(k_parts[1]) is not None and v_new is not None:
             key, value = to_bsd(op, k_parts[1], heads * head_size), v_new
             return key, value, k_parts[0], v_parts[0]
     return repeat_heads(op, k, heads), repeat_heads(op, v, heads), None, None
@@ -140,6 +140,12 @@ def _unrotated(x: ir.Value) -> ir.Value:
     return node.inputs[0]
 
 
+def projection_of(x: ir.Value) -> ir.Value | None:
+    """The ``[B, S, H * D]`` projection ``x [B, H, S, D]`` is reshaped from, through a
+    4-D rotary embedding, or None."""
+    return _from_bsd(_unrotated(x))
+
+
 def to_bsd(op: Any, x: ir.Value, hidden: int) -> Any:
     """``x [B, H, S, D]`` as ``[B, S, H * D]``: the projection it was made of (through a
     rotary embedding, made 3-D), else a Transpose and a Reshape."""
@@ -174,4 +180,11 @@ def fuse_mha2(model: ir.Model, *, debug: bool = False) -> int:
     return apply_once(mha_rules, model, debug)
 
 
-__all__ = ["MultiHeadAttentionFusion", "fuse_mha1", "fuse_mha2", "mha_rules", "to_bsd"]
+__all__ = [
+    "MultiHeadAttentionFusion",
+    "fuse_mha1",
+    "fuse_mha2",
+    "mha_rules",
+    "projection_of",
+    "to_bsd",
+]
