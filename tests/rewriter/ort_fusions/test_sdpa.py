@@ -18,6 +18,7 @@ from onnx import TensorProto, helper
 
 from onnxscript.rewriter.ort_fusions import (
     cos_sin_cache,
+    gqa,
     mha,
     rotary_embedding,
     sdpa,
@@ -30,10 +31,13 @@ HEADS, KV_HEADS, HEAD = 4, 2, 8
 MS_MHA = ("com.microsoft", "MultiHeadAttention")
 
 
-def _attention_model(scale_form: str, mask_form: str, zero_rows: bool) -> onnx.ModelProto:
+def attention_model(
+    scale_form: str, mask_form: str, zero_rows: bool, causal: bool = False
+) -> onnx.ModelProto:
     """Attention of ``x [B, S, 32]`` projected to q (4 heads) and k, v (2 grouped heads,
-    repeated as transformers' ``repeat_kv``), mask ``m [B, 1, S, S]``, output reshaped
-    back to ``[B, S, 32]``."""
+    repeated as transformers' ``repeat_kv``), mask ``m [B, 1, S, S]`` (``causal``: made
+    as transformers does, key positions <= query positions and a padding input ``pad [B,
+    S]``), output reshaped back to ``[B, S, 32]``."""
     rng = np.random.default_rng(0)
     hidden, kv_hidden = HEADS * HEAD, KV_HEADS * HEAD
     inits = [
@@ -87,6 +91,10 @@ def _attention_model(scale_form: str, mask_form: str, zero_rows: bool) -> onnx.M
             helper.make_node("Div", ["s0", "sqrt_d"], ["s"]),
         ]
     mask_type = TensorProto.BOOL if mask_form == "bool" else TensorProto.FLOAT
+    mask_input = helper.make_tensor_value_info("m", mask_type, ["B", 1, "S", "S"])
+    if causal:
+        nodes[:0] = _causal_mask_nodes()
+        mask_input = helper.make_tensor_value_info("pad", TensorProto.BOOL, ["B", "S"])
     if mask_form == "bool":
         nodes.append(helper.make_node("Where", ["m", "s", "ninf"], ["sm"]))
     else:
@@ -103,7 +111,7 @@ def _attention_model(scale_form: str, mask_form: str, zero_rows: bool) -> onnx.M
     ]
     inputs = [
         helper.make_tensor_value_info("x", TensorProto.FLOAT, ["B", "S", hidden]),
-        helper.make_tensor_value_info("m", mask_type, ["B", 1, "S", "S"]),
+        mask_input,
     ]
     output = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["B", "S", hidden])
     graph = helper.make_graph(nodes, "attention", inputs, [output], inits)
@@ -111,9 +119,36 @@ def _attention_model(scale_form: str, mask_form: str, zero_rows: bool) -> onnx.M
     return onnx.shape_inference.infer_shapes(model)
 
 
-def _feeds(mask_form: str, batch: int, seq: int) -> dict[str, np.ndarray]:
+def _causal_mask_nodes() -> list[onnx.NodeProto]:
+    """``m = (arange(S)[None, None, None, :] <= arange(S)[None, None, :, None]) &
+    pad[:, None, None, :]`` with S from ``x``."""
+    const = helper.make_tensor
+
+    def ints(name: str, values: list[int]) -> onnx.NodeProto:
+        tensor = const(name, TensorProto.INT64, [len(values)], values)
+        return helper.make_node("Constant", [], [name], value=tensor)
+
+    scalar = const("", TensorProto.INT64, [], [0])
+    return [
+        ints("axes_k", [0, 1, 2]),
+        ints("axes_q", [0, 1, 3]),
+        ints("axes_pad", [1, 2]),
+        helper.make_node("Constant", [], ["start"], value=scalar),
+        helper.make_node("Constant", [], ["step"], value=const("", TensorProto.INT64, [], [1])),
+        helper.make_node("Shape", ["x"], ["seq1"], start=1, end=2),
+        helper.make_node("Squeeze", ["seq1"], ["seq"]),
+        helper.make_node("Range", ["start", "seq", "step"], ["positions"]),
+        helper.make_node("Unsqueeze", ["positions", "axes_k"], ["key_pos"]),
+        helper.make_node("Unsqueeze", ["positions", "axes_q"], ["query_pos"]),
+        helper.make_node("LessOrEqual", ["key_pos", "query_pos"], ["causal"]),
+        helper.make_node("Unsqueeze", ["pad", "axes_pad"], ["pad4"]),
+        helper.make_node("And", ["causal", "pad4"], ["m"]),
+    ]
+
+
+def feeds_of(mask_form: str, batch: int, seq: int, causal: bool = False) -> dict[str, np.ndarray]:
     """Random inputs; a causal mask with the first query of batch 0 left-padded (a row
-    no key may be attended from)."""
+    no key may be attended from); ``causal``: the padding input only."""
     rng = np.random.default_rng(batch * 10 + seq)
     allowed = np.tril(np.ones((seq, seq), dtype=bool))[None, None].repeat(batch, 0)
     allowed[0, 0, :, 0] = False
@@ -121,15 +156,17 @@ def _feeds(mask_form: str, batch: int, seq: int) -> dict[str, np.ndarray]:
     if mask_form == "add":
         mask = np.where(allowed, 0.0, -1e4).astype(np.float32)
     x = rng.standard_normal((batch, seq, HEADS * HEAD)).astype(np.float32)
+    if causal:
+        return {"x": x, "pad": allowed[:, 0, -1, :]}
     return {"x": x, "m": mask}
 
 
-def _run(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> list[Any]:
+def run(model: onnx.ModelProto, feeds: dict[str, np.ndarray]) -> list[Any]:
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
     return list(session.run(None, feeds))
 
 
-def _ops(model: ir.Model) -> collections.Counter[tuple[str, str]]:
+def ops_of(model: ir.Model) -> collections.Counter[tuple[str, str]]:
     return collections.Counter((n.domain, n.op_type) for n in model.graph.all_nodes())
 
 
@@ -141,7 +178,7 @@ FORMS = [("split", "bool", True), ("split", "bool", False), ("div", "add", False
 def test_attention_to_mha_runs_like_the_original(
     scale_form: str, mask_form: str, zero_rows: bool, complete: str
 ) -> None:
-    proto = _attention_model(scale_form, mask_form, zero_rows)
+    proto = attention_model(scale_form, mask_form, zero_rows)
     model = ir.from_proto(proto)
     assert sdpa.fuse_sdpa(model) == 1
     (fused,) = [n for n in model.graph if n.op_type == "SDPA"]
@@ -151,23 +188,23 @@ def test_attention_to_mha_runs_like_the_original(
         assert mha.fuse_mha1(model) == 1
     assert sdpa_via_mha.replace_sdpa_by_mha(model) == (complete == "sdpa_via_mha")
     common.RemoveUnusedNodesPass()(model)
-    ops = _ops(model)
+    ops = ops_of(model)
     assert ops[MS_MHA] == 1 and ops[("", "Softmax")] == 0
     assert all(domain in ("", "com.microsoft") for domain, _ in ops)
     if complete == "mha":  # q's and the output's reshapes went (grouped k, v stay 4-D)
         assert ops[("", "Transpose")] == 2
     result = ir.to_proto(model)
     for batch, seq in ((2, 5), (3, 9)):
-        feeds = _feeds(mask_form, batch, seq)
-        want = _run(proto, feeds)[0]
-        got = _run(result, feeds)[0]
+        feeds = feeds_of(mask_form, batch, seq)
+        want = run(proto, feeds)[0]
+        got = run(result, feeds)[0]
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
         if zero_rows:  # the fully masked query's output is zero, not NaN
             assert not np.isnan(got).any() and not got[0, 0].any()
 
 
 def test_debug_reports_why_nothing_fused(capsys: pytest.CaptureFixture[str]) -> None:
-    proto = _attention_model("split", "bool", True)
+    proto = attention_model("split", "bool", True)
     for node in proto.graph.node:
         if node.op_type == "Softmax":
             node.attribute[0].i = 1  # not over the last axis
@@ -179,7 +216,7 @@ def test_debug_reports_why_nothing_fused(capsys: pytest.CaptureFixture[str]) -> 
 
 # A tiny Llama with a KV cache (tests/function_libs/real_models.py, dynamic shapes) -----
 
-REFERENCE_072 = {"sdpa": 0, "mha1": 0, "mha2": 0, "sdpa_via_mha": 0}
+REFERENCE_072 = {"sdpa": 0, "gqa": 0, "mha1": 0, "mha2": 0, "sdpa_via_mha": 0}
 """0.7.2's counts on the same export (the saved dynamic-shape .onnx of this suite entry,
 its optimize_for_ort run in /work/venv-torch-072): it matches none of the attention of
 transformers 5.24 exports (``Where(mask, ·, -inf)`` and the second Where), nor on its own
@@ -212,19 +249,20 @@ def test_llama_kv_attention_fused_and_outputs_equal(
     assert cos_sin_cache.fuse_cos_sin_cache(model) == 4
     counts = {
         "sdpa": sdpa.fuse_sdpa(model),
+        "gqa": gqa.fuse_gqa(model),  # refused: a KV cache with batch and sequence > 1
         "mha1": mha.fuse_mha1(model),
         "mha2": mha.fuse_mha2(model),
         "sdpa_via_mha": sdpa_via_mha.replace_sdpa_by_mha(model),
     }
-    assert counts == {"sdpa": 2, "mha1": 2, "mha2": 0, "sdpa_via_mha": 0}
+    assert counts == {"sdpa": 2, "gqa": 0, "mha1": 2, "mha2": 0, "sdpa_via_mha": 0}
     assert all(counts[k] >= v for k, v in REFERENCE_072.items())
     assert rotary_embedding.restore_unfused_rotary(model) == 0
     common.RemoveUnusedNodesPass()(model)
-    ops = _ops(model)
+    ops = ops_of(model)
     assert ops[MS_MHA] == 2 and ops[("", "Softmax")] == 0
     fused = ir.to_proto(model)
     names = [i.name for i in proto.graph.input]
     for which in (0, 1):
         inputs = dict(zip(names, feeds[which]))
-        for got, want in zip(_run(fused, inputs), _run(proto, inputs)):
+        for got, want in zip(run(fused, inputs), run(proto, inputs)):
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
