@@ -88,14 +88,33 @@ def _keys_values(
 ) -> tuple[Any, Any, Any, Any]:
     """MultiHeadAttention's key, value, past_key, past_value for the SDPA's k and v: the
     new 3-D projections and the past when both are a KV-cache Concat of ungrouped heads,
-    else 4-D keys and values (heads repeated when grouped) and no past."""
+    the 3-D projections themselves without cache, else 4-D keys and values (heads
+    repeated when grouped) and no past."""
     k_parts, v_parts = _cache_parts(k), _cache_parts(v)
-    if k_parts is not None and v_parts is not None and facts.static_dim(k, 1) == heads:
+    if k_parts is not None and v_parts is not None and _kv_heads(k) == heads:
         v_new = _from_bsd(v_parts[1])
         if projection_of(k_parts[1]) is not None and v_new is not None:
             key, value = to_bsd(op, k_parts[1], heads * head_size), v_new
             return key, value, k_parts[0], v_parts[0]
+    ungrouped = _kv_heads(k) == heads and _kv_heads(v) == heads
+    if ungrouped and projection_of(k) is not None and _from_bsd(v) is not None:
+        hidden = heads * head_size
+        return to_bsd(op, k, hidden), to_bsd(op, v, hidden), None, None
     return repeat_heads(op, k, heads), repeat_heads(op, v, heads), None, None
+
+
+def _kv_heads(x: ir.Value) -> int | None:
+    """The heads of ``x [B, H, L, D]``, from its shape or the Reshape it is made by."""
+    known = facts.static_dim(x, 1)
+    if known is not None:
+        return known
+    source = projection_of(x)
+    if source is None:
+        return None
+    node = _unrotated(x).producer()
+    reshape = node.inputs[0].producer() if node is not None and node.inputs[0] else None
+    shape = facts.constant_ints(reshape.inputs[1]) if reshape is not None else None
+    return shape[2] if shape is not None else None
 
 
 def _cache_parts(x: ir.Value) -> tuple[ir.Value, ir.Value] | None:
@@ -123,8 +142,9 @@ def _from_bsd(x: ir.Value) -> ir.Value | None:
     if reshape is None or reshape.op_type != "Reshape" or reshape.inputs[0] is None:
         return None
     source, shape = reshape.inputs[0], facts.constant_ints(reshape.inputs[1])
-    heads, head_size = facts.static_dim(x, 1), facts.static_dim(x, 3)
-    if facts.rank(source) != 3 or shape != [0, 0, heads, head_size]:
+    if facts.rank(source) != 3 or shape is None or len(shape) != 4 or shape[:2] != [0, 0]:
+        return None
+    if min(shape[2:]) <= 0 or facts.static_dim(source, 2) != shape[2] * shape[3]:
         return None
     return source
 
