@@ -5,7 +5,6 @@ after fusing at two sizes."""
 
 from __future__ import annotations
 
-import pickle
 from typing import Any
 
 import numpy as np
@@ -22,6 +21,7 @@ from onnxscript.rewriter.ort_fusions import (
     sdpa,
     sdpa_via_mha,
 )
+from tests.rewriter.ort_fusions._exports import export_with_feeds
 from tests.rewriter.ort_fusions.test_sdpa import attention_model, feeds_of, ops_of, run
 
 pytest.importorskip("onnxruntime")
@@ -62,21 +62,13 @@ with its optimize_for_ort in /work/venv-torch-072): no attention fusion at all."
 
 
 @pytest.fixture(scope="module")
-def llama() -> tuple[onnx.ModelProto, list[Any]]:
-    pytest.importorskip("transformers")
-    from tests.function_libs import dynamic_export, real_models
-
-    entry = real_models.suite()["llama"]
-    module = entry.module()
-    program = dynamic_export.export(module, entry.inputs(0), entry.dynamic_shapes(module))
-    feeds = [
-        [dynamic_export.numpy_of(t) for t in dynamic_export.flat_tensors(entry.inputs(w))]
-        for w in (0, 1)
-    ]
-    return program.model_proto, pickle.loads(pickle.dumps(feeds))
+def llama() -> tuple[onnx.ModelProto, list[dict[str, Any]]]:
+    return export_with_feeds("llama")
 
 
-def test_llama_gqa_fused_and_outputs_equal(llama: tuple[onnx.ModelProto, list[Any]]) -> None:
+def test_llama_gqa_fused_and_outputs_equal(
+    llama: tuple[onnx.ModelProto, list[dict[str, Any]]],
+) -> None:
     """2 layers, 4 query heads on 2 key / value heads, left padding in the inputs."""
     proto, feeds = llama
     model = ir.from_proto(proto)
@@ -90,8 +82,6 @@ def test_llama_gqa_fused_and_outputs_equal(llama: tuple[onnx.ModelProto, list[An
     ops = ops_of(model)
     assert ops[GQA_OP] == 2 and ops[("com.microsoft", "RotaryEmbedding")] == 4
     fused = ir.to_proto(model)
-    names = [i.name for i in proto.graph.input]
-    for which in (0, 1):
-        inputs = dict(zip(names, feeds[which]))
+    for inputs in feeds:
         for got, want in zip(run(fused, inputs), run(proto, inputs)):
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)

@@ -4,7 +4,6 @@ padding mask, left-padded inputs) run in onnxruntime before and after at two siz
 
 from __future__ import annotations
 
-import pickle
 from typing import Any
 
 import numpy as np
@@ -14,6 +13,7 @@ import onnx_ir.passes.common as common
 import pytest
 
 from onnxscript.rewriter.ort_fusions import gqa, mha, mha_bias, sdpa, sdpa_via_mha
+from tests.rewriter.ort_fusions._exports import export_with_feeds
 from tests.rewriter.ort_fusions.test_sdpa import attention_model, feeds_of, ops_of, run
 
 pytest.importorskip("onnxruntime")
@@ -38,21 +38,13 @@ attention fusion."""
 
 
 @pytest.fixture(scope="module")
-def bert() -> tuple[onnx.ModelProto, list[Any]]:
-    pytest.importorskip("transformers")
-    from tests.function_libs import dynamic_export, real_models
-
-    entry = real_models.suite()["bert"]
-    module = entry.module()
-    program = dynamic_export.export(module, entry.inputs(0), entry.dynamic_shapes(module))
-    feeds = [
-        [dynamic_export.numpy_of(t) for t in dynamic_export.flat_tensors(entry.inputs(w))]
-        for w in (0, 1)
-    ]
-    return program.model_proto, pickle.loads(pickle.dumps(feeds))
+def bert() -> tuple[onnx.ModelProto, list[dict[str, Any]]]:
+    return export_with_feeds("bert")
 
 
-def test_bert_mha_with_bias_and_outputs_equal(bert: tuple[onnx.ModelProto, list[Any]]) -> None:
+def test_bert_mha_with_bias_and_outputs_equal(
+    bert: tuple[onnx.ModelProto, list[dict[str, Any]]],
+) -> None:
     """2 layers of 4 heads; the padded query rows are zeroed as the export does."""
     proto, feeds = bert
     model = ir.from_proto(proto)
@@ -70,8 +62,6 @@ def test_bert_mha_with_bias_and_outputs_equal(bert: tuple[onnx.ModelProto, list[
     assert ops[MS_MHA] == 2 and ops[("", "Softmax")] == 0
     assert ops[("", "Transpose")] == 0  # every head reshape went into the op
     fused = ir.to_proto(model)
-    names = [i.name for i in proto.graph.input]
-    for which in (0, 1):
-        inputs = dict(zip(names, feeds[which]))
+    for inputs in feeds:
         for got, want in zip(run(fused, inputs), run(proto, inputs)):
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)

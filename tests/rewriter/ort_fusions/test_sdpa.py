@@ -6,7 +6,6 @@ before and after fusing at two sizes."""
 from __future__ import annotations
 
 import collections
-import pickle
 from typing import Any
 
 import numpy as np
@@ -24,6 +23,7 @@ from onnxscript.rewriter.ort_fusions import (
     sdpa,
     sdpa_via_mha,
 )
+from tests.rewriter.ort_fusions._exports import export_with_feeds
 
 ort = pytest.importorskip("onnxruntime")
 
@@ -224,22 +224,12 @@ export of the same model (``llama_kv_072``: sdpa 0, mha1 0)."""
 
 
 @pytest.fixture(scope="module")
-def llama_kv() -> tuple[onnx.ModelProto, list[Any]]:
-    pytest.importorskip("transformers")
-    from tests.function_libs import dynamic_export, real_models
-
-    entry = real_models.suite()["llama_kv"]
-    module = entry.module()
-    program = dynamic_export.export(module, entry.inputs(0), entry.dynamic_shapes(module))
-    feeds = [
-        [dynamic_export.numpy_of(t) for t in dynamic_export.flat_tensors(entry.inputs(w))]
-        for w in (0, 1)
-    ]
-    return program.model_proto, pickle.loads(pickle.dumps(feeds))
+def llama_kv() -> tuple[onnx.ModelProto, list[dict[str, Any]]]:
+    return export_with_feeds("llama_kv")
 
 
 def test_llama_kv_attention_fused_and_outputs_equal(
-    llama_kv: tuple[onnx.ModelProto, list[Any]],
+    llama_kv: tuple[onnx.ModelProto, list[dict[str, Any]]],
 ) -> None:
     """The order optimize_for_ort uses: rotary and its cache first, then SDPA, MHA, and
     the leftovers; 2 layers, 4 query heads on 2 grouped key / value heads, a KV cache."""
@@ -261,8 +251,6 @@ def test_llama_kv_attention_fused_and_outputs_equal(
     ops = ops_of(model)
     assert ops[MS_MHA] == 2 and ops[("", "Softmax")] == 0
     fused = ir.to_proto(model)
-    names = [i.name for i in proto.graph.input]
-    for which in (0, 1):
-        inputs = dict(zip(names, feeds[which]))
+    for inputs in feeds:
         for got, want in zip(run(fused, inputs), run(proto, inputs)):
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
