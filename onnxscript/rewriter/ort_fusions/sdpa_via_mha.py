@@ -6,6 +6,7 @@ again. onnxruntime cannot run the intermediate op; after this no SDPA is left.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -82,9 +83,29 @@ def attention_bias(op: Any, mask: ir.Value, y: ir.Value) -> Any:
     if node.attributes.get_string("mask_type", "none") != "bool":
         return mask
     dtype = y.dtype or ir.DataType.FLOAT
+    made = _consumer(mask, "Where", lambda n: _is_bias(n, dtype))
+    if made is not None:  # an earlier layer's, for the same mask
+        return made
     zero = op.Constant(value=ir.tensor(np.array(0, dtype=dtype.numpy())))
     minus_inf = op.Constant(value=ir.tensor(np.array(-np.inf, dtype=dtype.numpy())))
     return op.Where(mask, zero, minus_inf)
+
+
+def _is_bias(node: ir.Node, dtype: ir.DataType) -> bool:
+    """Whether ``node`` is ``Where(mask, 0, -inf)`` in ``dtype``."""
+    if node.outputs[0].dtype not in (None, dtype) or len(node.inputs) != 3:
+        return False
+    zero, minus_inf = (facts.constant_float(x) for x in node.inputs[1:])
+    return zero == 0.0 and minus_inf == -np.inf
+
+
+def _consumer(value: ir.Value, op_type: str, wanted: Callable[[ir.Node], bool]) -> ir.Value | None:
+    """The first output of a node reading ``value`` as its first input, of ``op_type``
+    and ``wanted``: what an earlier rewrite made from the same value."""
+    for node, index in value.uses():
+        if index == 0 and node.op_type == op_type and node.domain == "" and wanted(node):
+            return node.outputs[0]
+    return None
 
 
 def zero_masked_rows(
@@ -97,15 +118,37 @@ def zero_masked_rows(
     assert node is not None
     if mask is None or not node.attributes.get_int("zero_masked_rows", 0):
         return out
-    seen = op.ReduceMax(
-        op.Cast(mask, to=ir.DataType.INT32), op.Constant(value_ints=[-1]), keepdims=1
-    )
-    rows = op.Cast(seen, to=ir.DataType.BOOL)
-    if not keep_heads_axis:
-        rows = op.Squeeze(rows, op.Constant(value_ints=[1]))
+    rows = _attended_rows(op, mask, keep_heads_axis)
     dtype = y.dtype or ir.DataType.FLOAT
     zero = op.Constant(value=ir.tensor(np.array(0, dtype=dtype.numpy())))
     return op.Where(rows, out, zero)
+
+
+def _is_last_axis_max(node: ir.Node) -> bool:
+    axes = facts.constant_ints(node.inputs[1]) if len(node.inputs) > 1 else None
+    return axes == [-1] and node.attributes.get_int("keepdims", 1) == 1
+
+
+def _attended_rows(op: Any, mask: ir.Value, keep_heads_axis: bool) -> Any:
+    """Whether each query may attend any key: ``Cast(ReduceMax(Cast(mask, int32), -1),
+    bool)`` (``[B, 1, S, 1]``, squeezed to ``[B, S, 1]`` unless ``keep_heads_axis``),
+    reusing an earlier layer's."""
+    rows: Any = None
+    as_int = _consumer(mask, "Cast", lambda n: n.attributes.get_int("to", 0) == ir.DataType.INT32)
+    seen = _consumer(as_int, "ReduceMax", _is_last_axis_max) if as_int is not None else None
+    if seen is not None:
+        rows = _consumer(seen, "Cast", lambda n: n.attributes.get_int("to", 0) == ir.DataType.BOOL)
+    if rows is None:
+        as_int = op.Cast(mask, to=ir.DataType.INT32)
+        seen = op.ReduceMax(as_int, op.Constant(value_ints=[-1]), keepdims=1)
+        rows = op.Cast(seen, to=ir.DataType.BOOL)
+    if keep_heads_axis:
+        return rows
+    if isinstance(rows, ir.Value):
+        squeezed = _consumer(rows, "Squeeze", lambda n: True)
+        if squeezed is not None:
+            return squeezed
+    return op.Squeeze(rows, op.Constant(value_ints=[1]))
 
 
 sdpa_via_mha_rules = RewriteRuleSet([SDPAViaMHA.rule(masked=True), SDPAViaMHA.rule(masked=False)])
