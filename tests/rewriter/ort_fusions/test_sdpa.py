@@ -250,6 +250,8 @@ def test_llama_kv_attention_fused_and_outputs_equal(
     common.RemoveUnusedNodesPass()(model)
     ops = ops_of(model)
     assert ops[MS_MHA] == 2 and ops[("", "Softmax")] == 0
+    biases = {n.inputs[5] for n in model.graph if n.op_type == "MultiHeadAttention"}
+    assert len(biases) == 1  # one attention bias for the layers' shared mask
     fused = ir.to_proto(model)
     for inputs in feeds:
         for got, want in zip(run(fused, inputs), run(proto, inputs)):
