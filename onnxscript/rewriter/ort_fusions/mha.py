@@ -1,0 +1,210 @@
+"""An intermediate SDPA with the reshapes around it, ``[batch, seq, heads * head]``
+projections made ``[batch, heads, seq, head]`` (Reshape, Transpose) before and back
+after, to ``com.microsoft::MultiHeadAttention`` on the projections themselves: the
+reshapes go, a rotary embedding between them turns 3-D (``num_heads``), keys and values
+concatenated to a KV cache become ``past_key`` / ``past_value`` (the Concat stays for
+the model's present outputs), the mask becomes ``attention_bias``.
+
+Grouped heads (fewer key / value heads) are repeated for MultiHeadAttention; the
+grouped-query fusion (:mod:`.gqa`) runs first and keeps them grouped where it can."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import onnx_ir as ir
+
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN, apply_once
+from onnxscript.rewriter.ort_fusions.sdpa_via_mha import (
+    attention_bias,
+    repeat_heads,
+    zero_masked_rows,
+)
+from onnxscript.rewriter.rule_class import RewriteRuleClassBase
+from onnxscript.rewriter.rule_set import RewriteRuleSet
+from onnxscript.rewriter.rules.fusion import facts
+
+
+class MultiHeadAttentionFusion(RewriteRuleClassBase):
+    """``Reshape(Transpose(SDPA(q, k, v[, mask]), [0, 2, 1, 3]), shape)`` to
+    ``Reshape(MultiHeadAttention(...), shape)`` (the Reshape dropped when it is
+    ``[0, 0, heads * head]``)."""
+
+    def __init__(self, masked: bool) -> None:
+        super().__init__("MHA" if masked else "MHANoMask")
+        self._masked = masked
+
+    def pattern(self, op: Any, q: Any, k: Any, v: Any, mask: Any, shape: Any) -> Any:
+        inputs = [q, k, v, mask] if self._masked else [q, k, v]
+        y = op.SDPA(*inputs, _domain=DOMAIN, _outputs=["y"])
+        return op.Reshape(op.Transpose(y, perm=[0, 2, 1, 3]), shape)
+
+    def check(self, context: Any, q: ir.Value, v: ir.Value, **_: Any) -> MatchResult:
+        result = MatchResult()
+        if facts.static_dim(q, 3) is None or facts.static_dim(v, 3) != facts.static_dim(q, 3):
+            return result.fail("q and v do not have the same known head size", [q, v])
+        return result
+
+    def rewrite(
+        self,
+        op: Any,
+        q: ir.Value,
+        k: ir.Value,
+        v: ir.Value,
+        y: ir.Value,
+        shape: ir.Value,
+        mask: Any = None,
+    ) -> Any:
+        node = y.producer()
+        assert node is not None
+        heads = node.attributes.get_int("num_heads", 0)
+        head_size = facts.static_dim(q, 3)
+        assert head_size is not None
+        query = to_bsd(op, q, heads * head_size)
+        key, value, past_key, past_value = _keys_values(op, k, v, heads, head_size)
+        bias = attention_bias(op, mask, y) if mask is not None else None
+        out = op.MultiHeadAttention(
+            query,
+            key,
+            value,
+            None,
+            None,
+            bias,
+            past_key,
+            past_value,
+            num_heads=heads,
+            scale=node.attributes.get_float("scale", 1.0),
+            _domain=MS_DOMAIN,
+        )
+        out = zero_masked_rows(op, out, mask, y, keep_heads_axis=False)
+        if facts.constant_ints(shape) == [0, 0, heads * head_size]:
+            return out
+        return op.Reshape(out, shape)
+
+
+def _keys_values(
+    op: Any, k: ir.Value, v: ir.Value, heads: int, head_size: int
+) -> tuple[Any, Any, Any, Any]:
+    """MultiHeadAttention's key, value, past_key, past_value for the SDPA's k and v: the
+    new 3-D projections and the past when both are a KV-cache Concat of ungrouped heads,
+    the 3-D projections themselves without cache, else 4-D keys and values (heads
+    repeated when grouped) and no past."""
+    k_parts, v_parts = _cache_parts(k), _cache_parts(v)
+    if k_parts is not None and v_parts is not None and _kv_heads(k) == heads:
+        v_new = _from_bsd(v_parts[1])
+        if projection_of(k_parts[1]) is not None and v_new is not None:
+            key, value = to_bsd(op, k_parts[1], heads * head_size), v_new
+            return key, value, k_parts[0], v_parts[0]
+    ungrouped = _kv_heads(k) == heads and _kv_heads(v) == heads
+    if ungrouped and projection_of(k) is not None and _from_bsd(v) is not None:
+        hidden = heads * head_size
+        return to_bsd(op, k, hidden), to_bsd(op, v, hidden), None, None
+    return repeat_heads(op, k, heads), repeat_heads(op, v, heads), None, None
+
+
+def _kv_heads(x: ir.Value) -> int | None:
+    """The heads of ``x [B, H, L, D]``, from its shape or the Reshape it is made by."""
+    known = facts.static_dim(x, 1)
+    if known is not None:
+        return known
+    source = projection_of(x)
+    if source is None:
+        return None
+    node = _unrotated(x).producer()
+    reshape = node.inputs[0].producer() if node is not None and node.inputs[0] else None
+    shape = facts.constant_ints(reshape.inputs[1]) if reshape is not None else None
+    return shape[2] if shape is not None else None
+
+
+def _cache_parts(x: ir.Value) -> tuple[ir.Value, ir.Value] | None:
+    """``(past, new)`` when ``x = Concat(past, new)`` on the sequence axis of 4-D tensors."""
+    node = x.producer()
+    if node is None or node.op_type != "Concat" or len(node.inputs) != 2:
+        return None
+    if node.attributes.get_int("axis", 0) not in (2, -2):
+        return None
+    past, new = node.inputs
+    if past is None or new is None or facts.rank(past) != 4:
+        return None
+    return past, new
+
+
+def _from_bsd(x: ir.Value) -> ir.Value | None:
+    """The ``[B, S, H * D]`` projection ``x [B, H, S, D]`` was made of by
+    ``Transpose(Reshape(p, [0, 0, H, D]), [0, 2, 1, 3])``, or None."""
+    transpose = x.producer()
+    if transpose is None or transpose.op_type != "Transpose" or transpose.inputs[0] is None:
+        return None
+    if list(transpose.attributes.get_ints("perm", [])) != [0, 2, 1, 3]:
+        return None
+    reshape = transpose.inputs[0].producer()
+    if reshape is None or reshape.op_type != "Reshape" or reshape.inputs[0] is None:
+        return None
+    source, shape = reshape.inputs[0], facts.constant_ints(reshape.inputs[1])
+    if facts.rank(source) != 3 or shape is None or len(shape) != 4 or shape[:2] != [0, 0]:
+        return None
+    if min(shape[2:]) <= 0 or facts.static_dim(source, 2) != shape[2] * shape[3]:
+        return None
+    return source
+
+
+def _unrotated(x: ir.Value) -> ir.Value:
+    """The input of the 4-D contrib RotaryEmbedding (with num_heads) ``x`` comes from,
+    or ``x``."""
+    node = x.producer()
+    if node is None or node.domain != MS_DOMAIN or node.op_type != "RotaryEmbedding":
+        return x
+    if not node.attributes.get_int("num_heads", 0) or node.inputs[0] is None:
+        return x
+    return node.inputs[0]
+
+
+def projection_of(x: ir.Value) -> ir.Value | None:
+    """The ``[B, S, H * D]`` projection ``x [B, H, S, D]`` is reshaped from, through a
+    4-D rotary embedding, or None."""
+    return _from_bsd(_unrotated(x))
+
+
+def to_bsd(op: Any, x: ir.Value, hidden: int) -> Any:
+    """``x [B, H, S, D]`` as ``[B, S, H * D]``: the projection it was made of (through a
+    rotary embedding, made 3-D), else a Transpose and a Reshape."""
+    source = _from_bsd(x)
+    if source is not None:
+        return source
+    rotated = _unrotated(x)
+    node = x.producer()
+    if rotated is not x and node is not None:
+        source = _from_bsd(rotated)
+        if source is not None:
+            attrs = {name: attr.value for name, attr in node.attributes.items()}
+            return op.RotaryEmbedding(source, *node.inputs[1:], _domain=MS_DOMAIN, **attrs)
+    transposed = op.Transpose(x, perm=[0, 2, 1, 3])
+    return op.Reshape(transposed, op.Constant(value_ints=[0, 0, hidden]))
+
+
+mha_rules = RewriteRuleSet(
+    [MultiHeadAttentionFusion.rule(masked=True), MultiHeadAttentionFusion.rule(masked=False)]
+)
+
+
+def fuse_mha1(model: ir.Model, *, debug: bool = False) -> int:
+    """Fuse the intermediate SDPAs of ``model`` with their projections' reshapes (and KV
+    cache) into MultiHeadAttention (in place); the number fused."""
+    return apply_once(mha_rules, model, debug)
+
+
+def fuse_mha2(model: ir.Model, *, debug: bool = False) -> int:
+    """0.7.2's second MultiHeadAttention fusion (another cache layout); here
+    :func:`fuse_mha1` covers both layouts, so it fuses what that one left, if anything."""
+    return apply_once(mha_rules, model, debug)
+
+
+__all__ = [
+    "MultiHeadAttentionFusion",
+    "fuse_mha1",
+    "fuse_mha2",
+    "mha_rules",
+    "projection_of",
+    "to_bsd",
+]

@@ -1,0 +1,175 @@
+"""Scaled-dot-product attention as torch.onnx exports it (transformers' eager and sdpa
+attention): ``Softmax(scale * q @ kᵀ masked) @ v`` with the scale on the product
+(``Mul`` / ``Div``) or split as ``√scale`` on both q and kᵀ, the mask a boolean ``Where(m,
+·, -inf)`` or an additive ``Add``, an optional ``Where(m, ·, 0)`` after the Softmax (it
+zeroes rows no key may be attended from), and keys / values maybe repeated for grouped
+heads (``repeat_kv``: Unsqueeze, Expand, Reshape). All of it becomes one intermediate
+``ai.onnxruntime._fusion::SDPA(q, k, v[, mask])`` on ``[batch, heads, seq, head]`` inputs,
+k and v with their own (fewer, grouped) heads. Attributes: ``scale``, ``key_format``
+(``"BHSd"``), ``num_heads``, ``kv_num_heads``, ``mask_type`` (``"none"``, ``"bool"``,
+``"add"``), ``zero_masked_rows``. :mod:`.mha` and :mod:`.gqa` complete it;
+:mod:`.sdpa_via_mha` makes what they leave runnable."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any
+
+import onnx_ir as ir
+
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, apply_once
+from onnxscript.rewriter.rule_class import RewriteRuleClassBase
+from onnxscript.rewriter.rule_set import RewriteRuleSet
+from onnxscript.rewriter.rules.fusion import facts
+
+SCALE_FORMS = ("split", "mul", "div", "none")
+"""Where the scale is: ``√scale`` on q and on kᵀ, a Mul or Div of the product, none."""
+
+MASK_FORMS = ("bool", "add", "none")
+
+
+class SDPAFusion(RewriteRuleClassBase):
+    """One form of the attention (``scale_form`` of :data:`SCALE_FORMS`, ``mask_form`` of
+    :data:`MASK_FORMS`, ``zero_rows``: the second Where) to the intermediate SDPA."""
+
+    def __init__(
+        self, scale_form: str, mask_form: str, zero_rows: bool, key_bshd: bool = False
+    ) -> None:
+        suffix = ("_zero_rows" if zero_rows else "") + ("_key_bshd" if key_bshd else "")
+        super().__init__(f"SDPA_{scale_form}_{mask_form}{suffix}")
+        self._key_bshd = key_bshd
+        self._scale_form, self._mask_form, self._zero_rows = scale_form, mask_form, zero_rows
+
+    def pattern(
+        self, op: Any, q: Any, k: Any, v: Any, mask: Any, s1: Any, s2: Any, fill: Any
+    ) -> Any:
+        key_t = op.Transpose(k, perm=[0, 2, 3, 1] if self._key_bshd else [0, 1, 3, 2])
+        if self._scale_form == "split":
+            scores = op.MatMul(op.Mul(q, s1), op.Mul(key_t, s2))
+        elif self._scale_form == "mul":
+            scores = op.Mul(op.MatMul(q, key_t), s1)
+        elif self._scale_form == "div":
+            scores = op.Div(op.MatMul(q, key_t), s1)
+        else:
+            scores = op.MatMul(q, key_t)
+        if self._mask_form == "bool":
+            scores = op.Where(mask, scores, fill)
+        elif self._mask_form == "add":
+            scores = op.Add(scores, mask)
+        probs = op.Softmax(scores, _outputs=["probs"])
+        if self._zero_rows:
+            probs = op.Where(mask, probs, 0.0)
+        return op.MatMul(probs, v)
+
+    def check(
+        self,
+        context: Any,
+        q: ir.Value,
+        k: ir.Value,
+        v: ir.Value,
+        probs: ir.Value,
+        fill: ir.Value | None = None,
+        **values: Any,
+    ) -> MatchResult:
+        result = MatchResult()
+        if not all(facts.rank(x) == 4 and facts.is_float(x) for x in (q, k, v)):
+            return result.fail("q, k, v are not 4-D floating-point tensors", [q, k, v])
+        if facts.node_attr_int(probs, "axis", -1) not in (-1, 3):
+            return result.fail("the Softmax is not over the last axis", probs)
+        mask = values.get("mask")
+        if mask is not None and facts.rank(mask) != 4:
+            return result.fail("the mask is not 4-D", mask)
+        if self._mask_form == "bool":
+            filler = facts.constant_float(fill)
+            if filler is None or not (math.isinf(filler) and filler < 0):
+                return result.fail("the masked scores are not set to -inf", fill)
+        if self._scale(values) is None:
+            return result.fail("the scale is not a positive constant number", q)
+        heads, head_size = facts.static_dim(q, 1), facts.static_dim(q, 3)
+        if heads is None or head_size is None or facts.static_dim(v, 3) is None:
+            return result.fail("the heads or head sizes are not known", q)
+        kv_k = (k, heads) if self._key_bshd else grouped_source(k, heads)
+        kv_heads = facts.static_dim(kv_k[0], 2 if self._key_bshd else 1)
+        if kv_heads != facts.static_dim(grouped_source(v, heads)[0], 1):
+            return result.fail("keys and values do not have the same heads", [k, v])
+        return result
+
+    def _scale(self, values: dict[str, Any]) -> float | None:
+        """The product's scale from the matched constants, or None."""
+        s1, s2 = facts.constant_float(values.get("s1")), facts.constant_float(values.get("s2"))
+        if self._scale_form == "none":
+            return 1.0
+        if s1 is None or s1 <= 0:
+            return None
+        if self._scale_form == "split":
+            return s1 * s2 if s2 is not None and s2 > 0 else None
+        return s1 if self._scale_form == "mul" else 1.0 / s1
+
+    def rewrite(
+        self, op: Any, q: ir.Value, k: ir.Value, v: ir.Value, mask: Any = None, **values: Any
+    ) -> Any:
+        heads = facts.static_dim(q, 1)
+        assert heads is not None
+        if self._key_bshd:
+            key, kv_heads = op.Transpose(k, perm=[0, 2, 1, 3]), heads
+        else:
+            key, kv_heads = grouped_source(k, heads)
+        value, _ = grouped_source(v, heads)
+        inputs = [q, key, value] + ([mask] if self._mask_form != "none" else [])
+        return op.SDPA(
+            *inputs,
+            scale=self._scale(values),
+            key_format="BHSd",
+            num_heads=heads,
+            kv_num_heads=kv_heads,
+            mask_type=self._mask_form,
+            zero_masked_rows=int(self._zero_rows),
+            _domain=DOMAIN,
+        )
+
+
+def grouped_source(x: ir.Value, heads: int) -> tuple[ir.Value, int]:
+    """The keys or values ``x`` (``[B, heads, L, D]``) repeat for grouped heads
+    (``Reshape(Expand(Unsqueeze(src, [2]), [B, kv, n, L, D]), [B, heads, L, D])``), and
+    its number of heads; ``(x, heads)`` when ``x`` is not such a repetition."""
+    reshape = x.producer()
+    if reshape is None or reshape.op_type != "Reshape" or reshape.inputs[0] is None:
+        return x, heads
+    expanded = reshape.inputs[0]
+    expand = expanded.producer()
+    if expand is None or expand.op_type != "Expand" or expand.inputs[0] is None:
+        return x, heads
+    unsqueeze = expand.inputs[0].producer()
+    if unsqueeze is None or unsqueeze.op_type != "Unsqueeze" or unsqueeze.inputs[0] is None:
+        return x, heads
+    source = unsqueeze.inputs[0]
+    if facts.constant_ints(unsqueeze.inputs[1]) != [2] or facts.rank(source) != 4:
+        return x, heads
+    kv, rep = facts.static_dim(source, 1), facts.static_dim(expanded, 2)
+    same = all(facts.same_dim(expanded, a, source, b) for a, b in ((0, 0), (1, 1), (3, 2), (4, 3)))
+    if kv is None or rep is None or kv * rep != heads or not same:
+        return x, heads
+    return source, kv
+
+
+def _rules() -> list[Any]:
+    rules = []
+    for scale, mask in itertools.product(SCALE_FORMS, MASK_FORMS):
+        for zero_rows in (False, True) if mask == "bool" else (False,):
+            for key_bshd in (False, True):
+                rules.append(SDPAFusion.rule(scale, mask, zero_rows, key_bshd))
+    return rules
+
+
+sdpa_rules = RewriteRuleSet(_rules(), commute=True)
+
+
+def fuse_sdpa(model: ir.Model, *, debug: bool = False) -> int:
+    """Fuse every scaled-dot-product attention of ``model`` into an intermediate SDPA (in
+    place); the number fused."""
+    return apply_once(sdpa_rules, model, debug)
+
+
+__all__ = ["MASK_FORMS", "SCALE_FORMS", "SDPAFusion", "fuse_sdpa", "grouped_source", "sdpa_rules"]
