@@ -4,10 +4,12 @@ matched (the question users ask when a fusion count is 0)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 import onnx_ir as ir
 
+from onnxscript.rewriter.rule import RewriteRule
 from onnxscript.rewriter.rule_set import RewriteRuleSet
 from onnxscript.rewriter.tracer import MatchingTracer
 
@@ -20,9 +22,13 @@ class FuseFunction(Protocol):
     ) -> int: ...
 
 
-def apply_rules(rules: RewriteRuleSet, model: ir.Model, *, debug: bool = False) -> int:
+def apply_rules(
+    rules: RewriteRuleSet | Sequence[RewriteRule], model: ir.Model, *, debug: bool = False
+) -> int:
     """Apply ``rules`` to ``model`` once; print the tracer's report when ``debug`` and
     nothing was rewritten."""
+    if not isinstance(rules, RewriteRuleSet):
+        rules = RewriteRuleSet(list(rules))
     tracer = MatchingTracer() if debug else None
     count = rules.apply_to_model(model, tracer=tracer)
     if tracer is not None and count == 0:

@@ -12,7 +12,8 @@ import onnx_ir as ir
 import onnx_ir.passes.common as common
 
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN, apply_once
+from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
+from onnxscript.rewriter.ort_fusions.applying import apply_rules
 from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 from onnxscript.rewriter.rule_set import RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
@@ -129,7 +130,7 @@ def fuse_attention(model: ir.Model, *, debug: bool = False) -> int:
     :func:`.mha_bias.fuse_mha_bias`; the nodes the MultiHeadAttention fusion left unused
     are removed first (they still read the Split)."""
     common.RemoveUnusedNodesPass()(model)
-    return apply_once(attention_rules, model, debug)
+    return apply_rules(attention_rules, model, debug=debug)
 
 
 __all__ = ["AttentionFusion", "attention_rules", "fuse_attention", "packed_projection"]

@@ -23,7 +23,8 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN, apply_once
+from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
+from onnxscript.rewriter.ort_fusions.applying import apply_rules
 from onnxscript.rewriter.ort_fusions.mha import projection_of, to_bsd
 from onnxscript.rewriter.ort_fusions.sdpa_via_mha import attention_bias, zero_masked_rows
 from onnxscript.rewriter.rule_class import RewriteRuleClassBase
@@ -163,7 +164,7 @@ gqa_rules = RewriteRuleSet([GroupQueryAttentionFusion.rule()])
 def fuse_gqa(model: ir.Model, *, debug: bool = False) -> int:
     """Fuse the intermediate SDPAs of grouped heads under a causal mask into
     GroupQueryAttention (in place); the number fused. Run it before :func:`.mha.fuse_mha1`."""
-    return apply_once(gqa_rules, model, debug)
+    return apply_rules(gqa_rules, model, debug=debug)
 
 
 __all__ = ["GroupQueryAttentionFusion", "fuse_gqa", "gqa_rules", "is_causal"]

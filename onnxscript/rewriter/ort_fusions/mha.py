@@ -15,7 +15,8 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN, apply_once
+from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
+from onnxscript.rewriter.ort_fusions.applying import apply_rules
 from onnxscript.rewriter.ort_fusions.sdpa_via_mha import (
     attention_bias,
     repeat_heads,
@@ -191,13 +192,13 @@ mha_rules = RewriteRuleSet(
 def fuse_mha1(model: ir.Model, *, debug: bool = False) -> int:
     """Fuse the intermediate SDPAs of ``model`` with their projections' reshapes (and KV
     cache) into MultiHeadAttention (in place); the number fused."""
-    return apply_once(mha_rules, model, debug)
+    return apply_rules(mha_rules, model, debug=debug)
 
 
 def fuse_mha2(model: ir.Model, *, debug: bool = False) -> int:
     """0.7.2's second MultiHeadAttention fusion (another cache layout); here
     :func:`fuse_mha1` covers both layouts, so it fuses what that one left, if anything."""
-    return apply_once(mha_rules, model, debug)
+    return apply_rules(mha_rules, model, debug=debug)
 
 
 __all__ = [

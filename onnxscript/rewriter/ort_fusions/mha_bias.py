@@ -11,7 +11,8 @@ import onnx_ir as ir
 import onnx_ir.passes.common as common
 
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN, apply_once
+from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
+from onnxscript.rewriter.ort_fusions.applying import apply_rules
 from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 from onnxscript.rewriter.rule_set import RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
@@ -92,7 +93,7 @@ def fuse_mha_bias(model: ir.Model, *, debug: bool = False) -> int:
     place); the number of ops changed. Run it after :func:`.mha.fuse_mha1`; the nodes
     that fusion left unused are removed first (they still read the biased projections)."""
     common.RemoveUnusedNodesPass()(model)
-    return apply_once(mha_bias_rules, model, debug)
+    return apply_rules(mha_bias_rules, model, debug=debug)
 
 
 __all__ = ["MHABiasFusion", "fuse_mha_bias", "mha_bias_rules"]

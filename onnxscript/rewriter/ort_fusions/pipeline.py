@@ -11,17 +11,23 @@ import onnx_ir.passes.common as common
 
 from onnxscript.rewriter.ort_fusions import softmax
 from onnxscript.rewriter.ort_fusions.applying import apply_rules
+from onnxscript.rewriter.ort_fusions.attention import fuse_attention
 from onnxscript.rewriter.ort_fusions.bias_gelu import fuse_bias_gelu
 from onnxscript.rewriter.ort_fusions.cos_sin_cache import fuse_cos_sin_cache
 from onnxscript.rewriter.ort_fusions.erfgelu import fuse_erfgelu
 from onnxscript.rewriter.ort_fusions.fused_matmul_rule_sets import fused_matmul_rule_sets
 from onnxscript.rewriter.ort_fusions.gelu import fuse_gelu
+from onnxscript.rewriter.ort_fusions.gqa import fuse_gqa
+from onnxscript.rewriter.ort_fusions.mha import fuse_mha1, fuse_mha2
+from onnxscript.rewriter.ort_fusions.mha_bias import fuse_mha_bias
 from onnxscript.rewriter.ort_fusions.rms_normalization import fuse_rms_normalization
 from onnxscript.rewriter.ort_fusions.rotary_embedding import (
     fuse_partial_rotary_embedding,
     fuse_rotary_embedding,
     restore_unfused_rotary,
 )
+from onnxscript.rewriter.ort_fusions.sdpa import fuse_sdpa
+from onnxscript.rewriter.ort_fusions.sdpa_via_mha import replace_sdpa_by_mha
 from onnxscript.rewriter.ort_fusions.skip_normalization import (
     fuse_skip_layer_normalization,
     fuse_skip_rms_normalization,
@@ -47,13 +53,23 @@ STEPS: tuple[tuple[str, Fusion], ...] = (
     ("rotary_embedding", fuse_rotary_embedding),
     ("partial_rotary_embedding", fuse_partial_rotary_embedding),
     ("cos_sin_cache", fuse_cos_sin_cache),
+    ("sdpa", fuse_sdpa),
+    ("gqa", fuse_gqa),
+    ("mha1", fuse_mha1),
+    ("mha2", fuse_mha2),
+    ("attention", fuse_attention),
+    ("mha_bias", fuse_mha_bias),
+    ("sdpa_via_mha", replace_sdpa_by_mha),
     ("gelu", fuse_gelu),
     ("bias_gelu", fuse_bias_gelu),
     ("fused_matmul", _fuse_fused_matmul),
     ("softmax", _fuse_softmax),
 )
 """The steps, named as the counts 0.7 returns them (``fused_matmul`` and ``softmax``, which
-0.7 applied without counting, added), in order."""
+0.7 applied without counting, added), in order: rotary embeddings before attention (the
+attention fusions take the completed ``com.microsoft`` rotary), GQA before MHA, leftover
+SDPA made MultiHeadAttention, and FusedMatMul last (it would take the transposes and
+scales the attention patterns match)."""
 
 RESTORES: tuple[Callable[[ir.Model], int], ...] = (restore_unfused_rotary,)
 """What puts back an intermediate op no later step completed (onnxruntime cannot run

@@ -19,7 +19,8 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, apply_once
+from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN
+from onnxscript.rewriter.ort_fusions.applying import apply_rules
 from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 from onnxscript.rewriter.rule_set import RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
@@ -169,7 +170,7 @@ sdpa_rules = RewriteRuleSet(_rules(), commute=True)
 def fuse_sdpa(model: ir.Model, *, debug: bool = False) -> int:
     """Fuse every scaled-dot-product attention of ``model`` into an intermediate SDPA (in
     place); the number fused."""
-    return apply_once(sdpa_rules, model, debug)
+    return apply_rules(sdpa_rules, model, debug=debug)
 
 
 __all__ = ["MASK_FORMS", "SCALE_FORMS", "SDPAFusion", "fuse_sdpa", "grouped_source", "sdpa_rules"]

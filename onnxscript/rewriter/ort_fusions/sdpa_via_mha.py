@@ -12,7 +12,8 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN, apply_once
+from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
+from onnxscript.rewriter.ort_fusions.applying import apply_rules
 from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 from onnxscript.rewriter.rule_set import RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
@@ -157,7 +158,7 @@ sdpa_via_mha_rules = RewriteRuleSet([SDPAViaMHA.rule(masked=True), SDPAViaMHA.ru
 def replace_sdpa_by_mha(model: ir.Model, *, debug: bool = False) -> int:
     """Replace every intermediate SDPA left in ``model`` by MultiHeadAttention (in place);
     the number replaced. Run it last among the attention fusions."""
-    return apply_once(sdpa_via_mha_rules, model, debug)
+    return apply_rules(sdpa_via_mha_rules, model, debug=debug)
 
 
 __all__ = [
