@@ -459,7 +459,10 @@ def lower_model(
     model = ir.Model(
         graph,
         ir_version=ir_version,
-        functions=[lower_function(f, source_locations) for f in fn.transitive_callees()],
+        functions=[
+            lower_function(f, True) if source_locations else lowered_function(f)
+            for f in fn.transitive_callees()
+        ],
         **{key: fields.pop(key) for key in _IR_MODEL_FIELDS if key in fields},
     )
     model.meta[MODEL_FIELDS] = fields
