@@ -13,12 +13,8 @@ from onnxscript.defaults import default_ir_version
 from onnxscript.onnx_types import is_tensor_type
 from onnxscript.program.graph import Function
 from onnxscript.program.initializers import add_initializers
-from onnxscript.program.lowering import (
-    bind_attributes,
-    function_to_model_proto,
-    model_opset_imports,
-    type_from_proto,
-)
+from onnxscript.program.lowering import bind_attributes, model_opset_imports, type_from_proto
+from onnxscript.program.serialize import function_to_model_proto
 from onnxscript.value_types import TensorTypeSpec, TypeSpec
 
 _OPTIONS = {

@@ -362,7 +362,7 @@ class OnnxFunction(FunctionRef, Generic[_P, _R]):
         column, function) in its ``metadata_props`` (keys ``onnxscript.source.*``); by
         default nothing is recorded, so the output does not depend on where the code is.
         """
-        from onnxscript.program.lowering import function_to_proto
+        from onnxscript.program.serialize import function_to_proto
 
         return function_to_proto(self.function_ir, source_locations)
 

@@ -14,8 +14,7 @@ import onnx_ir as ir
 
 from onnxscript.builder import nodes
 from onnxscript.builder.diagnostics import op_error
-from onnxscript.builder.graph_builder import GraphBuilder, Outputs
-from onnxscript.evaluator.context import default_as
+from onnxscript.builder.protocol import Outputs, Recorder
 from onnxscript.inference import InferenceError
 from onnxscript.inference.infer import infer_node
 from onnxscript.language import binding
@@ -23,7 +22,7 @@ from onnxscript.language.callables import FunctionRef
 
 
 def call_function(
-    builder: GraphBuilder,
+    builder: Recorder,
     function: Any,
     args: Sequence[Any],
     kwargs: Mapping[str, Any],
@@ -34,7 +33,7 @@ def call_function(
         return _run_body(builder, function, args, kwargs, "")
     ir_function, sig = _resolve(builder, function)
     count: Outputs = outputs if outputs is not None else len(ir_function.outputs)
-    results = builder._record(
+    results = builder.record(
         ir_function.name, ir_function.domain, None, args, kwargs, count, signature=sig
     )
     for out, dtype in zip(results, _output_dtypes(function, ir_function)):
@@ -47,7 +46,7 @@ def call_function(
 
 
 def inline_function(
-    builder: GraphBuilder,
+    builder: Recorder,
     function: Any,
     args: Sequence[Any],
     kwargs: Mapping[str, Any],
@@ -62,11 +61,11 @@ def inline_function(
     ir_function, sig = _resolve(builder, function, register=False)
     bound = binding.bind(sig, args, kwargs)
     inputs = [
-        builder._input(sig, i, v, bound.inputs, ir_function.name)
+        builder.as_input(sig, i, v, bound.inputs, ir_function.name)
         for i, v in enumerate(bound.inputs)
     ]
     attrs = {name: nodes.attribute(sig, name, v) for name, v in bound.attributes.items()}
-    names = builder._shared.names
+    names = builder.names
     scope = names.prefix + (f"{prefix}." if prefix else "")
     body, results = expand_call(ir_function, inputs, attrs, prefix=scope)
     for node in body:
@@ -80,10 +79,10 @@ def inline_function(
     return results[0] if len(results) == 1 else tuple(results)
 
 
-def _fresh_names(node: ir.Node, builder: GraphBuilder, scope: str) -> None:
+def _fresh_names(node: ir.Node, builder: Recorder, scope: str) -> None:
     """Make the names a copied node defines unique in the graph (subgraphs included): its
     outputs keep their names when free, and the node is named like a recorded one."""
-    names = builder._shared.names
+    names = builder.names
     node.name = f"{scope}{node.op_type}_node_{names.next_id()}"
     for value in node.outputs:
         value.name = names.fresh(value.name or node.op_type)
@@ -101,7 +100,7 @@ def _fresh_names(node: ir.Node, builder: GraphBuilder, scope: str) -> None:
                 _fresh_names(inner, builder, scope)
 
 
-def _infer_call(builder: GraphBuilder, function: ir.Function, node: ir.Node) -> None:
+def _infer_call(builder: Recorder, function: ir.Function, node: ir.Node) -> None:
     """Types and shapes of a function call's outputs, by inferring a scratch copy of the
     body on stand-ins for the call's inputs (the graph is not touched)."""
     from onnxscript.optimizer.inline import expand_call
@@ -118,7 +117,7 @@ def _infer_call(builder: GraphBuilder, function: ir.Function, node: ir.Node) -> 
         for inner in body:
             infer_node(inner, version)
     except InferenceError as error:
-        builder._graph.remove(node, safe=False)
+        builder.graph.remove(node, safe=False)
         raise op_error(
             node.op_type, node.domain, f"in its body: {error}", list(node.inputs)
         ) from None
@@ -149,14 +148,14 @@ def _is_traced(function: Any) -> bool:
 
 
 def _run_body(
-    builder: GraphBuilder,
+    builder: Recorder,
     function: Any,
     args: Sequence[Any],
     kwargs: Mapping[str, Any],
     prefix: str,
 ) -> Any:
     body = getattr(function, "function", function)
-    with default_as(builder):
+    with builder:
         if not prefix:
             return body(*args, **kwargs)
         with builder.module(prefix):
@@ -164,7 +163,7 @@ def _run_body(
 
 
 def _resolve(
-    builder: GraphBuilder, function: Any, register: bool = True
+    builder: Recorder, function: Any, register: bool = True
 ) -> tuple[ir.Function, binding.Signature]:
     """The function as ``ir.Function`` and its calling convention; with ``register``, it
     and the functions it calls are added to the builder's functions."""
@@ -177,26 +176,29 @@ def _resolve(
             f"expected a script function (@script()), a traced function or an "
             f"ir.Function, got {type(function).__name__}"
         )
-    from onnxscript.program.lowering import function_to_proto
+    from onnxscript.program.lowering import lower_function, lowered_function
 
     key = (function.domain, function.name, "")
     ir_function = builder.functions.get(key)
     if ir_function is None:
-        ir_function = ir.serde.deserialize_function(function_to_proto(function.function_ir, False))
+        # An inlined function is only read: the compiled function's IR, lowered once. A
+        # registered one is the builder's own (models and passes change their functions):
+        # lowered anew, which is cheaper than cloning.
+        program = function.function_ir
+        ir_function = lower_function(program) if register else lowered_function(program)
     for callee in function.function_ir.transitive_callees():
         callee_key = (callee.domain, callee.name, "")
         if callee_key not in builder.functions:
-            proto = function_to_proto(callee, False)
             version = function.function_ir.opset_imports.get(callee.domain, 1)
-            _register(builder, ir.serde.deserialize_function(proto), version)
+            _register(builder, lower_function(callee), version)
     if register:
         _register(builder, ir_function, function.version)
     return ir_function, function.call_signature
 
 
-def _register(builder: GraphBuilder, function: ir.Function, version: int) -> None:
+def _register(builder: Recorder, function: ir.Function, version: int) -> None:
     builder.functions[(function.domain, function.name, function.overload)] = function
-    builder._use_opset(function.domain, version)
+    builder.use_opset(function.domain, version)
 
 
 __all__ = ["call_function", "inline_function"]

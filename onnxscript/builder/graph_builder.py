@@ -15,14 +15,18 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import onnx_ir as ir
 
 from onnxscript import defaults
 from onnxscript.builder import constants, nodes
+from onnxscript.builder.calls import call_function, inline_function
 from onnxscript.builder.diagnostics import BuilderArgumentError, BuilderError, op_error
 from onnxscript.builder.naming import Names
+from onnxscript.builder.op_builder import OpBuilder
+from onnxscript.builder.protocol import Outputs
+from onnxscript.builder.subgraphs import build_subgraph
 from onnxscript.builder.types import typed_value
 from onnxscript.errors import BindingError
 from onnxscript.evaluator.context import default_as
@@ -31,12 +35,6 @@ from onnxscript.inference import InferenceError
 from onnxscript.inference.evaluate import evaluate_node
 from onnxscript.inference.infer import infer_node
 from onnxscript.language import binding
-
-if TYPE_CHECKING:
-    from onnxscript.builder.op_builder import OpBuilder
-
-Outputs = int | Sequence[str | ir.Value] | None
-"""``_outputs=``: how many outputs, or their names, or the values to use as outputs."""
 
 
 class _Shared:
@@ -114,14 +112,22 @@ class GraphBuilder(Evaluator):
         model (``ir.Model(graph, functions=builder.functions.values())``)."""
         return self._shared.functions
 
+    @property
+    def names(self) -> Names:
+        """The names used in the graph and its subgraphs, and the module scopes."""
+        return self._shared.names
+
+    def child(self, graph: ir.Graph) -> GraphBuilder:
+        """A builder of ``graph``, a subgraph of this one (names, constants and functions
+        shared)."""
+        return GraphBuilder(graph, parent=self)
+
     def opset(self, domain: str, version: int = 1) -> OpBuilder:
         """An ``OpBuilder`` for ``domain`` at ``version`` (recorded in the opset imports)."""
-        from onnxscript.builder.op_builder import OpBuilder
-
         key = (domain, version)
         found = self._opsets.get(key)
         if found is None:
-            self._use_opset(domain, version)
+            self.use_opset(domain, version)
             found = self._opsets[key] = OpBuilder(self, domain, version)
         return found
 
@@ -173,7 +179,7 @@ class GraphBuilder(Evaluator):
         a value of another graph or an output already listed is passed through an
         ``Identity``, so that every output is a distinct value made in this graph."""
         if _needs_identity(value, self._graph):
-            (value,) = self._record("Identity", "", None, [value], {}, None)
+            (value,) = self.record("Identity", "", None, [value], {}, None)
         if name is not None and value.name != name:
             self._shared.names.used.discard(value.name or "")
             value.name = self._shared.names.claim(name)
@@ -229,10 +235,10 @@ class GraphBuilder(Evaluator):
         name: str | None = None,
     ) -> ir.Value | tuple[ir.Value, ...]:
         """Record ``domain::op_type(*args, **kwargs)``; one value or a tuple of values."""
-        results = self._record(op_type, domain, version, args, kwargs, outputs, name)
+        results = self.record(op_type, domain, version, args, kwargs, outputs, name)
         return results[0] if len(results) == 1 else results
 
-    def _record(
+    def record(
         self,
         op_type: str,
         domain: str,
@@ -244,7 +250,10 @@ class GraphBuilder(Evaluator):
         *,
         signature: binding.Signature | None = None,
     ) -> tuple[ir.Value, ...]:
-        import_version = self._use_opset(domain, version)
+        """Record one node (``call_op`` without unpacking): inputs and attributes bound by
+        ``signature`` (else the op's schema), the outputs as a tuple; a node whose inputs
+        are all constants may be folded into constants instead."""
+        import_version = self.use_opset(domain, version)
         if version is not None and version != import_version:
             try:
                 nodes.check_op_version(domain, op_type, import_version, version)
@@ -257,7 +266,7 @@ class GraphBuilder(Evaluator):
             raise op_error(op_type, domain, str(error), [], BuilderArgumentError) from None
         try:
             inputs = [
-                self._input(sig, i, v, bound.inputs, op_type) for i, v in enumerate(bound.inputs)
+                self.as_input(sig, i, v, bound.inputs, op_type) for i, v in enumerate(bound.inputs)
             ]
         except BuilderError as error:
             raise op_error(op_type, domain, str(error), []) from None
@@ -312,7 +321,7 @@ class GraphBuilder(Evaluator):
                 values.append(ir.Value(name=names.claim(names.prefix + item)))
         return values
 
-    def _input(
+    def as_input(
         self, sig: binding.Signature, slot: int, value: Any, values: Sequence[Any], op: str
     ) -> ir.Value | None:
         """An input as an ``ir.Value``: Python numbers, lists and arrays become constants of
@@ -333,7 +342,7 @@ class GraphBuilder(Evaluator):
             dtype = int(like.dtype)
         const = self.constant(value, dtype, where=f"input {slot} of {op}")
         if dtype is None and like is not None:
-            (const,) = self._record("CastLike", "", None, [const, like], {}, None)
+            (const,) = self.record("CastLike", "", None, [const, like], {}, None)
         return const
 
     def constant(self, value: Any, dtype: int | None = None, *, where: str = "") -> ir.Value:
@@ -392,7 +401,7 @@ class GraphBuilder(Evaluator):
         )
 
     # -- opsets -----------------------------------------------------------------------------
-    def _use_opset(self, domain: str, version: int | None) -> int:
+    def use_opset(self, domain: str, version: int | None) -> int:
         """The version of ``domain`` the graph imports (``version`` is recorded if the
         domain is new)."""
         imports = self._root._graph.opset_imports
@@ -415,8 +424,6 @@ class GraphBuilder(Evaluator):
         """A graph for a graph attribute (If/Loop/Scan bodies): ``trace_function(op,
         *inputs)`` builds it with its own ``op``; ``inputs``/``outputs`` give the types
         (``FLOAT[4]``, ``INT64[...]``, ``ir.TypeAndShape`` or an ``ir.Value`` to copy)."""
-        from onnxscript.builder.subgraphs import build_subgraph
-
         in_types = input_types if input_types is not None else inputs
         out_types = output_types if output_types is not None else outputs
         return build_subgraph(self, trace_function, in_types, out_types, name)
@@ -424,8 +431,6 @@ class GraphBuilder(Evaluator):
     def call(self, function: Any, *args: Any, _outputs: Outputs = None, **kwargs: Any) -> Any:
         """Call a script function (``@script()``) or an ``ir.Function`` as one node; the
         function is added to :attr:`functions`. A traced function runs its body here."""
-        from onnxscript.builder.calls import call_function
-
         return call_function(self, function, args, kwargs, _outputs)
 
     def call_inline(
@@ -437,8 +442,6 @@ class GraphBuilder(Evaluator):
         **kwargs: Any,
     ) -> Any:
         """Copy a function's body into the graph (names prefixed with ``_prefix``)."""
-        from onnxscript.builder.calls import inline_function
-
         return inline_function(self, function, args, kwargs, _outputs, _prefix)
 
     # -- the evaluator protocol -------------------------------------------------------------
@@ -456,7 +459,7 @@ class GraphBuilder(Evaluator):
     def eval_op(self, op: OpRef, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
         kwargs = dict(kwargs)
         outputs = kwargs.pop("_outputs", None)
-        results = self._record(op.name, op.domain, op.version, args, kwargs, outputs)
+        results = self.record(op.name, op.domain, op.version, args, kwargs, outputs)
         single = len(results) == 1 and not isinstance(outputs, (int, list, tuple))
         return results[0] if single else results
 

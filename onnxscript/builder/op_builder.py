@@ -7,7 +7,7 @@ from typing import Any
 
 import onnx_ir as ir
 
-from onnxscript.builder.graph_builder import GraphBuilder, Outputs
+from onnxscript.builder.protocol import Outputs, Recorder
 
 
 class OpBuilder:
@@ -18,14 +18,14 @@ class OpBuilder:
     node's name) steer the call. One output gives a value, several a tuple.
     """
 
-    def __init__(self, builder: GraphBuilder, domain: str, version: int) -> None:
+    def __init__(self, builder: Recorder, domain: str, version: int) -> None:
         self._builder = builder
         self._domain = domain
         self._version = version
         self._callers: dict[str, Callable[..., Any]] = {}
 
     @property
-    def builder(self) -> GraphBuilder:
+    def builder(self) -> Recorder:
         """The ``GraphBuilder`` this op builder records into."""
         return self._builder
 
@@ -59,7 +59,7 @@ class OpBuilder:
         return caller
 
     def _caller(self, op_type: str) -> Callable[..., Any]:
-        record = self._builder._record
+        record = self._builder.record
         domain, version = self._domain, self._version
 
         def call(*args: Any, **kwargs: Any) -> Any:

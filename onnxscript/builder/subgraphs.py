@@ -8,13 +8,12 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript.builder.diagnostics import BuilderError
-from onnxscript.builder.graph_builder import GraphBuilder
+from onnxscript.builder.protocol import Recorder
 from onnxscript.builder.types import type_and_shape, typed_value
-from onnxscript.evaluator.context import default_as
 
 
 def build_subgraph(
-    parent: GraphBuilder,
+    parent: Recorder,
     trace_function: Callable[..., Any],
     input_types: Sequence[Any],
     output_types: Sequence[Any] | None,
@@ -27,12 +26,12 @@ def build_subgraph(
     output types are checked against the inferred element types and then applied.
     """
     graph = ir.Graph([], [], nodes=[], name=name)
-    sub = GraphBuilder(graph, parent=parent)
-    names = parent._shared.names
+    sub = parent.child(graph)
+    names = parent.names
     for index, spec in enumerate(input_types):
         value_name = names.fresh(f"{names.prefix}{name}_input_{index}")
         graph.inputs.append(typed_value(value_name, spec, f"input {index} of subgraph {name}"))
-    with default_as(sub):
+    with sub:
         result = trace_function(sub.op, *graph.inputs)
     items = list(result) if isinstance(result, (tuple, list)) else [result]
     if output_types is not None and len(output_types) != len(items):

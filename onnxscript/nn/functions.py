@@ -21,8 +21,8 @@ from onnxscript.ir_utils.graphs import subgraphs
 from onnxscript.unique_names import candidates
 
 if TYPE_CHECKING:
-    from onnxscript.builder.graph_builder import GraphBuilder
     from onnxscript.builder.op_builder import OpBuilder
+    from onnxscript.builder.protocol import Recorder
 
 
 class Module(Protocol):
@@ -64,7 +64,7 @@ def call_as_function(
 
 
 def _function(
-    builder: GraphBuilder, name: str, body: list[ir.Node], outputs: list[ir.Value]
+    builder: Recorder, name: str, body: list[ir.Node], outputs: list[ir.Value]
 ) -> ir.Function:
     """The nodes as a function reading every outside value through an input."""
     made = {id(v) for node in body for v in node.outputs}
@@ -121,7 +121,7 @@ def _defined_within(node: ir.Node) -> set[int]:
     return ids
 
 
-def _shared(builder: GraphBuilder, function: ir.Function) -> ir.Function:
+def _shared(builder: Recorder, function: ir.Function) -> ir.Function:
     """An equal function already in the model (up to names), else ``function`` added
     under a free name."""
     key = _canonical(function)
@@ -172,11 +172,11 @@ def _canonical(function: ir.Function) -> bytes:
 
 
 def _call_node(
-    builder: GraphBuilder, function: ir.Function, module: Module, outputs: list[ir.Value]
+    builder: Recorder, function: ir.Function, module: Module, outputs: list[ir.Value]
 ) -> ir.Node:
     """The node calling ``function`` on the outside values, with outputs named and typed
     like the values ``forward`` returned."""
-    names = builder._shared.names
+    names = builder.names
     new_outputs = []
     for index, inner in enumerate(outputs):
         out = ir.Value(name=inner.name, type=inner.type, shape=inner.shape)

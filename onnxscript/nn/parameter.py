@@ -15,7 +15,7 @@ import onnx_ir as ir
 from onnxscript.nn.state import StateDictError, fitted
 
 if TYPE_CHECKING:
-    from onnxscript.builder.graph_builder import GraphBuilder
+    from onnxscript.builder.protocol import Recorder
 
 
 class Parameter(ir.Value):
@@ -64,7 +64,7 @@ class Parameter(ir.Value):
             tensor.name = self.name
         self.const_value = tensor
 
-    def realize(self, builder: GraphBuilder) -> Parameter:
+    def realize(self, builder: Recorder) -> Parameter:
         """Register the parameter as an initializer of ``builder``'s root graph, named
         with the current module scope (done once; later calls return it as it is)."""
         if not self._realized:

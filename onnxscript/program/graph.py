@@ -1,7 +1,7 @@
 """The intermediate representation: values, nodes, graphs and functions as plain dataclasses.
 
 The converter builds these; ``onnxscript.analysis`` names them; ``onnxscript.program.lowering``
-turns them into onnx protos. Values are identified by object identity (several values may
+turns them into onnx_ir objects. Values are identified by object identity (several values may
 want the same name before naming), and nested graphs (If branches, Loop bodies, graph
 attributes) refer to values of enclosing graphs directly.
 """
@@ -129,7 +129,7 @@ class AttrParam:
     doc_string: str = ""
 
 
-@dataclass(eq=False, slots=True)
+@dataclass(eq=False)
 class Function:
     """A function (or main graph) with attribute parameters and opset imports.
 

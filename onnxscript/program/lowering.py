@@ -1,37 +1,59 @@
-"""Lowering of the IR to onnx protos: ``GraphProto``, ``FunctionProto`` and ``ModelProto``.
+"""Lowering of the program IR to onnx_ir: ``ir.Function`` and ``ir.Model``.
 
 Lowering is a direct, deterministic walk: every value must already carry its final name
 (see ``onnxscript.analysis.naming``). Attribute references to function attribute parameters
 are kept in functions and replaced by concrete values when a function becomes a model graph.
+Protos are made from the result only where the API hands one out
+(``onnxscript.program.serialize``).
+
+Types are set where a proto records them (and so where deserializing the proto would
+set them): graph inputs and outputs, and the values the program lists in a graph's
+``value_infos``; a function's own inputs and outputs are untyped. The ``value_infos`` are
+also kept in order under :data:`VALUE_INFOS` in the graph's ``meta`` (onnx_ir derives
+value infos from the values' types, which loses their order and those of graph outputs).
 """
 
 from __future__ import annotations
 
+import numbers
+import weakref
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import onnx
 import onnx.helper
+import onnx_ir as ir
 
 from onnxscript.errors import LoweringError
 from onnxscript.program.graph import (
     Attr,
-    AttrParam,
     Function,
     Graph,
     Node,
-    SourceLocation,
     Value,
 )
-from onnxscript.program.optional_inputs import (
-    expressible,
-    model_input_type,
-    read_optional_inputs,
-)
+from onnxscript.program.optional_inputs import model_input_type
 from onnxscript.value_types import OptionalTypeSpec, SequenceTypeSpec, TensorTypeSpec, TypeSpec
 
 _AT = onnx.AttributeProto
 _TYPE_SPECS = (TensorTypeSpec, SequenceTypeSpec, OptionalTypeSpec)
+
+VALUE_INFOS = "onnxscript.value_infos"
+"""``ir.Graph.meta`` key: the graph's value infos in program order (detached ``ir.Value``
+objects holding a name, type and shape)."""
+MODEL_FIELDS = "onnxscript.model_fields"
+"""``ir.Model.meta`` key: ``ModelProto`` fields given by the user that ``ir.Model`` does not
+hold, set on the proto as they are."""
+_IR_MODEL_FIELDS = ("producer_name", "producer_version", "domain", "model_version", "doc_string")
+
+LOCATION_KEYS = (
+    "onnxscript.source.file",
+    "onnxscript.source.line",
+    "onnxscript.source.column",
+    "onnxscript.source.function",
+)
+"""``metadata_props`` keys of a node's source location (``source_locations=True``): the
+file as Python named it, the 1-based line and column, and the script function."""
 
 
 def type_to_proto(t: TypeSpec) -> onnx.TypeProto:
@@ -80,12 +102,47 @@ def type_from_proto(proto: onnx.TypeProto) -> TypeSpec | None:
     return None
 
 
-def _value_info(value: Value, t: TypeSpec | None) -> onnx.ValueInfoProto:
-    info = onnx.ValueInfoProto()
-    info.name = _name(value)
-    if t is not None:
-        info.type.CopyFrom(type_to_proto(t))
-    return info
+class _ElementTypeCode(int):
+    """An element type code onnx_ir has no ``DataType`` for (a malformed program read
+    from a proto), written back as it was."""
+
+    @property
+    def value(self) -> int:
+        return int(self)
+
+
+def _data_type(code: int) -> ir.DataType:
+    try:
+        return ir.DataType(code)
+    except ValueError:
+        return cast(ir.DataType, _ElementTypeCode(code))
+
+
+def type_and_shape(t: TypeSpec | None) -> ir.TypeAndShape:
+    """The onnx_ir type of an IR type, and the shape of its tensor (for a sequence or an
+    optional, the shape of the tensor inside, where onnx_ir keeps it)."""
+    if t is None:
+        return ir.TypeAndShape(None, None)
+    if isinstance(t, TensorTypeSpec):
+        shape = None if t.shape is None else ir.Shape(list(t.shape))
+        return ir.TypeAndShape(ir.TensorType(_data_type(t.dtype or 0)), shape)
+    if isinstance(t, (SequenceTypeSpec, OptionalTypeSpec)):
+        inner = type_and_shape(t.elem)
+        assert inner.type is not None
+        wrap = ir.SequenceType if isinstance(t, SequenceTypeSpec) else ir.OptionalType
+        return ir.TypeAndShape(wrap(inner.type), inner.shape)
+    raise TypeError(f"not an IR type: {t!r}")
+
+
+def _set_type(value: ir.Value, t: TypeSpec | None) -> None:
+    found = type_and_shape(t)
+    value.type = found.type
+    value.shape = found.shape
+
+
+def _detached(name: str, t: TypeSpec | None) -> ir.Value:
+    found = type_and_shape(t)
+    return ir.Value(name=name, type=found.type, shape=found.shape)
 
 
 def _name(value: Value | None) -> str:
@@ -96,136 +153,234 @@ def _name(value: Value | None) -> str:
     return value.name
 
 
-LOCATION_KEYS = (
-    "onnxscript.source.file",
-    "onnxscript.source.line",
-    "onnxscript.source.column",
-    "onnxscript.source.function",
-)
-"""``metadata_props`` keys of a node's source location (``source_locations=True``): the
-file as Python named it, the 1-based line and column, and the script function."""
+def _checked_kind(name: str, value: Any, kind: int) -> None:
+    """The check ``onnx.helper.make_attribute`` makes: a single value's own kind must be
+    the declared one (lists are taken as declared)."""
+    if isinstance(value, numbers.Integral):
+        found = _AT.INT
+    elif isinstance(value, numbers.Real):
+        found = _AT.FLOAT
+    elif isinstance(value, (str, bytes)):
+        found = _AT.STRING
+    elif isinstance(value, onnx.TensorProto):
+        found = _AT.TENSOR
+    elif isinstance(value, onnx.SparseTensorProto):
+        found = _AT.SPARSE_TENSOR
+    elif isinstance(value, (ir.Graph, onnx.GraphProto)):
+        found = _AT.GRAPH
+    elif isinstance(value, (onnx.TypeProto, ir.TypeAndShape, *_TYPE_SPECS)):
+        found = _AT.TYPE_PROTO
+    elif hasattr(value, "__iter__"):
+        return
+    else:
+        raise TypeError(f"'{value}' is not an accepted attribute value.")
+    if found != kind:
+        raise TypeError(
+            f"attribute {name!r}: a {_AT.AttributeType.Name(found)} value for a "
+            f"{_AT.AttributeType.Name(kind)} attribute"
+        )
 
 
-def _add_location(proto: onnx.NodeProto, location: SourceLocation) -> None:
-    for key, value in zip(LOCATION_KEYS, location):
-        entry = proto.metadata_props.add()
-        entry.key = key
-        entry.value = str(value)
+def _text(value: Any) -> Any:
+    if isinstance(value, bytes):
+        try:
+            return value.decode("utf-8")
+        except UnicodeDecodeError:
+            return value
+    return value
+
+
+def _ir_type_proto(value: Any) -> ir.TypeAndShape:
+    if isinstance(value, _TYPE_SPECS):
+        return type_and_shape(value)
+    return ir.TypeAndShape(
+        ir.serde.deserialize_type_proto_for_type(value),
+        ir.serde.deserialize_type_proto_for_shape(value),
+    )
+
+
+def make_attribute(name: str, value: Any, kind: int, doc_string: str = "") -> ir.Attr:
+    """An ``ir.Attr`` holding ``value`` (Python data or protos) as attribute kind ``kind``,
+    with ``onnx.helper.make_attribute``'s check of the value's kind."""
+    _checked_kind(name, value, kind)
+    if kind == _AT.INT:
+        value = int(value)
+    elif kind == _AT.FLOAT:
+        value = float(value)
+    elif kind == _AT.STRING:
+        value = _text(value)
+    elif kind == _AT.INTS:
+        value = [int(v) for v in value]
+    elif kind == _AT.FLOATS:
+        value = [float(v) for v in value]
+    elif kind == _AT.STRINGS:
+        value = [_text(v) for v in value]
+    elif kind == _AT.TENSOR:
+        value = ir.serde.TensorProtoTensor(value)
+    elif kind == _AT.TENSORS:
+        value = [ir.serde.TensorProtoTensor(t) for t in value]
+    elif kind == _AT.TYPE_PROTO:
+        value = _ir_type_proto(value)
+    elif kind == _AT.TYPE_PROTOS:
+        value = [_ir_type_proto(t) for t in value]
+    elif kind == _AT.SPARSE_TENSORS:
+        value = list(value)
+    return ir.Attr(name, ir.AttributeType(kind), value, doc_string=doc_string or None)
 
 
 class _Lowerer:
     """Lowers graphs, binding attribute references when ``bindings`` is given, and writing
-    each node's source location into its ``metadata_props`` when ``locations`` is true."""
+    each node's source location into its ``metadata_props`` when ``locations`` is true.
 
-    def __init__(
-        self,
-        bindings: Mapping[str, Any] | None,
-        params: Sequence[AttrParam],
-        locations: bool = False,
-    ) -> None:
+    ``values`` maps each program value to its ``ir.Value`` (nested graphs read values of
+    enclosing graphs directly, in both IRs)."""
+
+    def __init__(self, bindings: Mapping[str, Any] | None, locations: bool = False) -> None:
         self.bindings = bindings
-        self.param_kinds = {p.name: p.kind for p in params}
         self.locations = locations
+        self.values: dict[Value, ir.Value] = {}
 
-    def attr(self, attr: Attr) -> onnx.AttributeProto:
+    def value(self, value: Value) -> ir.Value:
+        found = self.values.get(value)
+        if found is None:
+            found = self.values[value] = ir.Value(name=_name(value))
+        return found
+
+    def attr(self, attr: Attr) -> ir.Attr:
         if attr.ref is not None:
             if self.bindings is None:
-                proto = onnx.AttributeProto()
-                proto.name = attr.name
-                proto.ref_attr_name = attr.ref
-                proto.type = attr.kind  # type: ignore[assignment]
-                return proto
+                return ir.RefAttr(attr.name, attr.ref, ir.AttributeType(attr.kind))
             if attr.ref not in self.bindings:
                 raise LoweringError(f"attribute parameter {attr.ref!r} has no value")
-            return _make_attribute(attr.name, self.bindings[attr.ref], attr.kind, attr.doc_string)
-        value = attr.value
-        if attr.kind == _AT.GRAPH:
-            value = self.graph(value)
-        elif attr.kind == _AT.GRAPHS:
-            value = [self.graph(g) for g in value]
-        elif attr.kind == _AT.TYPE_PROTO and isinstance(value, _TYPE_SPECS):
-            value = type_to_proto(value)
-        return _make_attribute(attr.name, value, attr.kind, attr.doc_string)
+            return make_attribute(attr.name, self.bindings[attr.ref], attr.kind, attr.doc_string)
+        if attr.kind == _AT.GRAPHS:
+            graphs = [self.graph(g) for g in attr.value]
+            return ir.Attr(
+                attr.name, ir.AttributeType.GRAPHS, graphs, doc_string=attr.doc_string or None
+            )
+        value = self.graph(attr.value) if attr.kind == _AT.GRAPH else attr.value
+        return make_attribute(attr.name, value, attr.kind, attr.doc_string)
 
-    def node(self, node: Node) -> onnx.NodeProto:
-        proto = onnx.NodeProto()
-        proto.op_type = node.op_type
-        proto.domain = node.domain
-        proto.input.extend(_name(v) for v in node.inputs)
-        proto.output.extend(_name(v) for v in node.outputs)
-        if node.name:
-            proto.name = node.name
-        if node.doc_string:
-            proto.doc_string = node.doc_string
-        if node.overload:
-            proto.overload = node.overload
-        proto.attribute.extend(self.attr(a) for a in node.attrs)
+    def node(self, node: Node) -> ir.Node:
+        inputs = [None if v is None else self.value(v) for v in node.inputs]
+        attrs = [self.attr(a) for a in node.attrs]
+        outputs = []
+        for v in node.outputs:
+            out = self.value(v)
+            if out.producer() is not None:  # a second definition: the name is what counts
+                out = self.values[v] = ir.Value(name=_name(v))
+            outputs.append(out)
+        metadata = None
         if self.locations and node.location is not None:
-            _add_location(proto, node.location)
-        return proto
+            metadata = {k: str(v) for k, v in zip(LOCATION_KEYS, node.location)}
+        return ir.Node(
+            node.domain,
+            node.op_type,
+            inputs,
+            attrs,
+            outputs=outputs,
+            overload=node.overload,
+            name=node.name or None,
+            doc_string=node.doc_string or None,
+            metadata_props=metadata,
+        )
 
     def graph(
         self,
         graph: Graph,
         input_types: Sequence[TypeSpec | None] | None = None,
         output_types: Sequence[TypeSpec | None] | None = None,
-    ) -> onnx.GraphProto:
-        proto = onnx.GraphProto()
-        proto.name = graph.name
-        if graph.doc_string:
-            proto.doc_string = graph.doc_string
+        *,
+        typed_io: bool = True,
+    ) -> ir.Graph:
+        """``graph`` in onnx_ir; its inputs and outputs typed (``typed_io``) with the given
+        types, else their own."""
+        inputs = [self.value(v) for v in graph.inputs]
+        initializers = [self._initializer(v, t) for v, t in graph.initializers]
+        nodes = [self.node(n) for n in graph.nodes]
+        result = ir.Graph(
+            [],
+            [],
+            nodes=nodes,
+            initializers=initializers,
+            name=graph.name,
+            doc_string=graph.doc_string or None,
+        )
+        for ir_node, node in zip(result, graph.nodes):
+            if not node.name:  # onnx_ir names the nodes it is given; the program's are kept
+                ir_node.name = None
+        infos = [_detached(_name(v), v.declared_type or v.type) for v in graph.value_infos]
+        result.meta[VALUE_INFOS] = infos
+        for v, info in zip(graph.value_infos, infos):
+            self.value(v).type, self.value(v).shape = info.type, info.shape
+        if not typed_io:
+            _add(result.inputs, inputs)
+            _add(result.outputs, [self.value(v) for v in graph.outputs])
+            return result
         in_types = input_types or [v.declared_type or v.type for v in graph.inputs]
         out_types = output_types or [v.declared_type or v.type for v in graph.outputs]
-        proto.input.extend(_value_info(v, t) for v, t in zip(graph.inputs, in_types))
-        proto.output.extend(_value_info(v, t) for v, t in zip(graph.outputs, out_types))
-        for value, tensor in graph.initializers:
-            init = proto.initializer.add()
-            init.CopyFrom(tensor)
-            init.name = _name(value)
-        proto.node.extend(self.node(n) for n in graph.nodes)
-        proto.value_info.extend(
-            _value_info(v, v.declared_type or v.type) for v in graph.value_infos
-        )
-        return proto
+        for value, t in zip(_add(result.inputs, inputs), in_types):
+            _set_type(value, t)
+        outputs = [self.value(v) for v in graph.outputs]
+        for value, t in zip(_add(result.outputs, outputs, retype=out_types), out_types):
+            _set_type(value, t)
+        return result
+
+    def _initializer(self, value: Value, tensor: Any) -> ir.Value:
+        result = self.value(value)
+        result.const_value = ir.serde.TensorProtoTensor(tensor)
+        return result
 
 
-def _make_attribute(name: str, value: Any, kind: int, doc_string: str = "") -> onnx.AttributeProto:
-    proto = onnx.helper.make_attribute(name, value, attr_type=kind)
-    if doc_string:
-        proto.doc_string = doc_string
-    return proto
+def _add(
+    io: Any, values: Sequence[ir.Value], retype: Sequence[TypeSpec | None] | None = None
+) -> list[ir.Value]:
+    """Append ``values`` to a graph's inputs or outputs: a value another graph already
+    owns (an enclosing graph's input passed through, one value returned by two branches)
+    or that would need a second type is stood in for by a value of the same name."""
+    added = []
+    for i, value in enumerate(values):
+        if (
+            retype is not None
+            and value.is_graph_input()
+            and value.type is not None
+            and type_and_shape(retype[i]) != ir.TypeAndShape(value.type, value.shape)
+        ):
+            value = ir.Value(name=value.name)
+        try:
+            io.append(value)
+        except ValueError:
+            value = ir.Value(name=value.name, type=value.type, shape=value.shape)
+            io.append(value)
+        added.append(value)
+    return added
 
 
-def graph_to_proto(graph: Graph) -> onnx.GraphProto:
-    """Lower a graph that refers to no attribute parameters."""
-    return _Lowerer(None, ()).graph(graph)
+_CACHE: weakref.WeakKeyDictionary[Function, ir.Function] = weakref.WeakKeyDictionary()
 
 
-def function_to_proto(fn: Function, source_locations: bool = False) -> onnx.FunctionProto:
+def lower_function(fn: Function, source_locations: bool = False) -> ir.Function:
     """Lower a function, keeping attribute parameters as function attributes."""
-    lowerer = _Lowerer(None, fn.attr_params, source_locations)
-    proto = onnx.FunctionProto()
-    proto.name = fn.name
-    proto.domain = fn.domain
-    if fn.overload:
-        proto.overload = fn.overload
-    if fn.doc_string:
-        proto.doc_string = fn.doc_string
-    proto.input.extend(_name(v) for v in fn.graph.inputs)
-    proto.output.extend(_name(v) for v in fn.graph.outputs)
-    for param in fn.attr_params:
-        if param.has_default and param.default is not None:
-            proto.attribute_proto.append(
-                _make_attribute(param.name, param.default, param.kind, param.doc_string)
-            )
-        else:
-            proto.attribute.append(param.name)
-    proto.node.extend(lowerer.node(n) for n in fn.graph.nodes)
-    proto.opset_import.extend(
-        onnx.helper.make_opsetid(domain, version) for domain, version in fn.opset_imports.items()
-    )
-    proto.value_info.extend(_value_info(v, v.declared_type or v.type) for v in fn.graph.value_infos)
-    return proto
+    lowerer = _Lowerer(None, source_locations)
+    graph = lowerer.graph(fn.graph, typed_io=False)
+    graph.doc_string = fn.doc_string or None
+    graph.opset_imports.update(fn.opset_imports)
+    attributes = [
+        make_attribute(p.name, p.default, p.kind, p.doc_string)
+        if p.has_default and p.default is not None
+        else ir.Attr(p.name, ir.AttributeType(p.kind), None)
+        for p in fn.attr_params
+    ]
+    return ir.Function(fn.domain, fn.name, fn.overload, graph=graph, attributes=attributes)
+
+
+def lowered_function(fn: Function) -> ir.Function:
+    """``lower_function(fn)`` (no source locations), lowered once per function: treat it
+    as read-only (clone it to change it)."""
+    found = _CACHE.get(fn)
+    if found is None:
+        found = _CACHE[fn] = lower_function(fn)
+    return found
 
 
 def bind_attributes(fn: Function, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -270,47 +425,45 @@ def model_opset_imports(fn: Function) -> dict[str, int]:
     return imports
 
 
-def function_to_model_proto(
+def lower_model(
     fn: Function,
     *,
     ir_version: int,
-    opset_imports: Mapping[str, int] | None = None,
+    opset_imports: Mapping[str, int],
     bindings: Mapping[str, Any] | None = None,
     input_types: Sequence[TypeSpec | None] | None = None,
     output_types: Sequence[TypeSpec | None] | None = None,
+    optional_inputs: Sequence[Value] = (),
     extra_value_infos: Sequence[tuple[str, TypeSpec]] = (),
     model_fields: Mapping[str, Any] | None = None,
     source_locations: bool = False,
-) -> onnx.ModelProto:
+) -> ir.Model:
     """Lower ``fn`` as the main graph of a model that embeds every function it calls.
 
-    Its optional inputs become graph inputs of type ``optional(T)`` where the opset and IR
-    version allow (see ``onnxscript.program.optional_inputs``)."""
-    lowerer = _Lowerer(bindings or {}, fn.attr_params, source_locations)
-    imports = dict(opset_imports) if opset_imports is not None else model_opset_imports(fn)
-    optional = fn.optional_inputs if expressible(imports.get("", 0), ir_version) else []
-    if optional:
+    ``optional_inputs`` (inputs of ``fn``) get the model-input type ``optional(T)``.
+    """
+    lowerer = _Lowerer(bindings or {}, source_locations)
+    if optional_inputs:
         given = input_types or [v.declared_type or v.type for v in fn.graph.inputs]
         input_types = [
-            model_input_type(t) if any(v is o for o in optional) else t
+            model_input_type(t) if any(v is o for o in optional_inputs) else t
             for v, t in zip(fn.graph.inputs, given)
         ]
     graph = lowerer.graph(fn.graph, input_types, output_types)
-    read_optional_inputs(graph, [_name(v) for v in optional])
     if not graph.doc_string and fn.doc_string:
         graph.doc_string = fn.doc_string
     graph.name = fn.name
-    for name, t in extra_value_infos:
-        info = graph.value_info.add()
-        info.name = name
-        info.type.CopyFrom(type_to_proto(t))
-    model = onnx.helper.make_model(
+    graph.meta[VALUE_INFOS].extend(_detached(name, t) for name, t in extra_value_infos)
+    graph.opset_imports.update(opset_imports)
+    fields = dict(model_fields or {})
+    model = ir.Model(
         graph,
-        opset_imports=[onnx.helper.make_opsetid(d, v) for d, v in imports.items()],
         ir_version=ir_version,
-        functions=[function_to_proto(f, source_locations) for f in fn.transitive_callees()],
+        functions=[
+            lower_function(f, True) if source_locations else lowered_function(f)
+            for f in fn.transitive_callees()
+        ],
+        **{key: fields.pop(key) for key in _IR_MODEL_FIELDS if key in fields},
     )
-    if model_fields:
-        for key, value in model_fields.items():
-            setattr(model, key, value)
+    model.meta[MODEL_FIELDS] = fields
     return model

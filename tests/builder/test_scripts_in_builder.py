@@ -77,3 +77,30 @@ def test_a_custom_domain_op_builder_is_an_opset_too():
 def test_default_opset_of_another_kind_is_refused():
     with pytest.raises(TypeError, match="default_opset must be an Opset"):
         script(default_opset="opset18")  # type: ignore[arg-type]
+
+
+def test_the_builders_functions_are_its_own_the_compiled_function_is_untouched():
+    """The builder reads a script function's onnx_ir (no proto round trip); a function it
+    registers is its own copy, so changing it changes neither the compiled function nor
+    another builder's copy."""
+    graph = ir.Graph([], [], nodes=[], opset_imports={"": 23}, name="g")
+    builder = GraphBuilder(graph)
+    op = builder.op
+
+    @script(default_opset=op)
+    def scaled(x: FLOAT["N"]) -> FLOAT["N"]:
+        return op.Mul(op.Relu(x), 2.0)
+
+    before = scaled.to_function_proto().SerializeToString()
+    x = builder.input("x", ir.DataType.FLOAT, [3])
+    builder.add_output(op.call(scaled, x))
+    registered = builder.functions[("this", "scaled", "")]
+    registered.graph.remove(registered.graph[0], safe=False)
+    assert scaled.to_function_proto().SerializeToString() == before
+    other = GraphBuilder(ir.Graph([], [], nodes=[], opset_imports={"": 23}, name="h"))
+    y = other.op.call_inline(scaled, other.input("y", ir.DataType.FLOAT, [3]))
+    assert [n.op_type for n in other.graph] == ["Relu", "Constant", "Mul"]
+    assert y.shape == ir.Shape([3])
+    other.op.call(scaled, y)
+    assert other.functions[("this", "scaled", "")] is not registered
+    assert len(other.functions[("this", "scaled", "")].graph) == 3

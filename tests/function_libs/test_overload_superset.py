@@ -9,7 +9,6 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-
 from onnxscript._framework_apis.torch_2_11 import get_torchlib_ops
 
 ROOT = Path(__file__).resolve().parents[2]

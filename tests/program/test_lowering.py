@@ -20,12 +20,11 @@ from onnxscript.program import (
 from onnxscript.program.lowering import (
     LoweringError,
     bind_attributes,
-    function_to_model_proto,
-    function_to_proto,
     model_opset_imports,
     type_from_proto,
     type_to_proto,
 )
+from onnxscript.program.serialize import function_to_model_proto, function_to_proto
 
 
 @pytest.mark.parametrize(

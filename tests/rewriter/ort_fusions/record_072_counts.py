@@ -49,6 +49,7 @@ def fuse_072(path: Path) -> dict[str, Any]:
     """0.7.2's ``optimize_for_ort`` on the file: nodes before and after, fused ops, the
     counts it reports."""
     import onnx_ir as ir
+
     from onnxscript.rewriter.ort_fusions import (  # type: ignore[import-not-found]
         optimize_for_ort,
     )
