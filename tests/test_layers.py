@@ -27,6 +27,7 @@ BOTTOM = {
     "defaults",
     "compiled_patterns",
     "proto_graphs",
+    "unique_names",
     "program",
     "value_types",
     "onnx_types",
