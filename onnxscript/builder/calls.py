@@ -17,6 +17,7 @@ from onnxscript.builder.diagnostics import op_error
 from onnxscript.builder.protocol import Outputs, Recorder
 from onnxscript.inference import InferenceError
 from onnxscript.inference.infer import infer_node
+from onnxscript.ir_utils.graphs import subgraphs
 from onnxscript.language import binding
 from onnxscript.language.callables import FunctionRef
 
@@ -86,18 +87,11 @@ def _fresh_names(node: ir.Node, builder: Recorder, scope: str) -> None:
     node.name = f"{scope}{node.op_type}_node_{names.next_id()}"
     for value in node.outputs:
         value.name = names.fresh(value.name or node.op_type)
-    for attr in node.attributes.values():
-        if attr.type == ir.AttributeType.GRAPH:
-            graphs = [attr.as_graph()]
-        elif attr.type == ir.AttributeType.GRAPHS:
-            graphs = list(attr.as_graphs())
-        else:
-            continue
-        for graph in graphs:
-            for value in graph.inputs:
-                value.name = names.fresh(value.name or "input")
-            for inner in graph:
-                _fresh_names(inner, builder, scope)
+    for graph in subgraphs(node):
+        for value in graph.inputs:
+            value.name = names.fresh(value.name or "input")
+        for inner in graph:
+            _fresh_names(inner, builder, scope)
 
 
 def _infer_call(builder: Recorder, function: ir.Function, node: ir.Node) -> None:

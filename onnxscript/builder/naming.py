@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from onnxscript.unique_names import first_free
+
 
 @dataclass
 class Names:
@@ -49,11 +51,7 @@ class Names:
 
     def fresh(self, base: str) -> str:
         """``base``, or ``base_1``, ``base_2``... when taken; recorded as used."""
-        name = base
-        suffix = 0
-        while name in self.used:
-            suffix += 1
-            name = f"{base}_{suffix}"
+        name = first_free(base, self.used)
         self.used.add(name)
         return name
 
