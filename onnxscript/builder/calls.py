@@ -7,6 +7,7 @@ because their body depends on Python-side facts of each call.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -17,6 +18,7 @@ from onnxscript.builder.diagnostics import op_error
 from onnxscript.builder.protocol import Outputs, Recorder
 from onnxscript.inference import InferenceError
 from onnxscript.inference.infer import infer_node
+from onnxscript.ir_utils.graphs import subgraphs
 from onnxscript.language import binding
 from onnxscript.language.callables import FunctionRef
 
@@ -41,7 +43,7 @@ def call_function(
             out.dtype = dtype
     node = results[0].producer() if results else None
     if builder.infer_shapes and node is not None:
-        _infer_call(builder, ir_function, node)
+        _infer_call(builder, ir_function, node, function)
     return results[0] if len(results) == 1 else results
 
 
@@ -86,23 +88,65 @@ def _fresh_names(node: ir.Node, builder: Recorder, scope: str) -> None:
     node.name = f"{scope}{node.op_type}_node_{names.next_id()}"
     for value in node.outputs:
         value.name = names.fresh(value.name or node.op_type)
-    for attr in node.attributes.values():
-        if attr.type == ir.AttributeType.GRAPH:
-            graphs = [attr.as_graph()]
-        elif attr.type == ir.AttributeType.GRAPHS:
-            graphs = list(attr.as_graphs())
-        else:
-            continue
-        for graph in graphs:
-            for value in graph.inputs:
-                value.name = names.fresh(value.name or "input")
-            for inner in graph:
-                _fresh_names(inner, builder, scope)
+    for graph in subgraphs(node):
+        for value in graph.inputs:
+            value.name = names.fresh(value.name or "input")
+        for inner in graph:
+            _fresh_names(inner, builder, scope)
 
 
-def _infer_call(builder: Recorder, function: ir.Function, node: ir.Node) -> None:
+_Facts = tuple["ir.TypeProtocol | None", "ir.Shape | None"]
+_InferKey = tuple[object, ...]
+_inferred: weakref.WeakKeyDictionary[Any, dict[_InferKey, list[_Facts]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per called function (the script function; each builder gets its own copy of the
+body), the output facts inferred for a call's input facts: calls of one function on
+inputs alike (the common case: a layer called per block) infer it once. Kept only while
+the function lives; a compiled function does not change."""
+
+
+def _infer_call(builder: Recorder, function: ir.Function, node: ir.Node, owner: Any) -> None:
     """Types and shapes of a function call's outputs, by inferring a scratch copy of the
-    body on stand-ins for the call's inputs (the graph is not touched)."""
+    body on stand-ins for the call's inputs (the graph is not touched); remembered per
+    function and input facts (calls with constant inputs are inferred each time)."""
+    key = _infer_key(builder, node)
+    if key is None:
+        found = _infer_body(builder, function, node)
+    else:
+        cache = _inferred.setdefault(owner, {})
+        if key not in cache:
+            cache[key] = _infer_body(builder, function, node)
+        found = cache[key]
+    for out, (type_, shape) in zip(node.outputs, found):
+        if out.type is None and type_ is not None:
+            out.type = type_
+        if out.shape is None and shape is not None:
+            out.shape = ir.Shape(list(shape))
+
+
+def _infer_key(builder: Recorder, node: ir.Node) -> _InferKey | None:
+    """What the inference of a call depends on, hashable; None when an input is a
+    constant (its value may decide shapes)."""
+    parts: list[object] = [builder.op.version]
+    for value in node.inputs:
+        if value is None:
+            parts.append(None)
+            continue
+        if value.const_value is not None:
+            return None
+        dims = None if value.shape is None else tuple(_dim(d) for d in value.shape)
+        parts.append((value.type, dims))
+    for name, attr in sorted(node.attributes.items()):
+        parts.append((name, repr(attr.value)))
+    return tuple(parts)
+
+
+def _dim(dim: object) -> object:
+    return dim if isinstance(dim, int) else ("sym", getattr(dim, "value", None))
+
+
+def _infer_body(builder: Recorder, function: ir.Function, node: ir.Node) -> list[_Facts]:
     from onnxscript.optimizer.inline import expand_call
 
     stand_ins = [
@@ -121,11 +165,7 @@ def _infer_call(builder: Recorder, function: ir.Function, node: ir.Node) -> None
         raise op_error(
             node.op_type, node.domain, f"in its body: {error}", list(node.inputs)
         ) from None
-    for out, found in zip(node.outputs, outs):
-        if found is not None and out.type is None and found.type is not None:
-            out.type = found.type
-        if found is not None and out.shape is None and found.shape is not None:
-            out.shape = found.shape
+    return [(None, None) if out is None else (out.type, out.shape) for out in outs]
 
 
 def _output_dtypes(function: Any, ir_function: ir.Function) -> list[ir.DataType | None]:

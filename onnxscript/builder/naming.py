@@ -6,17 +6,23 @@ value name defined once across nested graphs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+
+from onnxscript.unique_names import UniqueNames
 
 
-@dataclass
 class Names:
-    """The scope stack and the names already used."""
+    """The scope stack and the names already used (``used``: the set of them)."""
 
-    scopes: list[tuple[str, str]] = field(default_factory=list)
-    used: set[str] = field(default_factory=set)
-    counter: int = 0
-    _prefix: str = ""
+    def __init__(self, used: Iterable[str] = ()) -> None:
+        self.scopes: list[tuple[str, str]] = []
+        self._unique = UniqueNames(used)
+        self.counter = 0
+        self._prefix = ""
+
+    @property
+    def used(self) -> set[str]:
+        return self._unique.taken
 
     def push(self, module: str, class_name: str = "") -> None:
         self.scopes.append((module, class_name))
@@ -49,13 +55,7 @@ class Names:
 
     def fresh(self, base: str) -> str:
         """``base``, or ``base_1``, ``base_2``... when taken; recorded as used."""
-        name = base
-        suffix = 0
-        while name in self.used:
-            suffix += 1
-            name = f"{base}_{suffix}"
-        self.used.add(name)
-        return name
+        return self._unique.claim(base)
 
     def claim(self, name: str) -> str:
         """Record a name the user chose; it must not be taken."""

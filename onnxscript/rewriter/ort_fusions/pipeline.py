@@ -1,6 +1,7 @@
 """``optimize_for_ort``: the fusion steps in the order each needs the previous ones
 (normalizations, rotary embeddings and their caches, attention, activations), then what
-a step left half done put back, and unused nodes and opsets removed."""
+a step left half done put back, the Constant nodes the fusions made lifted to (shared)
+initializers, and unused nodes and opsets removed."""
 
 from __future__ import annotations
 
@@ -93,6 +94,9 @@ def optimize_for_ort(
     counts = {name: fuse(model, debug=debug) for name, fuse in STEPS}
     for restore in RESTORES:
         restore(model)
+    common.RemoveUnusedNodesPass()(model)
+    common.LiftConstantsToInitializersPass(lift_all_constants=True, size_limit=0)(model)
+    common.DeduplicateInitializersPass()(model)
     common.RemoveUnusedNodesPass()(model)
     common.RemoveUnusedOpsetsPass()(model)
     if clear_metadata:

@@ -62,9 +62,11 @@ class RotaryEmbeddingFusion(RewriteRuleClassBase):
             return result.fail("the head size is not a known even number", x)
         half = head // 2
         if self._split:
-            if not split_in_halves(first, half):
+            if not facts.split_in_halves(first, half):
                 return result.fail("the Split does not split the last axis in halves", x)
-        elif not (slice_of(first, 0, half, head) and slice_of(second, half, _END, head)):
+        elif not (
+            facts.slice_of(first, 0, half, head) and facts.slice_of(second, half, _END, head)
+        ):
             return result.fail("the slices do not split the last axis in halves", x)
         if facts.node_attr_int(rotated, "axis", 0) not in (3, -1):
             return result.fail("the Concat is not along the last axis", rotated)
@@ -123,9 +125,11 @@ class PartialRotaryEmbeddingFusion(RewriteRuleClassBase):
         if width is None or not 0 < width < head or width % 2:
             return result.fail("the rotated part is not an even part of the head", kept)
         if self._split:
-            if not split_at(kept, width, head):
+            if not facts.split_at(kept, width, head):
                 return result.fail("the Split does not split the last axis in two", x)
-        elif not (slice_of(kept, 0, width, head) and slice_of(passed, width, _END, head)):
+        elif not (
+            facts.slice_of(kept, 0, width, head) and facts.slice_of(passed, width, _END, head)
+        ):
             return result.fail("the slices do not split the last axis at one place", x)
         if facts.node_attr_int(joined, "axis", 0) not in (3, -1):
             return result.fail("the Concat is not along the last axis", joined)
@@ -181,42 +185,6 @@ def _rotate(op: Any, x: Any, cos: ir.Value, sin: ir.Value, width: int) -> Any:
     return op.Add(op.Mul(x, cos), op.Mul(rotated, sin))
 
 
-def slice_of(value: ir.Value, start: int, end: int, size: int) -> bool:
-    """Whether ``value`` is ``x[..., start:end]`` (``end`` past ``size`` means to the end)
-    of a rank-4 ``x`` with a last axis of ``size``."""
-    node = value.producer()
-    if node is None or node.op_type != "Slice":
-        return False
-    inputs = list(node.inputs) + [None] * (5 - len(node.inputs))
-    starts, ends = facts.constant_ints(inputs[1]), facts.constant_ints(inputs[2])
-    axes = facts.constant_ints(inputs[3]) if inputs[3] is not None else [0]
-    steps = facts.constant_ints(inputs[4]) if inputs[4] is not None else [1]
-    if starts is None or ends is None or axes not in ([3], [-1]) or steps != [1]:
-        return False
-    wanted_end = ends == [end] or (end >= size and ends[0] >= size)
-    return starts == [start] and wanted_end
-
-
-def split_in_halves(first: ir.Value, half: int) -> bool:
-    """Whether ``first`` is output 0 of a two-way Split of a rank-4 tensor's last axis in
-    parts of ``half``."""
-    return split_at(first, half, 2 * half, even=True)
-
-
-def split_at(first: ir.Value, width: int, size: int, even: bool = False) -> bool:
-    """Whether ``first`` is output 0 of a two-way Split of a rank-4 tensor's last axis
-    (of ``size``) at ``width`` (``even``: a Split without sizes counts)."""
-    node = first.producer()
-    if node is None or node.op_type != "Split" or len(node.outputs) != 2:
-        return False
-    if node.attributes.get_int("axis", 0) not in (3, -1):
-        return False
-    sizes = node.inputs[1] if len(node.inputs) > 1 else None
-    if sizes is None:
-        return even
-    return facts.constant_ints(sizes) == [width, size - width]
-
-
 rotary_embedding_rules = RewriteRuleSet(
     [RotaryEmbeddingFusion.rule(), RotaryEmbeddingFusion.rule(split=True)], commute=True
 )
@@ -255,8 +223,5 @@ __all__ = [
     "partial_embedding_rules",
     "restore_unfused_rotary",
     "rotary_embedding_rules",
-    "slice_of",
-    "split_at",
-    "split_in_halves",
     "unfused_rotary_rules",
 ]

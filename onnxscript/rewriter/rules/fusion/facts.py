@@ -109,6 +109,45 @@ def scale_fits(scale: ir.Value, x: ir.Value, axis: int) -> bool:
     )
 
 
+# Rotary embeddings' halves --------------------------------------------------------------
+
+
+def slice_of(value: ir.Value, start: int, end: int, size: int) -> bool:
+    """Whether ``value`` is ``x[..., start:end]`` (``end`` past ``size`` means to the end)
+    of a rank-4 ``x`` with a last axis of ``size``."""
+    node = value.producer()
+    if node is None or node.op_type != "Slice":
+        return False
+    inputs = list(node.inputs) + [None] * (5 - len(node.inputs))
+    starts, ends = constant_ints(inputs[1]), constant_ints(inputs[2])
+    axes = constant_ints(inputs[3]) if inputs[3] is not None else [0]
+    steps = constant_ints(inputs[4]) if inputs[4] is not None else [1]
+    if starts is None or ends is None or axes not in ([3], [-1]) or steps != [1]:
+        return False
+    wanted_end = ends == [end] or (end >= size and ends[0] >= size)
+    return starts == [start] and wanted_end
+
+
+def split_in_halves(first: ir.Value, half: int) -> bool:
+    """Whether ``first`` is output 0 of a two-way Split of a rank-4 tensor's last axis in
+    parts of ``half``."""
+    return split_at(first, half, 2 * half, even=True)
+
+
+def split_at(first: ir.Value, width: int, size: int, even: bool = False) -> bool:
+    """Whether ``first`` is output 0 of a two-way Split of a rank-4 tensor's last axis
+    (of ``size``) at ``width`` (``even``: a Split without sizes counts)."""
+    node = first.producer()
+    if node is None or node.op_type != "Split" or len(node.outputs) != 2:
+        return False
+    if node.attributes.get_int("axis", 0) not in (3, -1):
+        return False
+    sizes = node.inputs[1] if len(node.inputs) > 1 else None
+    if sizes is None:
+        return even
+    return constant_ints(sizes) == [width, size - width]
+
+
 __all__ = [
     "FLOAT_TYPES",
     "constant_float",
@@ -120,6 +159,9 @@ __all__ = [
     "rank",
     "same_dim",
     "scale_fits",
+    "slice_of",
+    "split_at",
+    "split_in_halves",
     "static_dim",
     "unused",
 ]

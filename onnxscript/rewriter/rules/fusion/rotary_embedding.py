@@ -63,9 +63,11 @@ class RotaryEmbeddingFusion(RewriteRuleClassBase):
             return result.fail("the head size is not a known even number", x)
         half = head // 2
         if self._split:
-            if not _split_in_halves(first, half):
+            if not facts.split_in_halves(first, half):
                 return result.fail("the Split does not split the last axis in halves", x)
-        elif not (_slice_of(first, 0, half, head) and _slice_of(second, half, _END, head)):
+        elif not (
+            facts.slice_of(first, 0, half, head) and facts.slice_of(second, half, _END, head)
+        ):
             return result.fail("the slices do not split the last axis in halves", x)
         if not (_last_axis(rotated, 4) and _last_axis(angles, 3)):
             return result.fail("a Concat is not along the last axis", rotated)
@@ -124,7 +126,7 @@ class PartialRotaryEmbeddingFusion(RewriteRuleClassBase):
         width = facts.static_dim(kept, 3)
         if width is None or not 0 < width < head or width % 2:
             return result.fail("the rotated part is not an even part of the head", kept)
-        if not (_slice_of(kept, 0, width, head) and _slice_of(passed, width, _END, head)):
+        if not (facts.slice_of(kept, 0, width, head) and facts.slice_of(passed, width, _END, head)):
             return result.fail("the slices do not split the last axis at one place", x)
         if not _last_axis(joined, 4):
             return result.fail("the Concat is not along the last axis", joined)
@@ -135,36 +137,6 @@ class PartialRotaryEmbeddingFusion(RewriteRuleClassBase):
     ) -> Any:
         width = facts.static_dim(kept, 3)
         return op.RotaryEmbedding(x, cos, sin, interleaved=0, rotary_embedding_dim=width)
-
-
-def _slice_of(value: ir.Value, start: int, end: int, size: int) -> bool:
-    """Whether ``value`` is ``x[..., start:end]`` (``end`` past ``size`` means to the end)
-    of a rank-4 ``x`` with a last axis of ``size``."""
-    node = value.producer()
-    if node is None or node.op_type != "Slice":
-        return False
-    inputs = list(node.inputs) + [None] * (5 - len(node.inputs))
-    starts, ends = facts.constant_ints(inputs[1]), facts.constant_ints(inputs[2])
-    axes = facts.constant_ints(inputs[3]) if inputs[3] is not None else [0]
-    steps = facts.constant_ints(inputs[4]) if inputs[4] is not None else [1]
-    if starts is None or ends is None or axes not in ([3], [-1]) or steps != [1]:
-        return False
-    wanted_end = ends == [end] or (end >= size and ends[0] >= size)
-    return starts == [start] and wanted_end
-
-
-def _split_in_halves(first: ir.Value, half: int) -> bool:
-    """Whether ``first`` is output 0 of a Split of a rank-4 tensor's last axis in two
-    parts of ``half``."""
-    node = first.producer()
-    if node is None or node.op_type != "Split" or len(node.outputs) != 2:
-        return False
-    if node.attributes.get_int("axis", 0) not in (3, -1):
-        return False
-    sizes = node.inputs[1] if len(node.inputs) > 1 else None
-    if sizes is None:
-        return True
-    return facts.constant_ints(sizes) == [half, half]
 
 
 def _last_axis(value: ir.Value, rank: int) -> bool:
