@@ -13,7 +13,9 @@ any does.
 
 Run: ``python tools/compiled_corpus.py record /tmp/before.json`` on the old tree, again
 on the new one, then ``python tools/compiled_corpus.py compare /tmp/before.json
-/tmp/after.json``. Takes a few minutes (the suites below, on every core).
+/tmp/after.json``. Takes a few minutes (the suites below, on every core). On a loaded
+machine a pytest-xdist worker may be stopped before it writes its prints (names then
+missing from one side): record with ``PYTEST_ADDOPTS="-n 0"`` for a reliable baseline.
 """
 
 from __future__ import annotations
