@@ -82,7 +82,12 @@ def _folded(node: ir.Node, bn: ir.Node) -> tuple[np.ndarray, np.ndarray] | None:
     if weight is None:
         return None
     factor, shift = found
-    new_weight = _scaled_weight(node, np.asarray(weight, dtype=np.float64), factor)
+    # the weight is scaled in its own precision (float16 in float32): a float64 copy of a
+    # big weight costs more than the fusion saves
+    precision = np.result_type(weight.dtype, np.float32)
+    new_weight = _scaled_weight(
+        node, weight.astype(precision, copy=False), factor.astype(precision)
+    )
     if new_weight is None:
         return None
     old = np.zeros(factor.shape) if bias is None else np.asarray(bias, dtype=np.float64)
@@ -94,7 +99,7 @@ def _folded(node: ir.Node, bn: ir.Node) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     if node.op_type != "Gemm" and new_bias.shape != factor.shape:
         return None
-    return new_weight.astype(weight.dtype), new_bias.astype(weight.dtype)
+    return new_weight.astype(weight.dtype, copy=False), new_bias.astype(weight.dtype)
 
 
 class FuseBatchNorm(RewriteRuleClassBase):
