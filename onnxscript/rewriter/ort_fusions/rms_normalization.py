@@ -55,28 +55,13 @@ class RmsNormFusion(onnx_rms.RmsNormFusion):
         compute_type: ir.Attr | None = None,
         **_: Any,
     ) -> Any:
-        if compute_type is not None:
-            stash = compute_type.as_int()
-        else:
-            stash = ir.DataType.DOUBLE if x.dtype == ir.DataType.DOUBLE else ir.DataType.FLOAT
         return op.SimplifiedLayerNormalization(
             x,
             scale,
-            axis=_negative_axis(x, axes),
+            axis=facts.from_end(facts.trailing_axis(x, axes), x),
             epsilon=facts.constant_float(epsilon),
-            stash_type=int(stash),
+            stash_type=facts.stash_type(x, compute_type),
         )
-
-
-def _negative_axis(x: ir.Value, axes: ir.Value) -> int:
-    """The first normalized axis (the check made sure the axes are the trailing ones),
-    counted from the end as torch writes it."""
-    values = facts.constant_ints(axes)
-    assert values is not None
-    rank = facts.rank(x)
-    axis = facts.normalized_axis(values, rank)
-    assert axis is not None
-    return axis - rank if axis >= 0 and rank is not None else axis
 
 
 class RmsNormalizationOp(RewriteRuleClassBase):

@@ -84,6 +84,28 @@ def normalized_axis(axes: Sequence[int], rank_: int | None) -> int | None:
     return positive[0] if positive == list(range(rank_ - len(axes), rank_)) else None
 
 
+def trailing_axis(x: ir.Value, axes: ir.Value) -> int | None:
+    """The first of the constant ``axes`` of a normalization of ``x`` when they are its
+    trailing axes (:func:`normalized_axis`), else None."""
+    values = constant_ints(axes)
+    return None if values is None else normalized_axis(values, rank(x))
+
+
+def from_end(axis: int | None, x: ir.Value) -> int | None:
+    """``axis`` of ``x`` counted from the end, as torch writes it (unchanged when the
+    rank is unknown)."""
+    x_rank = rank(x)
+    return axis - x_rank if axis is not None and axis >= 0 and x_rank is not None else axis
+
+
+def stash_type(x: ir.Value, compute_type: ir.Attr | None = None) -> int:
+    """A normalization's ``stash_type``: the type the statistics were computed in (a
+    Cast's ``to``), else float (double for double inputs)."""
+    if compute_type is not None:
+        return compute_type.as_int()
+    return int(ir.DataType.DOUBLE if x.dtype == ir.DataType.DOUBLE else ir.DataType.FLOAT)
+
+
 def node_attr_int(value: ir.Value, name: str, default: int) -> int:
     """Integer attribute ``name`` of the node producing ``value``."""
     producer = value.producer()
@@ -153,6 +175,7 @@ __all__ = [
     "constant_float",
     "constant_ints",
     "dim",
+    "from_end",
     "is_float",
     "node_attr_int",
     "normalized_axis",
@@ -162,6 +185,8 @@ __all__ = [
     "slice_of",
     "split_at",
     "split_in_halves",
+    "stash_type",
     "static_dim",
+    "trailing_axis",
     "unused",
 ]

@@ -51,7 +51,7 @@ class LayerNormFusion(RewriteRuleClassBase):
         result = MatchResult()
         if not facts.is_float(x):
             return result.fail("x is not a known floating-point tensor", x)
-        axis = _axis(x, axes)
+        axis = facts.trailing_axis(x, axes)
         if axis is None or facts.constant_ints(axes2) != facts.constant_ints(axes):
             return result.fail("the means are not over the same trailing axes", axes)
         if any(facts.node_attr_int(v, "keepdims", 1) != 1 for v in (mean, variance)):
@@ -73,21 +73,12 @@ class LayerNormFusion(RewriteRuleClassBase):
         bias: ir.Value | None = None,
         **_: Any,
     ) -> Any:
-        axis = _axis(x, axes)
-        x_rank = facts.rank(x)
-        if axis is not None and axis >= 0 and x_rank is not None:
-            axis -= x_rank
-        stash = ir.DataType.DOUBLE if x.dtype == ir.DataType.DOUBLE else ir.DataType.FLOAT
+        axis = facts.from_end(facts.trailing_axis(x, axes), x)
         inputs = [x, scale] if bias is None else [x, scale, bias]
         epsilon_value = facts.constant_float(epsilon)
         return op.LayerNormalization(
-            *inputs, axis=axis, epsilon=epsilon_value, stash_type=int(stash)
+            *inputs, axis=axis, epsilon=epsilon_value, stash_type=facts.stash_type(x)
         )
-
-
-def _axis(x: ir.Value, axes: ir.Value) -> int | None:
-    values = facts.constant_ints(axes)
-    return None if values is None else facts.normalized_axis(values, facts.rank(x))
 
 
 layer_normalization_rules = [LayerNormFusion.rule(bias=True), LayerNormFusion.rule(bias=False)]

@@ -59,7 +59,7 @@ class RmsNormFusion(RewriteRuleClassBase):
             return result.fail("epsilon is not a constant", epsilon)
         if facts.node_attr_int(mean, "keepdims", 1) != 1:
             return result.fail("ReduceMean does not keep the reduced dimensions", mean)
-        axis = _axis(x, axes)
+        axis = facts.trailing_axis(x, axes)
         if axis is None:
             return result.fail("the mean is not over the trailing axes", axes)
         if scale.dtype != x.dtype or not facts.scale_fits(scale, x, axis):
@@ -76,25 +76,16 @@ class RmsNormFusion(RewriteRuleClassBase):
         compute_type: ir.Attr | None = None,
         **_: Any,
     ) -> Any:
-        if compute_type is not None:
-            stash = compute_type.as_int()
-        else:
-            stash = ir.DataType.DOUBLE if x.dtype == ir.DataType.DOUBLE else ir.DataType.FLOAT
         return op.RMSNormalization(
             x,
             scale,
-            axis=_negative(_axis(x, axes), x),
+            axis=facts.from_end(facts.trailing_axis(x, axes), x),
             epsilon=facts.constant_float(epsilon),
-            stash_type=int(stash),
+            stash_type=facts.stash_type(x, compute_type),
         )
 
 
 _FLOATS = frozenset(int(t) for t in facts.FLOAT_TYPES)
-
-
-def _axis(x: ir.Value, axes: ir.Value) -> int | None:
-    values = facts.constant_ints(axes)
-    return None if values is None else facts.normalized_axis(values, facts.rank(x))
 
 
 rms_normalization_rules = [RmsNormFusion.rule(cast=True), RmsNormFusion.rule(cast=False)]
@@ -104,12 +95,6 @@ rms_normalization_ruleset = RewriteRuleSet(rms_normalization_rules, commute=True
 def fuse_rms_normalization(model: ir.Model) -> int:
     """Fuse every RMS normalization of ``model`` (in place); the number fused."""
     return rms_normalization_ruleset.apply_to_model(model)
-
-
-def _negative(axis: int | None, x: ir.Value) -> int | None:
-    """``axis`` counted from the end (as torch writes it)."""
-    x_rank = facts.rank(x)
-    return axis - x_rank if axis is not None and axis >= 0 and x_rank is not None else axis
 
 
 __all__: list[str] = [
