@@ -17,7 +17,7 @@ It also checks that both packages' models compute the same outputs (onnxruntime 
 inputs). Nothing here asserts on timings: the script prints figures and ratios.
 
 Options: ``--quick`` for a short run (no 10,000-statement size), ``--no-baseline`` to skip
-0.7.2, ``--baseline-timeout``/``--ours-timeout`` to cap each size measurement (reported as
+0.7.2, ``--against-tree DIR`` to compare with another checkout of this repository instead, ``--baseline-timeout``/``--ours-timeout`` to cap each size measurement (reported as
 "timed out"), ``--json PATH`` to also save the raw figures, ``--keep`` to keep the generated
 files. A full run takes about five minutes.
 """
@@ -360,6 +360,20 @@ def _baseline_package(python: Path) -> Package:
     return Package(f"{BASELINE_VERSION}", str(python), _clean_env())
 
 
+def _tree_package(tree: Path) -> Package:
+    """Another checkout of this repository (say, the commit before a change), run with
+    our interpreter: the baseline when a change must not make compiling slower."""
+    env = _clean_env()
+    env["PYTHONPATH"] = str(tree.resolve())
+    commit = subprocess.run(
+        ["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    return Package(f"tree@{commit or tree.name}", sys.executable, env)
+
+
 def _run_worker(
     package: Package, work: Path, argv: list[str], timeout: float | None
 ) -> dict[str, Any] | None:
@@ -526,7 +540,7 @@ def _table(rows: list[list[str]], header: list[str]) -> str:
 
 
 def report_functions(
-    ours: dict[str, Any], base: dict[str, Any] | None, bench_functions: Any
+    ours: dict[str, Any], base: dict[str, Any] | None, bench_functions: Any, label: str = "0.7.2"
 ) -> dict[str, Any]:
     summary: dict[str, Any] = {}
     rows: list[list[str]] = []
@@ -546,7 +560,7 @@ def report_functions(
         if base is None:
             meaning = "-"
         elif "error" in o or "error" in b:
-            meaning = "ours: " + o["error"] if "error" in o else "0.7.2: " + b["error"]
+            meaning = "ours: " + o["error"] if "error" in o else f"{label}: " + b["error"]
         else:
             meaning = compare_meaning(o, b, entry.inputs())
         model_cell_b = _fmt_us(bm_us) if bm_us is not None else "fails"
@@ -571,10 +585,10 @@ def report_functions(
             [
                 "function (construct)",
                 "ours",
-                "0.7.2",
+                label,
                 "ratio",
                 "ours+model",
-                "0.7.2+model",
+                f"{label}+model",
                 "ratio",
                 "reps",
                 "outputs (model / function)",
@@ -584,14 +598,18 @@ def report_functions(
     if ratios:
         print(
             f"\nper-function @script() speed-up: geometric mean {_geomean(ratios):.1f}x, "
-            f"min {min(ratios):.1f}x, max {max(ratios):.1f}x  (target: >= 5x on every "
-            f"function: {'met' if min(ratios) >= 5 else 'NOT met'})"
+            f"min {min(ratios):.1f}x, max {max(ratios):.1f}x"
+            + (
+                f"  (target: >= 5x on every function: {'met' if min(ratios) >= 5 else 'NOT met'})"
+                if label == "0.7.2"
+                else f"  (ratio = {label} time / ours)"
+            )
         )
     if model_ratios:
         print(
             f"@script() + to_model_proto() speed-up: geometric mean "
             f"{_geomean(model_ratios):.1f}x, min {min(model_ratios):.1f}x, "
-            f"max {max(model_ratios):.1f}x  (over the functions where 0.7.2 makes a model)"
+            f"max {max(model_ratios):.1f}x  (over the functions where {label} makes a model)"
         )
     summary["geomean_ratio"] = _geomean(ratios) if ratios else None
     summary["min_ratio"] = min(ratios) if ratios else None
@@ -786,7 +804,9 @@ def run_driver(args: argparse.Namespace) -> None:
     work = Path(tempfile.mkdtemp(prefix="onnxscript-bench-"))
     args.work = str(work)
     packages = [_our_package()]
-    if not args.no_baseline:
+    if args.against_tree:
+        packages.append(_tree_package(Path(args.against_tree)))
+    elif not args.no_baseline:
         packages.append(_baseline_package(ensure_baseline_venv(Path(args.venv))))
     sizes = SIZES if not args.quick else SIZES[:3]
     try:
@@ -836,7 +856,9 @@ def run_driver(args: argparse.Namespace) -> None:
 
         print("\n== 1. @script() time per function (median; 'ours+model' adds to_model_proto())")
         base_result = per_function.get(packages[1].label) if len(packages) == 2 else None
-        functions_summary = report_functions(per_function["ours"], base_result, bench_functions)
+        functions_summary = report_functions(
+            per_function["ours"], base_result, bench_functions, packages[-1].label
+        )
 
         print(
             f"\n== 2. import time of a module with {count} scripted functions "
@@ -856,7 +878,7 @@ def run_driver(args: argparse.Namespace) -> None:
         sizes_summary = report_sizes(size_results, packages, sizes, args)
 
         print("\n== targets")
-        if functions_summary.get("min_ratio") is not None:
+        if functions_summary.get("min_ratio") is not None and not args.against_tree:
             met = functions_summary["min_ratio"] >= 5
             print(
                 f"  >= 5x faster @script() per function: {'met' if met else 'NOT met'} "
@@ -903,6 +925,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="fewer repetitions and sizes")
     parser.add_argument("--no-baseline", action="store_true", help="measure our package only")
     parser.add_argument("--venv", default=str(BASELINE_VENV), help="baseline virtual env")
+    parser.add_argument(
+        "--against-tree",
+        help="compare with another checkout of this repository instead of 0.7.2 "
+        "(e.g. a `git worktree` of the commit before a change)",
+    )
     parser.add_argument(
         "--baseline-timeout",
         type=float,

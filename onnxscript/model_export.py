@@ -13,7 +13,8 @@ from onnxscript.defaults import default_ir_version
 from onnxscript.onnx_types import is_tensor_type
 from onnxscript.program.graph import Function
 from onnxscript.program.initializers import add_initializers
-from onnxscript.program.lowering import bind_attributes, model_opset_imports, type_from_proto
+from onnxscript.program.lowering import bind_attributes, model_opset_imports
+from onnxscript.program.proto_types import type_from_proto, type_to_proto
 from onnxscript.program.serialize import function_to_model_proto
 from onnxscript.value_types import TensorTypeSpec, TypeSpec
 
@@ -175,7 +176,6 @@ def _fill_output_types(
         by_name.update({vi.name: vi for vi in inferred.graph.output})
     except Exception:
         by_name = {}
-    from onnxscript.program.lowering import type_to_proto
 
     for i in missing:
         out = model.graph.output[i]

@@ -35,3 +35,23 @@ def test_import_onnxscript_does_not_load_onnx_ir():
     code = "import sys, onnxscript; print('onnx_ir' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_compiling_and_running_eagerly_do_not_load_onnx_ir(tmp_path):
+    """onnx_ir (and the sympy it imports) is loaded by the first proto or model made, not
+    by ``@script()`` or an eager call: a module of scripted functions imports fast."""
+    module = tmp_path / "scripted.py"
+    module.write_text(
+        "import sys\n"
+        "import numpy as np\n"
+        "from onnxscript import FLOAT, script\n"
+        "from onnxscript import opset18 as op\n\n"
+        "@script()\n"
+        "def relu(x: FLOAT['N']) -> FLOAT['N']:\n"
+        "    return op.Relu(x)\n\n"
+        "print('onnx_ir' in sys.modules)\n"
+        "relu(np.ones(3, np.float32))\n"
+        "print('onnx_ir' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, str(module)], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]

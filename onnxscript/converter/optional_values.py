@@ -25,7 +25,7 @@ from onnxscript.converter.symbols import Const, Sym
 from onnxscript.language.attributes import AT
 from onnxscript.language.literals import python_to_array
 from onnxscript.program.graph import Attr, Value
-from onnxscript.program.lowering import type_from_proto
+from onnxscript.program.proto_types import type_from_proto
 from onnxscript.value_types import OptionalTypeSpec, SequenceTypeSpec, TypeSpec, element_type
 
 if TYPE_CHECKING:

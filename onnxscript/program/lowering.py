@@ -56,52 +56,6 @@ LOCATION_KEYS = (
 file as Python named it, the 1-based line and column, and the script function."""
 
 
-def type_to_proto(t: TypeSpec) -> onnx.TypeProto:
-    """The ``onnx.TypeProto`` of an IR type."""
-    if isinstance(t, TensorTypeSpec):
-        proto = onnx.TypeProto()
-        tensor = proto.tensor_type
-        tensor.elem_type = t.dtype or 0
-        if t.shape is not None:
-            shape = tensor.shape
-            shape.SetInParent()
-            for dim in t.shape:
-                d = shape.dim.add()
-                if isinstance(dim, int):
-                    d.dim_value = dim
-                elif isinstance(dim, str):
-                    d.dim_param = dim
-        return proto
-    if isinstance(t, SequenceTypeSpec):
-        return onnx.helper.make_sequence_type_proto(type_to_proto(t.elem))
-    if isinstance(t, OptionalTypeSpec):
-        return onnx.helper.make_optional_type_proto(type_to_proto(t.elem))
-    raise TypeError(f"not an IR type: {t!r}")
-
-
-def type_from_proto(proto: onnx.TypeProto) -> TypeSpec | None:
-    """The IR type of an ``onnx.TypeProto`` (``None`` when it holds no type)."""
-    which = proto.WhichOneof("value")
-    if which == "tensor_type":
-        tt = proto.tensor_type
-        shape: tuple[int | str | None, ...] | None = None
-        if tt.HasField("shape"):
-            shape = tuple(
-                d.dim_value
-                if d.HasField("dim_value")
-                else (d.dim_param if d.HasField("dim_param") else None)
-                for d in tt.shape.dim
-            )
-        return TensorTypeSpec(tt.elem_type or None, shape)
-    if which == "sequence_type":
-        elem = type_from_proto(proto.sequence_type.elem_type)
-        return SequenceTypeSpec(elem) if elem is not None else None
-    if which == "optional_type":
-        elem = type_from_proto(proto.optional_type.elem_type)
-        return OptionalTypeSpec(elem) if elem is not None else None
-    return None
-
-
 class _ElementTypeCode(int):
     """An element type code onnx_ir has no ``DataType`` for (a malformed program read
     from a proto), written back as it was."""

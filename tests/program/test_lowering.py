@@ -21,9 +21,8 @@ from onnxscript.program.lowering import (
     LoweringError,
     bind_attributes,
     model_opset_imports,
-    type_from_proto,
-    type_to_proto,
 )
+from onnxscript.program.proto_types import type_from_proto, type_to_proto
 from onnxscript.program.serialize import function_to_model_proto, function_to_proto
 
 
