@@ -1,10 +1,11 @@
-"""Lowering of the program IR to onnx_ir: ``ir.Function`` and ``ir.Model``.
+"""Lowering of the program IR to onnx_ir: an ``ir.Function`` per compiled function.
 
 Lowering is a direct, deterministic walk: every value must already carry its final name
 (see ``onnxscript.analysis.naming``). Attribute references to function attribute parameters
-are kept in functions and replaced by concrete values when a function becomes a model graph.
-Protos are made from the result only where the API hands one out
-(``onnxscript.program.serialize``).
+are kept as ``ir.RefAttr``. One lowering per function serves its ``FunctionProto``, its
+model (whose main graph is the same body, written with the model's input and output types
+and the references bound to values: ``onnxscript.program.serialize``) and the builder's
+calls of it. Protos are made from the result only where the API hands one out.
 
 Types are set where a proto records them (and so where deserializing the proto would
 set them): graph inputs and outputs, and the values the program lists in a graph's
@@ -32,7 +33,6 @@ from onnxscript.program.graph import (
     Node,
     Value,
 )
-from onnxscript.program.optional_inputs import model_input_type
 from onnxscript.value_types import OptionalTypeSpec, SequenceTypeSpec, TensorTypeSpec, TypeSpec
 
 _AT = onnx.AttributeProto
@@ -41,10 +41,6 @@ _TYPE_SPECS = (TensorTypeSpec, SequenceTypeSpec, OptionalTypeSpec)
 VALUE_INFOS = "onnxscript.value_infos"
 """``ir.Graph.meta`` key: the graph's value infos in program order (detached ``ir.Value``
 objects holding a name, type and shape)."""
-MODEL_FIELDS = "onnxscript.model_fields"
-"""``ir.Model.meta`` key: ``ModelProto`` fields given by the user that ``ir.Model`` does not
-hold, set on the proto as they are."""
-_IR_MODEL_FIELDS = ("producer_name", "producer_version", "domain", "model_version", "doc_string")
 
 LOCATION_KEYS = (
     "onnxscript.source.file",
@@ -94,7 +90,8 @@ def _set_type(value: ir.Value, t: TypeSpec | None) -> None:
     value.shape = found.shape
 
 
-def _detached(name: str, t: TypeSpec | None) -> ir.Value:
+def detached_value(name: str, t: TypeSpec | None) -> ir.Value:
+    """A value that belongs to no graph: a name with a type (for value infos)."""
     found = type_and_shape(t)
     return ir.Value(name=name, type=found.type, shape=found.shape)
 
@@ -182,15 +179,24 @@ def make_attribute(name: str, value: Any, kind: int, doc_string: str = "") -> ir
     return ir.Attr(name, ir.AttributeType(kind), value, doc_string=doc_string or None)
 
 
+def bound_attribute(attr: ir.Attr, bindings: Mapping[str, Any]) -> ir.Attr:
+    """The attribute a reference to an attribute parameter (``attr.is_ref()``) stands for
+    in a model, where ``bindings`` gives every parameter its value."""
+    ref = attr.ref_attr_name or ""
+    if ref not in bindings:
+        raise LoweringError(f"attribute parameter {ref!r} has no value")
+    return make_attribute(attr.name, bindings[ref], attr.type.value, attr.doc_string or "")
+
+
 class _Lowerer:
-    """Lowers graphs, binding attribute references when ``bindings`` is given, and writing
-    each node's source location into its ``metadata_props`` when ``locations`` is true.
+    """Lowers graphs, keeping references to attribute parameters as ``ir.RefAttr``, and
+    writing each node's source location into its ``metadata_props`` when ``locations`` is
+    true.
 
     ``values`` maps each program value to its ``ir.Value`` (nested graphs read values of
     enclosing graphs directly, in both IRs)."""
 
-    def __init__(self, bindings: Mapping[str, Any] | None, locations: bool = False) -> None:
-        self.bindings = bindings
+    def __init__(self, locations: bool = False) -> None:
         self.locations = locations
         self.values: dict[Value, ir.Value] = {}
 
@@ -202,11 +208,9 @@ class _Lowerer:
 
     def attr(self, attr: Attr) -> ir.Attr:
         if attr.ref is not None:
-            if self.bindings is None:
-                return ir.RefAttr(attr.name, attr.ref, ir.AttributeType(attr.kind))
-            if attr.ref not in self.bindings:
-                raise LoweringError(f"attribute parameter {attr.ref!r} has no value")
-            return make_attribute(attr.name, self.bindings[attr.ref], attr.kind, attr.doc_string)
+            return ir.RefAttr(
+                attr.name, attr.ref, ir.AttributeType(attr.kind), doc_string=attr.doc_string or None
+            )
         if attr.kind == _AT.GRAPHS:
             graphs = [self.graph(g) for g in attr.value]
             return ir.Attr(
@@ -239,16 +243,9 @@ class _Lowerer:
             metadata_props=metadata,
         )
 
-    def graph(
-        self,
-        graph: Graph,
-        input_types: Sequence[TypeSpec | None] | None = None,
-        output_types: Sequence[TypeSpec | None] | None = None,
-        *,
-        typed_io: bool = True,
-    ) -> ir.Graph:
-        """``graph`` in onnx_ir; its inputs and outputs typed (``typed_io``) with the given
-        types, else their own."""
+    def graph(self, graph: Graph, *, typed_io: bool = True) -> ir.Graph:
+        """``graph`` in onnx_ir; its inputs and outputs typed with their own types when
+        ``typed_io`` (a function's are not)."""
         inputs = [self.value(v) for v in graph.inputs]
         initializers = [self._initializer(v, t) for v, t in graph.initializers]
         nodes = [self.node(n) for n in graph.nodes]
@@ -263,7 +260,7 @@ class _Lowerer:
         for ir_node, node in zip(result, graph.nodes):
             if not node.name:  # onnx_ir names the nodes it is given; the program's are kept
                 ir_node.name = None
-        infos = [_detached(_name(v), v.declared_type or v.type) for v in graph.value_infos]
+        infos = [detached_value(_name(v), v.declared_type or v.type) for v in graph.value_infos]
         result.meta[VALUE_INFOS] = infos
         for v, info in zip(graph.value_infos, infos):
             self.value(v).type, self.value(v).shape = info.type, info.shape
@@ -271,8 +268,8 @@ class _Lowerer:
             _add(result.inputs, inputs)
             _add(result.outputs, [self.value(v) for v in graph.outputs])
             return result
-        in_types = input_types or [v.declared_type or v.type for v in graph.inputs]
-        out_types = output_types or [v.declared_type or v.type for v in graph.outputs]
+        in_types = [v.declared_type or v.type for v in graph.inputs]
+        out_types = [v.declared_type or v.type for v in graph.outputs]
         for value, t in zip(_add(result.inputs, inputs), in_types):
             _set_type(value, t)
         outputs = [self.value(v) for v in graph.outputs]
@@ -315,7 +312,7 @@ _CACHE: weakref.WeakKeyDictionary[Function, ir.Function] = weakref.WeakKeyDictio
 
 def lower_function(fn: Function, source_locations: bool = False) -> ir.Function:
     """Lower a function, keeping attribute parameters as function attributes."""
-    lowerer = _Lowerer(None, source_locations)
+    lowerer = _Lowerer(source_locations)
     graph = lowerer.graph(fn.graph, typed_io=False)
     graph.doc_string = fn.doc_string or None
     graph.opset_imports.update(fn.opset_imports)
@@ -377,47 +374,3 @@ def model_opset_imports(fn: Function) -> dict[str, int]:
                 extra[domain] = max(version, extra.get(domain, 0))
     imports.update(extra)
     return imports
-
-
-def lower_model(
-    fn: Function,
-    *,
-    ir_version: int,
-    opset_imports: Mapping[str, int],
-    bindings: Mapping[str, Any] | None = None,
-    input_types: Sequence[TypeSpec | None] | None = None,
-    output_types: Sequence[TypeSpec | None] | None = None,
-    optional_inputs: Sequence[Value] = (),
-    extra_value_infos: Sequence[tuple[str, TypeSpec]] = (),
-    model_fields: Mapping[str, Any] | None = None,
-    source_locations: bool = False,
-) -> ir.Model:
-    """Lower ``fn`` as the main graph of a model that embeds every function it calls.
-
-    ``optional_inputs`` (inputs of ``fn``) get the model-input type ``optional(T)``.
-    """
-    lowerer = _Lowerer(bindings or {}, source_locations)
-    if optional_inputs:
-        given = input_types or [v.declared_type or v.type for v in fn.graph.inputs]
-        input_types = [
-            model_input_type(t) if any(v is o for o in optional_inputs) else t
-            for v, t in zip(fn.graph.inputs, given)
-        ]
-    graph = lowerer.graph(fn.graph, input_types, output_types)
-    if not graph.doc_string and fn.doc_string:
-        graph.doc_string = fn.doc_string
-    graph.name = fn.name
-    graph.meta[VALUE_INFOS].extend(_detached(name, t) for name, t in extra_value_infos)
-    graph.opset_imports.update(opset_imports)
-    fields = dict(model_fields or {})
-    model = ir.Model(
-        graph,
-        ir_version=ir_version,
-        functions=[
-            lower_function(f, True) if source_locations else lowered_function(f)
-            for f in fn.transitive_callees()
-        ],
-        **{key: fields.pop(key) for key in _IR_MODEL_FIELDS if key in fields},
-    )
-    model.meta[MODEL_FIELDS] = fields
-    return model

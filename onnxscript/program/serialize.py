@@ -1,7 +1,11 @@
 """onnx_ir functions and models as protos: the API edge of the compiler.
 
-The lowered ``ir.Function`` / ``ir.Model`` become protos with onnx_ir's serializers of
-values, types, tensors and attributes. Graphs, nodes and functions are assembled here
+A lowered ``ir.Function`` becomes a ``FunctionProto``, or the main graph of a
+``ModelProto`` (its inputs and outputs typed as the model's, references to attribute
+parameters bound to values), with onnx_ir's serializers of values, types, tensors and
+attributes. The model is written from the function's one cached lowering rather than
+from a second lowering of its body: building onnx_ir objects only to serialize them cost
+more than half of ``to_model_proto()``. Graphs, nodes and functions are assembled here
 because the program's protos differ from what ``ir.serde`` writes for them: value infos
 are the program's list (``lowering.VALUE_INFOS``: in its order, graph outputs included,
 none for untyped function inputs, kept in a function below IR version 10), sparse tensor
@@ -19,14 +23,14 @@ import onnx_ir as ir
 
 from onnxscript.program.graph import Function
 from onnxscript.program.lowering import (
-    MODEL_FIELDS,
     VALUE_INFOS,
+    bound_attribute,
+    detached_value,
     lower_function,
-    lower_model,
     lowered_function,
     model_opset_imports,
 )
-from onnxscript.program.optional_inputs import expressible, read_optional_inputs
+from onnxscript.program.optional_inputs import expressible, model_input_type, read_optional_inputs
 from onnxscript.value_types import TypeSpec
 
 _T = ir.AttributeType
@@ -39,7 +43,14 @@ def _tensor_into(proto: onnx.TensorProto, tensor: Any) -> None:
         ir.serde.serialize_tensor_into(proto, tensor)
 
 
-def _attribute_into(proto: onnx.AttributeProto, attr: Any) -> None:
+_Bindings = Mapping[str, Any] | None
+"""Values of a function's attribute parameters where its body is a model's graph; ``None``
+in a function, which keeps the references."""
+
+
+def _attribute_into(proto: onnx.AttributeProto, attr: Any, bindings: _Bindings) -> None:
+    if attr.is_ref() and bindings is not None:
+        attr = bound_attribute(attr, bindings)
     proto.name = attr.name
     if attr.is_ref():
         proto.ref_attr_name = attr.ref_attr_name
@@ -49,10 +60,10 @@ def _attribute_into(proto: onnx.AttributeProto, attr: Any) -> None:
         proto.doc_string = attr.doc_string
     kind, value = attr.type, attr.value
     if kind == _T.GRAPH:
-        graph_into(proto.g, value)
+        graph_into(proto.g, value, bindings)
     elif kind == _T.GRAPHS:
         for graph in value:
-            graph_into(proto.graphs.add(), graph)
+            graph_into(proto.graphs.add(), graph, bindings)
     elif kind == _T.TENSOR:
         _tensor_into(proto.t, value)
     elif kind == _T.TENSORS:
@@ -72,7 +83,7 @@ def _attribute_into(proto: onnx.AttributeProto, attr: Any) -> None:
     proto.type = kind.value
 
 
-def _node_into(proto: onnx.NodeProto, node: ir.Node) -> None:
+def _node_into(proto: onnx.NodeProto, node: ir.Node, bindings: _Bindings) -> None:
     proto.op_type = node.op_type
     proto.domain = node.domain
     proto.input.extend("" if v is None else (v.name or "") for v in node.inputs)
@@ -84,7 +95,7 @@ def _node_into(proto: onnx.NodeProto, node: ir.Node) -> None:
     if node.overload:
         proto.overload = node.overload
     for attr in node.attributes.values():
-        _attribute_into(proto.attribute.add(), attr)
+        _attribute_into(proto.attribute.add(), attr, bindings)
     for key, text in node.metadata_props.items():
         entry = proto.metadata_props.add()
         entry.key = key
@@ -103,7 +114,18 @@ def _opsets_into(ids: Any, imports: dict[str, int]) -> None:
         entry.version = version
 
 
-def graph_into(proto: onnx.GraphProto, graph: ir.Graph) -> None:
+def _body_into(proto: onnx.GraphProto, graph: ir.Graph, bindings: _Bindings) -> None:
+    """Initializers, nodes and value infos of ``graph`` into ``proto``."""
+    for value in graph.initializers.values():
+        tensor = proto.initializer.add()
+        _tensor_into(tensor, value.const_value)
+        tensor.name = value.name or ""
+    for node in graph:
+        _node_into(proto.node.add(), node, bindings)
+    _value_infos_into(proto.value_info, graph)
+
+
+def graph_into(proto: onnx.GraphProto, graph: ir.Graph, bindings: _Bindings = None) -> None:
     """Write ``graph`` (a lowered graph) into ``proto``."""
     proto.name = graph.name or ""
     if graph.doc_string:
@@ -112,13 +134,7 @@ def graph_into(proto: onnx.GraphProto, graph: ir.Graph) -> None:
         ir.serde.serialize_value_into(proto.input.add(), value)
     for value in graph.outputs:
         ir.serde.serialize_value_into(proto.output.add(), value)
-    for value in graph.initializers.values():
-        tensor = proto.initializer.add()
-        _tensor_into(tensor, value.const_value)
-        tensor.name = value.name or ""
-    for node in graph:
-        _node_into(proto.node.add(), node)
-    _value_infos_into(proto.value_info, graph)
+    _body_into(proto, graph, bindings)
 
 
 def graph_proto(graph: ir.Graph) -> onnx.GraphProto:
@@ -143,28 +159,11 @@ def function_proto(fn: ir.Function) -> onnx.FunctionProto:
         if attr.value is None:
             proto.attribute.append(attr.name)
         else:
-            _attribute_into(proto.attribute_proto.add(), attr)
+            _attribute_into(proto.attribute_proto.add(), attr, None)
     for node in fn:
-        _node_into(proto.node.add(), node)
+        _node_into(proto.node.add(), node, None)
     _opsets_into(proto.opset_import, dict(fn.opset_imports))
     _value_infos_into(proto.value_info, fn.graph)
-    return proto
-
-
-def model_proto(model: ir.Model) -> onnx.ModelProto:
-    """A lowered model as an ``onnx.ModelProto`` (fields as ``onnx.helper.make_model``
-    sets them)."""
-    proto = onnx.ModelProto()
-    proto.ir_version = model.ir_version
-    graph_into(proto.graph, model.graph)
-    _opsets_into(proto.opset_import, dict(model.opset_imports))
-    proto.functions.extend(function_proto(f) for f in model.functions.values())
-    for key in ("producer_name", "producer_version", "domain", "model_version", "doc_string"):
-        value = getattr(model, key)
-        if value is not None:
-            setattr(proto, key, value)
-    for key, value in model.meta.get(MODEL_FIELDS, {}).items():
-        setattr(proto, key, value)
     return proto
 
 
@@ -172,6 +171,33 @@ def function_to_proto(fn: Function, source_locations: bool = False) -> onnx.Func
     """Lower ``fn`` (attribute parameters kept) and serialize it."""
     lowered = lower_function(fn, True) if source_locations else lowered_function(fn)
     return function_proto(lowered)
+
+
+_IO = Sequence[tuple[str, TypeSpec | None]]
+
+
+def _main_graph_into(
+    proto: onnx.GraphProto,
+    fn: Function,
+    body: ir.Function,
+    io: tuple[_IO, _IO],
+    bindings: Mapping[str, Any],
+    extra_value_infos: Sequence[tuple[str, TypeSpec]],
+) -> None:
+    """The main graph of ``fn``'s model: ``body`` (its lowering) with the model's typed
+    inputs and outputs, attribute references bound, and the extra value infos."""
+    proto.name = fn.name
+    doc = fn.graph.doc_string or fn.doc_string
+    if doc:
+        proto.doc_string = doc
+    inputs, outputs = io
+    for name, t in inputs:
+        ir.serde.serialize_value_into(proto.input.add(), detached_value(name, t))
+    for name, t in outputs:
+        ir.serde.serialize_value_into(proto.output.add(), detached_value(name, t))
+    _body_into(proto, body.graph, bindings)
+    for name, t in extra_value_infos:
+        ir.serde.serialize_value_into(proto.value_info.add(), detached_value(name, t))
 
 
 def function_to_model_proto(
@@ -186,25 +212,34 @@ def function_to_model_proto(
     model_fields: Mapping[str, Any] | None = None,
     source_locations: bool = False,
 ) -> onnx.ModelProto:
-    """Lower ``fn`` as the main graph of a model that embeds every function it calls, and
-    serialize it.
+    """A model whose main graph is ``fn`` and which embeds every function it calls.
 
     Its optional inputs become graph inputs of type ``optional(T)`` where the opset and IR
-    version allow (see ``onnxscript.program.optional_inputs``)."""
+    version allow (see ``onnxscript.program.optional_inputs``). ``model_fields`` are
+    ``ModelProto`` fields, set as given (``None`` values skipped)."""
+
+    def lowered(f: Function) -> ir.Function:
+        return lower_function(f, True) if source_locations else lowered_function(f)
+
     imports = dict(opset_imports) if opset_imports is not None else model_opset_imports(fn)
     optional = fn.optional_inputs if expressible(imports.get("", 0), ir_version) else []
-    model = lower_model(
-        fn,
-        ir_version=ir_version,
-        opset_imports=imports,
-        bindings=bindings,
-        input_types=input_types,
-        output_types=output_types,
-        optional_inputs=optional,
-        extra_value_infos=extra_value_infos,
-        model_fields=model_fields,
-        source_locations=source_locations,
+    in_types = list(input_types or [v.declared_type or v.type for v in fn.graph.inputs])
+    out_types = output_types or [v.declared_type or v.type for v in fn.graph.outputs]
+    for i, v in enumerate(fn.graph.inputs):
+        if any(v is o for o in optional):
+            in_types[i] = model_input_type(in_types[i])
+    body = lowered(fn)
+    io = (
+        [(v.name or "", t) for v, t in zip(body.inputs, in_types)],
+        [(v.name or "", t) for v, t in zip(body.outputs, out_types)],
     )
-    proto = model_proto(model)
+    proto = onnx.ModelProto()
+    proto.ir_version = ir_version
+    _main_graph_into(proto.graph, fn, body, io, bindings or {}, extra_value_infos)
+    _opsets_into(proto.opset_import, imports)
+    proto.functions.extend(function_proto(lowered(f)) for f in fn.transitive_callees())
+    for key, value in (model_fields or {}).items():
+        if value is not None:
+            setattr(proto, key, value)
     read_optional_inputs(proto.graph, [v.name or "" for v in optional])
     return proto
