@@ -11,6 +11,7 @@ import importlib as _importlib
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
+from onnxscript._lazy_sympy import install as _defer_sympy
 from onnxscript.errors import OnnxScriptError, ScriptError
 from onnxscript.main import graph, script
 from onnxscript.onnx_types import (
@@ -142,3 +143,5 @@ __all__ = [
     "register_source",
     "script",
 ]
+
+_defer_sympy()  # onnx_ir loads sympy only when symbolic arithmetic needs it
