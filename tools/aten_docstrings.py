@@ -1,11 +1,14 @@
 """Put each ATen function's schema on the first line of its docstring.
 
-For every function the library registers (``collect_ops``) under an ``aten::`` name, the
-schema torch declares for its first such name (``torch.ops.aten.<name>.<overload>._schema``,
-without the ``aten::``) becomes the docstring's first line, e.g.
-``roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor``: a schema line already
-there is replaced, any explanation is kept after it, a missing docstring is added. Run it
-again after torch changes a schema; ``--check`` only lists the functions that differ.
+For every function the library registers (``collect_ops``), the schema torch declares for
+its first name that has one (``torch.ops.<namespace>.<name>.<overload>._schema``) becomes
+the docstring's first line: without the namespace for ``aten::`` names, e.g.
+``roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor``, with it for the others
+(``prims::``, ``quantized_decomposed::``, ``torchvision::``). A schema line already there is
+replaced, any explanation is kept after it, a missing docstring is added. Functions
+registered only under Python operators (``_operator::add``, ``math::ceil``) have no schema
+and are left alone. Run it again after torch changes a schema; ``--check`` only lists the
+functions that differ.
 
 Usage: python tools/aten_docstrings.py [--check]     (needs torch)
 """
@@ -22,21 +25,33 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
-_SCHEMA_LINE = re.compile(r"^[A-Za-z_][\w.]*\(.*\) -> .+$")
-"""A first line that is a schema (``name.overload(args) -> returns``), to be replaced."""
+_SCHEMA_LINE = re.compile(r"^[A-Za-z_][\w.:]*\(.*\) -> .+$")
+"""A first line that is a schema (``[ns::]name.overload(args) -> returns``), to be
+replaced."""
+
+_PROVIDERS = {
+    "quantized_decomposed": "torch.ao.quantization.fx._decomposed",
+    "torchvision": "torchvision",
+}
+"""The module that defines the operators of a namespace torch does not load itself."""
 
 
-def aten_schema(qualified_name: str) -> str | None:
-    """The schema torch declares for ``aten::name[.overload]`` (without ``aten::``), or
-    None for another namespace or a name this torch does not have."""
+def torch_schema(qualified_name: str) -> str | None:
+    """The schema torch declares for ``namespace::name[.overload]`` (``aten::`` left
+    out), or None for a name without one (Python operators, an op this torch lacks)."""
+    import importlib
+
     import torch
 
     namespace, _, name = qualified_name.partition("::")
-    if namespace != "aten":
-        return None
+    if namespace in _PROVIDERS:
+        try:
+            importlib.import_module(_PROVIDERS[namespace])
+        except ImportError:
+            return None
     op_name, _, overload = name.partition(".")
     try:
-        packet = getattr(torch.ops.aten, op_name)
+        packet = getattr(getattr(torch.ops, namespace), op_name)
         schema = getattr(packet, overload or "default")._schema
     except (AttributeError, RuntimeError):
         return None
@@ -53,7 +68,7 @@ def registered_functions() -> list[tuple[Callable[..., Any], str]]:
         function = record.function.function
         if id(function) in found:
             continue
-        schema = aten_schema(record.qualified_name)
+        schema = torch_schema(record.qualified_name)
         if schema is not None:
             found[id(function)] = (function, schema)
     return list(found.values())
@@ -62,6 +77,14 @@ def registered_functions() -> list[tuple[Callable[..., Any], str]]:
 def first_line(function: Callable[..., Any]) -> str:
     """The first line of ``function``'s docstring ("" when it has none)."""
     return (inspect.getdoc(function) or "").partition("\n")[0]
+
+
+def _defined_by_def(function: Callable[..., Any]) -> bool:
+    """Whether ``function`` is a module-level ``def`` of its own name (a function made by a
+    factory writes its docstring itself; the test still checks it)."""
+    return function.__qualname__ == function.__name__ and function.__code__.co_name == (
+        function.__name__
+    )
 
 
 def _function_def(tree: ast.Module, name: str) -> ast.FunctionDef:
@@ -116,7 +139,7 @@ def update(check: bool = False) -> list[str]:
     that did not have it (with ``check``, nothing is written)."""
     by_file: dict[str, list[tuple[str, str]]] = {}
     for function, schema in registered_functions():
-        if first_line(function) != schema:
+        if first_line(function) != schema and _defined_by_def(function):
             by_file.setdefault(inspect.getfile(function), []).append((function.__name__, schema))
     changed = []
     for path, edits in sorted(by_file.items()):

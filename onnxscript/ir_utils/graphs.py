@@ -3,7 +3,7 @@ subgraphs (If branches, Loop and Scan bodies) of their nodes at any depth."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import onnx_ir as ir
 
@@ -32,6 +32,14 @@ def holds_graphs(node: ir.Node) -> bool:
         a.type in (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS)
         for a in node.attributes.values()
     )
+
+
+def nested_nodes(nodes: Iterable[ir.Node]) -> Iterator[ir.Node]:
+    """The nodes, each followed by the nodes of its subgraphs, at any depth."""
+    for node in nodes:
+        yield node
+        for graph in subgraphs(node):
+            yield from nested_nodes(graph)
 
 
 def nested_graphs(graph: ir.Graph) -> Iterator[ir.Graph]:
@@ -65,5 +73,6 @@ __all__ = [
     "holds_graphs",
     "model_graphs",
     "nested_graphs",
+    "nested_nodes",
     "subgraphs",
 ]

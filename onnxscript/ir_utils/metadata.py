@@ -30,11 +30,11 @@ The rule every pass follows (and a rewriter or version-converter adapter should 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 
 import onnx_ir as ir
 
-from onnxscript.ir_utils.graphs import attribute_graphs, subgraphs
+from onnxscript.ir_utils.graphs import attribute_graphs, nested_nodes
 
 FOLDED_FROM = "pkg.onnxscript.optimizer.folded_from"
 """The key of a folded tensor's sources: ``repr`` of the sorted names of the values it was
@@ -57,15 +57,8 @@ def carry_metadata(target: _Holder, *sources: _Holder | None) -> None:
 
 def carry_to_nested(nodes: Iterable[ir.Node], *sources: _Holder | None) -> None:
     """:func:`carry_metadata` to each of ``nodes`` and to every node of their subgraphs."""
-    for node in _with_nested(nodes):
+    for node in nested_nodes(nodes):
         carry_metadata(node, *sources)
-
-
-def _with_nested(nodes: Iterable[ir.Node]) -> Iterator[ir.Node]:
-    for node in nodes:
-        yield node
-        for sub in subgraphs(node):
-            yield from _with_nested(sub)
 
 
 def record_folded_from(value: ir.Value, sources: Iterable[ir.Value | None]) -> None:

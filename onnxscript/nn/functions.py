@@ -17,7 +17,7 @@ import onnx
 import onnx_ir as ir
 
 from onnxscript import proto_graphs
-from onnxscript.ir_utils.graphs import subgraphs
+from onnxscript.ir_utils.graphs import nested_graphs, nested_nodes, subgraphs
 from onnxscript.unique_names import candidates
 
 if TYPE_CHECKING:
@@ -72,7 +72,7 @@ def _function(
     formal: dict[int, ir.Value] = {}
     for node in body:
         inside = made | _defined_within(node)
-        for inner in _walk(node):
+        for inner in nested_nodes([node]):
             for index, value in enumerate(inner.inputs):
                 if value is None or id(value) in inside:
                     continue
@@ -96,28 +96,18 @@ def _function(
 
 def _imports_of(body: list[ir.Node], imports: Mapping[str, int]) -> dict[str, int]:
     """The model's imports of the domains the body's nodes use."""
-    used = {inner.domain for node in body for inner in _walk(node)}
+    used = {node.domain for node in nested_nodes(body)}
     return {domain: version for domain, version in imports.items() if domain in used}
-
-
-def _walk(node: ir.Node) -> list[ir.Node]:
-    """``node`` and the nodes of its subgraphs, at every depth."""
-    nodes = [node]
-    for graph in subgraphs(node):
-        for inner in graph:
-            nodes.extend(_walk(inner))
-    return nodes
 
 
 def _defined_within(node: ir.Node) -> set[int]:
     """Ids of the values ``node``'s subgraphs define (their inputs and node outputs)."""
     ids: set[int] = set()
-    for graph in subgraphs(node):
+    for graph in (g for sub in subgraphs(node) for g in nested_graphs(sub)):
         ids.update(id(v) for v in graph.inputs)
         ids.update(id(v) for v in graph.initializers.values())
         for inner in graph:
             ids.update(id(v) for v in inner.outputs)
-            ids |= _defined_within(inner)
     return ids
 
 

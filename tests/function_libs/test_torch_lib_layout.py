@@ -50,8 +50,9 @@ def test_every_aten_function_docstring_starts_with_its_schema():
 
 def test_the_schema_of_roll():
     tool = load_module("aten_docstrings", "tools/aten_docstrings.py")
-    assert tool.aten_schema("aten::roll") == (
+    assert tool.torch_schema("aten::roll") == (
         "roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor"
     )
-    assert tool.aten_schema("aten::add.Tensor").startswith("add.Tensor(Tensor self,")
-    assert tool.aten_schema("prims::sum") is None
+    assert tool.torch_schema("aten::add.Tensor").startswith("add.Tensor(Tensor self,")
+    assert tool.torch_schema("prims::sum").startswith("prims::sum(Tensor inp, int[]? dims")
+    assert tool.torch_schema("_operator::add") is None

@@ -24,6 +24,7 @@ from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TReal, TTenso
 
 @aten("prims::convert_element_type")
 def convert_element_type(a: TTensor, dtype: int) -> TTensor:
+    """prims::convert_element_type(Tensor a, ScalarType dtype) -> Tensor"""
     if is_complex_dtype(dtype):
         return real_to_complex(a, dtype)
     return op.Cast(a, to=dtype)
@@ -42,21 +43,25 @@ def _reduce(onnx_op: str, inp: TTensor, dims: Sequence[int], output_dtype: int) 
 
 @aten("prims::sum")
 def prims_sum(inp: TReal, dims: Sequence[int], *, output_dtype: int = -1) -> TReal:
+    """prims::sum(Tensor inp, int[]? dims, *, ScalarType? output_dtype=None) -> Tensor"""
     return _reduce("ReduceSum", inp, dims, output_dtype)
 
 
 @aten("prims::prod")
 def prims_prod(inp: TReal, dims: Sequence[int], *, output_dtype: int = -1) -> TReal:
+    """prims::prod(Tensor inp, int[]? dims, *, ScalarType? output_dtype=None) -> Tensor"""
     return _reduce("ReduceProd", inp, dims, output_dtype)
 
 
 @aten("prims::amax")
 def prims_amax(inp: TReal, dims: Sequence[int], *, output_dtype: int = -1) -> TReal:
+    """prims::amax(Tensor inp, int[]? dims, *, ScalarType? output_dtype=None) -> Tensor"""
     return _reduce("ReduceMax", inp, dims, output_dtype)
 
 
 @aten("prims::amin")
 def prims_amin(inp: TReal, dims: Sequence[int], *, output_dtype: int = -1) -> TReal:
+    """prims::amin(Tensor inp, int[]? dims, *, ScalarType? output_dtype=None) -> Tensor"""
     return _reduce("ReduceMin", inp, dims, output_dtype)
 
 
@@ -64,6 +69,7 @@ def prims_amin(inp: TReal, dims: Sequence[int], *, output_dtype: int = -1) -> TR
 def prims_var(
     inp: TReal, dims: Sequence[int], correction: float = 1.0, *, output_dtype: int = -1
 ) -> TReal:
+    """prims::var(Tensor inp, int[]? dims, float? correction=1, *, ScalarType? output_dtype=None) -> Tensor"""
     axes = list(dims) if dims else list(range(rank(inp)))
     centered = op.Sub(inp, op.ReduceMean(inp, axes, keepdims=1))
     total = op.ReduceSum(op.Mul(centered, centered), axes, keepdims=0)
@@ -74,22 +80,25 @@ def prims_var(
 
 @aten("prims::ne")
 def prims_ne(self: TTensor, other: TTensor) -> BOOL:
+    """prims::ne(Tensor self, Tensor other) -> Tensor"""
     return op.Not(op.Equal(self, other))
 
 
 @aten("prims::eq")
 def prims_eq(self: TTensor, other: TTensor) -> BOOL:
+    """prims::eq(Tensor self, Tensor other) -> Tensor"""
     return op.Equal(self, other)
 
 
 def _unary(onnx_op: str, name: str) -> Any:
-    """``prims::<name>``: one ONNX op on the tensor."""
+    """``prims::<name>``: one ONNX op on the tensor (its docstring starts with torch's
+    schema for it, as a ``def`` of the library's does)."""
 
     def prim(self: TReal) -> TReal:
         return getattr(op, onnx_op)(self)
 
     prim.__name__ = prim.__qualname__ = f"prims_{name}"
-    prim.__doc__ = f"``prims::{name}``: ONNX {onnx_op}."
+    prim.__doc__ = f"prims::{name}(Tensor self) -> Tensor\n\nONNX {onnx_op}."
     return aten(f"prims::{name}")(prim)
 
 
@@ -118,28 +127,37 @@ prims_tanh = _unary("Tanh", "tanh")
 
 @aten("prims::add")
 def prims_add(self: TTensor, other: TTensor) -> TTensor:
+    """prims::add(Tensor self, Tensor other) -> Tensor"""
     return op.Or(self, other) if is_bool(self) else op.Add(self, other)
 
 
 @aten("prims::sub")
 def prims_sub(self: TReal, other: TReal) -> TReal:
+    """prims::sub(Tensor self, Tensor other) -> Tensor"""
     return op.Sub(self, other)
 
 
 @aten("prims::mul")
 def prims_mul(self: TTensor, other: TTensor) -> TTensor:
+    """prims::mul(Tensor self, Tensor other) -> Tensor"""
     return op.And(self, other) if is_bool(self) else op.Mul(self, other)
 
 
 @aten("prims::div")
 def prims_div(self: TReal, other: TReal) -> TReal:
-    """True division of floats; integers truncate (C's ``/``), as ONNX Div does."""
+    """prims::div(Tensor self, Tensor other) -> Tensor
+
+    True division of floats; integers truncate (C's ``/``), as ONNX Div does.
+    """
     return op.Div(self, other)
 
 
 @aten("prims::remainder")
 def prims_remainder(self: TReal, other: TReal) -> TReal:
-    """Python's ``%``: the result takes the divisor's sign."""
+    """prims::remainder(Tensor self, Tensor other) -> Tensor
+
+    Python's ``%``: the result takes the divisor's sign.
+    """
     if is_integer(self):
         return op.Mod(self, other)
     return op.Sub(self, op.Mul(op.Floor(op.Div(self, other)), other))
@@ -147,31 +165,37 @@ def prims_remainder(self: TReal, other: TReal) -> TReal:
 
 @aten("prims::pow")
 def prims_pow(self: TReal, other: TReal) -> TReal:
+    """prims::pow(Tensor self, Tensor other) -> Tensor"""
     return op.Pow(self, other)
 
 
 @aten("prims::lt")
 def prims_lt(self: TReal, other: TReal) -> BOOL:
+    """prims::lt(Tensor self, Tensor other) -> Tensor"""
     return op.Less(self, other)
 
 
 @aten("prims::le")
 def prims_le(self: TReal, other: TReal) -> BOOL:
+    """prims::le(Tensor self, Tensor other) -> Tensor"""
     return op.LessOrEqual(self, other)
 
 
 @aten("prims::gt")
 def prims_gt(self: TReal, other: TReal) -> BOOL:
+    """prims::gt(Tensor self, Tensor other) -> Tensor"""
     return op.Greater(self, other)
 
 
 @aten("prims::ge")
 def prims_ge(self: TReal, other: TReal) -> BOOL:
+    """prims::ge(Tensor self, Tensor other) -> Tensor"""
     return op.GreaterOrEqual(self, other)
 
 
 @aten("prims::where")
 def prims_where(pred: BOOL, a: TTensor, b: TTensor) -> TTensor:
+    """prims::where(Tensor pred, Tensor a, Tensor b) -> Tensor"""
     return op.Where(pred, a, b)
 
 
@@ -179,7 +203,9 @@ def prims_where(pred: BOOL, a: TTensor, b: TTensor) -> TTensor:
 def prims_broadcast_in_dim(
     a: TTensor, shape: Sequence[int], broadcast_dimensions: Sequence[int]
 ) -> TTensor:
-    """Dim ``i`` of ``a`` becomes dim ``broadcast_dimensions[i]`` of the result; the
+    """prims::broadcast_in_dim(Tensor(a) a, SymInt[] shape, int[] broadcast_dimensions) -> Tensor(a)
+
+    Dim ``i`` of ``a`` becomes dim ``broadcast_dimensions[i]`` of the result; the
     other dims of ``shape`` are new (``a`` unsqueezed there, then expanded)."""
     kept = set(broadcast_dimensions)
     new_axes = [axis for axis in range(len(shape)) if axis not in kept]
@@ -189,13 +215,18 @@ def prims_broadcast_in_dim(
 
 @aten("prims::reshape")
 def prims_reshape(a: TTensor, shape: Sequence[int]) -> TTensor:
-    """Every size given (no -1); a 0 is a size of 0."""
+    """prims::reshape(Tensor a, SymInt[] shape) -> Tensor
+
+    Every size given (no -1); a 0 is a size of 0.
+    """
     return op.Reshape(a, shape_input(list(shape)), allowzero=1)
 
 
 @aten("prims::resize")
 def prims_resize(a: TTensor, shape: Sequence[int]) -> TTensor:
-    """``a``'s elements in order, cut or padded to the new element count (torch leaves the
+    """prims::resize(Tensor(a!) a, SymInt[] shape) -> Tensor(a!)
+
+    ``a``'s elements in order, cut or padded to the new element count (torch leaves the
     new elements uninitialized; they are zeros here)."""
     target = shape_input(list(shape))
     count = op.ReduceProd(target if not isinstance(target, list) else int64_constant(target))
@@ -208,6 +239,7 @@ def prims_resize(a: TTensor, shape: Sequence[int]) -> TTensor:
 
 @aten("prims::squeeze")
 def prims_squeeze(a: TTensor, dimensions: Sequence[int]) -> TTensor:
+    """prims::squeeze(Tensor(a) a, int[] dimensions) -> Tensor(a)"""
     if not dimensions:
         return op.Identity(a)
     return op.Squeeze(a, list(dimensions))
@@ -215,10 +247,14 @@ def prims_squeeze(a: TTensor, dimensions: Sequence[int]) -> TTensor:
 
 @aten("prims::transpose")
 def prims_transpose(a: TTensor, permutation: Sequence[int]) -> TTensor:
+    """prims::transpose(Tensor(a) a, int[] permutation) -> Tensor(a)"""
     return op.Transpose(a, perm=list(permutation))
 
 
 @aten("prims::device_put")
 def prims_device_put(a: TTensor, device: str, non_blocking: bool = False) -> TTensor:
-    """A copy on another device: the same values."""
+    """prims::device_put(Tensor a, Device device, bool non_blocking=False) -> Tensor
+
+    A copy on another device: the same values.
+    """
     return op.Identity(a)

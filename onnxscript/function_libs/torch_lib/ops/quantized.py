@@ -145,6 +145,7 @@ def _dequantize(
 def quantize_per_tensor(
     input: TFloat, scale: float, zero_point: int, quant_min: int, quant_max: int, dtype: int
 ) -> TInt:
+    """quantized_decomposed::quantize_per_tensor(Tensor input, float scale, int zero_point, int quant_min, int quant_max, ScalarType dtype) -> Tensor"""
     return _quantize(input, scale, zero_point, quant_min, quant_max, dtype)
 
 
@@ -152,6 +153,7 @@ def quantize_per_tensor(
 def quantize_per_tensor_tensor(
     input: TFloat, scale: TFloat, zero_point: TInt, quant_min: int, quant_max: int, dtype: int
 ) -> TInt:
+    """quantized_decomposed::quantize_per_tensor.tensor(Tensor input, Tensor scale, Tensor zero_point, int quant_min, int quant_max, ScalarType dtype) -> Tensor"""
     return _quantize(input, scale, zero_point, quant_min, quant_max, dtype)
 
 
@@ -164,6 +166,7 @@ def quantize_per_tensor_tensor2(
     quant_max: TInt,
     dtype: int,
 ) -> TInt:
+    """quantized_decomposed::quantize_per_tensor.tensor2(Tensor input, Tensor scale, Tensor zero_point, Tensor quant_min, Tensor quant_max, ScalarType dtype) -> Tensor"""
     return _quantize(input, scale, zero_point, quant_min, quant_max, dtype)
 
 
@@ -178,6 +181,7 @@ def dequantize_per_tensor(
     *,
     out_dtype: int = -1,
 ) -> TFloat:
+    """quantized_decomposed::dequantize_per_tensor(Tensor input, float scale, int zero_point, int quant_min, int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor"""
     return _dequantize(input, scale, zero_point, out_dtype)
 
 
@@ -192,6 +196,7 @@ def dequantize_per_tensor_tensor(
     *,
     out_dtype: int = -1,
 ) -> TFloat:
+    """quantized_decomposed::dequantize_per_tensor.tensor(Tensor input, Tensor scale, Tensor zero_point, int quant_min, int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor"""
     return _dequantize(input, scale, zero_point, out_dtype)
 
 
@@ -206,6 +211,7 @@ def dequantize_per_tensor_tensor2(
     *,
     out_dtype: int = -1,
 ) -> TFloat:
+    """quantized_decomposed::dequantize_per_tensor.tensor2(Tensor input, Tensor scale, Tensor zero_point, Tensor quant_min, Tensor quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor"""
     return _dequantize(input, scale, zero_point, out_dtype)
 
 
@@ -219,6 +225,7 @@ def quantize_per_channel(
     quant_max: int,
     dtype: int,
 ) -> TInt:
+    """quantized_decomposed::quantize_per_channel(Tensor input, Tensor scales, Tensor zero_points, int axis, int quant_min, int quant_max, ScalarType dtype) -> Tensor"""
     return _quantize(input, scales, zero_points, quant_min, quant_max, dtype, axis)
 
 
@@ -234,6 +241,7 @@ def dequantize_per_channel(
     *,
     out_dtype: int = -1,
 ) -> TFloat:
+    """quantized_decomposed::dequantize_per_channel(Tensor input, Tensor scales, Tensor? zero_points, int axis, int quant_min, int quant_max, ScalarType dtype, *, ScalarType? out_dtype=None) -> Tensor"""
     return _dequantize(input, scales, zero_points, out_dtype, axis)
 
 

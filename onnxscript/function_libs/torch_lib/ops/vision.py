@@ -51,7 +51,9 @@ def _as_float(value: Any) -> Any:
 
 @aten("torchvision::nms")
 def nms(dets: TFloat, scores: TFloat, iou_threshold: float) -> INT64:
-    """The indices of the boxes kept (``x1, y1, x2, y2``), by decreasing score; a box is
+    """torchvision::nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor
+
+    The indices of the boxes kept (``x1, y1, x2, y2``), by decreasing score; a box is
     dropped when its IoU with a kept one is above the threshold."""
     boxes = op.Unsqueeze(_as_float(dets), [0])  # [1, N, 4]
     batch_scores = op.Unsqueeze(_as_float(scores), [0, 1])  # [1, 1, N]
@@ -78,7 +80,9 @@ def roi_align(
     sampling_ratio: int,
     aligned: bool,
 ) -> TFloat:
-    """ONNX RoiAlign (opset 16): ``aligned`` shifts by half a pixel (``half_pixel``);
+    """torchvision::roi_align(Tensor input, Tensor rois, float spatial_scale, SymInt pooled_height, SymInt pooled_width, int sampling_ratio, bool aligned) -> Tensor
+
+    ONNX RoiAlign (opset 16): ``aligned`` shifts by half a pixel (``half_pixel``);
     a sampling ratio of 0 or less is adaptive in both."""
     boxes, batch = _split_rois(rois)
     return op.RoiAlign(
@@ -98,7 +102,9 @@ def roi_align(
 def roi_pool(
     input: TFloat, rois: TFloat, spatial_scale: float, pooled_height: int, pooled_width: int
 ) -> tuple[TFloat, INT32]:
-    """ONNX MaxRoiPool, and the index (``h * W + w``) of each maximum in its plane, -1 in
+    """torchvision::roi_pool(Tensor input, Tensor rois, float spatial_scale, SymInt pooled_height, SymInt pooled_width) -> (Tensor, Tensor)
+
+    ONNX MaxRoiPool, and the index (``h * W + w``) of each maximum in its plane, -1 in
     an empty bin. The index is computed over every bin and input position (memory
     ``K * C * ph * pw * H * W``): it costs nothing when unused (torchvision.ops.roi_pool
     drops it, and the exported graph's unused nodes are removed)."""
@@ -167,7 +173,9 @@ def deform_conv2d(
     offset_groups: int,
     use_mask: bool,
 ) -> TFloat:
-    """Deformable convolution, decomposed (ONNX DeformConv is opset 19, above the
+    """torchvision::deform_conv2d(Tensor input, Tensor weight, Tensor offset, Tensor mask, Tensor bias, SymInt stride_h, SymInt stride_w, SymInt pad_h, SymInt pad_w, SymInt dilation_h, SymInt dilation_w, SymInt groups, SymInt offset_groups, bool use_mask) -> Tensor
+
+    Deformable convolution, decomposed (ONNX DeformConv is opset 19, above the
     library's opset 18): each kernel tap's displaced positions are sampled with GridSample
     (bilinear, zeros outside, as torchvision), scaled by the mask, and contracted with
     the weight by one batched MatMul per group. The weight's shape must be static."""
