@@ -365,13 +365,14 @@ def _tree_package(tree: Path) -> Package:
     our interpreter: the baseline when a change must not make compiling slower."""
     env = _clean_env()
     env["PYTHONPATH"] = str(tree.resolve())
-    commit = subprocess.run(
-        ["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
-        capture_output=True,
-        text=True,
-        check=False,
+    return Package(f"tree@{_git(tree, 'rev-parse', '--short', 'HEAD')}", sys.executable, env)
+
+
+def _git(tree: Path, *args: str) -> str:
+    """What ``git -C tree args`` prints (raises when git fails)."""
+    return subprocess.run(
+        ["git", "-C", str(tree), *args], capture_output=True, text=True, check=True
     ).stdout.strip()
-    return Package(f"tree@{commit or tree.name}", sys.executable, env)
 
 
 def _run_worker(
@@ -478,18 +479,8 @@ def compare_meaning(ours: dict[str, Any], base: dict[str, Any], inputs: list[Any
 def _git_state() -> str:
     """The repository's commit, and whether the package's sources differ from it."""
     try:
-        commit = subprocess.run(
-            ["git", "-C", str(REPO_ROOT), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(REPO_ROOT), "status", "--porcelain", "--", "onnxscript"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
+        commit = _git(REPO_ROOT, "rev-parse", "--short", "HEAD")
+        dirty = _git(REPO_ROOT, "status", "--porcelain", "--", "onnxscript")
     except (OSError, subprocess.CalledProcessError):
         return "commit unknown"
     return f"commit {commit}" + (" + uncommitted changes in onnxscript/" if dirty else "")

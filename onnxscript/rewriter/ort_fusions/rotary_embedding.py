@@ -19,9 +19,7 @@ from onnxscript.rewriter.ort_fusions.applying import fuse_function
 from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 from onnxscript.rewriter.rule_set import RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
-
-_END = 2**31 - 1
-"""Slice ends at or above this are "to the end" (torch writes INT64_MAX)."""
+from onnxscript.rewriter.rules.fusion.rotary_parts import END, cut_at, parts, rotate_half
 
 
 class RotaryEmbeddingFusion(RewriteRuleClassBase):
@@ -35,12 +33,7 @@ class RotaryEmbeddingFusion(RewriteRuleClassBase):
     def pattern(
         self, op: Any, x: Any, cos: Any, sin: Any, s1: Any, e1: Any, s2: Any, e2: Any
     ) -> Any:
-        if self._split:
-            first, second = op.Split(x, _allow_other_inputs=True, _outputs=["first", "second"])
-        else:
-            first = op.Slice(x, s1, e1, _allow_other_inputs=True, _outputs=["first"])
-            second = op.Slice(x, s2, e2, _allow_other_inputs=True, _outputs=["second"])
-        rotated = op.Concat(op.Neg(second), first, _outputs=["rotated"])
+        rotated = rotate_half(op, x, (s1, e1, s2, e2), self._split)
         return op.Add(op.Mul(x, cos), op.Mul(rotated, sin))
 
     def check(
@@ -60,14 +53,8 @@ class RotaryEmbeddingFusion(RewriteRuleClassBase):
         head = facts.static_dim(x, 3)
         if head is None or head % 2:
             return result.fail("the head size is not a known even number", x)
-        half = head // 2
-        if self._split:
-            if not facts.split_in_halves(first, half):
-                return result.fail("the Split does not split the last axis in halves", x)
-        elif not (
-            facts.slice_of(first, 0, half, head) and facts.slice_of(second, half, _END, head)
-        ):
-            return result.fail("the slices do not split the last axis in halves", x)
+        if not cut_at(first, second, head // 2, head, self._split):
+            return result.fail("the last axis is not cut in halves", x)
         if facts.node_attr_int(rotated, "axis", 0) not in (3, -1):
             return result.fail("the Concat is not along the last axis", rotated)
         for table in (cos, sin):
@@ -99,11 +86,7 @@ class PartialRotaryEmbeddingFusion(RewriteRuleClassBase):
     def pattern(
         self, op: Any, x: Any, cos: Any, sin: Any, s1: Any, e1: Any, s2: Any, e2: Any
     ) -> Any:
-        if self._split:
-            kept, passed = op.Split(x, _allow_other_inputs=True, _outputs=["kept", "passed"])
-        else:
-            kept = op.Slice(x, s1, e1, _allow_other_inputs=True, _outputs=["kept"])
-            passed = op.Slice(x, s2, e2, _allow_other_inputs=True, _outputs=["passed"])
+        kept, passed = parts(op, x, (s1, e1, s2, e2), self._split, ("kept", "passed"))
         rope = op.RotaryEmbedding(kept, cos, sin, _domain=DOMAIN, _outputs=["rope"])
         return op.Concat(rope, passed, _outputs=["joined"])
 
@@ -124,13 +107,8 @@ class PartialRotaryEmbeddingFusion(RewriteRuleClassBase):
         width = facts.static_dim(kept, 3)
         if width is None or not 0 < width < head or width % 2:
             return result.fail("the rotated part is not an even part of the head", kept)
-        if self._split:
-            if not facts.split_at(kept, width, head):
-                return result.fail("the Split does not split the last axis in two", x)
-        elif not (
-            facts.slice_of(kept, 0, width, head) and facts.slice_of(passed, width, _END, head)
-        ):
-            return result.fail("the slices do not split the last axis at one place", x)
+        if not cut_at(kept, passed, width, head, self._split):
+            return result.fail("the last axis is not cut in two at one place", x)
         if facts.node_attr_int(joined, "axis", 0) not in (3, -1):
             return result.fail("the Concat is not along the last axis", joined)
         return result
@@ -173,7 +151,7 @@ class UnfusedRotaryEmbedding(RewriteRuleClassBase):
         passed = op.Slice(
             x,
             op.Constant(value_ints=[width]),
-            op.Constant(value_ints=[_END]),
+            op.Constant(value_ints=[END]),
             op.Constant(value_ints=[-1]),
         )
         return op.Concat(_rotate(op, kept, cos, sin, width), passed, axis=-1)

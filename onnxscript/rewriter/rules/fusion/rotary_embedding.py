@@ -14,9 +14,7 @@ from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 from onnxscript.rewriter.rule_set import RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
-
-_END = 2**31 - 1
-"""Slice ends at or above this are "to the end" (torch writes INT64_MAX)."""
+from onnxscript.rewriter.rules.fusion.rotary_parts import cut_at, parts, rotate_half
 
 
 class RotaryEmbeddingFusion(RewriteRuleClassBase):
@@ -36,12 +34,7 @@ class RotaryEmbeddingFusion(RewriteRuleClassBase):
         angles = op.Concat(freqs, freqs, _outputs=["angles"])
         cos = op.Unsqueeze(op.Cos(angles), [1])
         sin = op.Unsqueeze(op.Sin(angles), [1])
-        if self._split:
-            first, second = op.Split(x, _allow_other_inputs=True, _outputs=["first", "second"])
-        else:
-            first = op.Slice(x, start1, end1, _allow_other_inputs=True, _outputs=["first"])
-            second = op.Slice(x, start2, end2, _allow_other_inputs=True, _outputs=["second"])
-        rotated = op.Concat(op.Neg(second), first, _outputs=["rotated"])
+        rotated = rotate_half(op, x, (start1, end1, start2, end2), self._split)
         return op.Add(op.Mul(x, cos), op.Mul(rotated, sin))
 
     def check(
@@ -62,13 +55,8 @@ class RotaryEmbeddingFusion(RewriteRuleClassBase):
         if head is None or head % 2:
             return result.fail("the head size is not a known even number", x)
         half = head // 2
-        if self._split:
-            if not facts.split_in_halves(first, half):
-                return result.fail("the Split does not split the last axis in halves", x)
-        elif not (
-            facts.slice_of(first, 0, half, head) and facts.slice_of(second, half, _END, head)
-        ):
-            return result.fail("the slices do not split the last axis in halves", x)
+        if not cut_at(first, second, half, head, self._split):
+            return result.fail("the last axis is not cut in halves", x)
         if not (_last_axis(rotated, 4) and _last_axis(angles, 3)):
             return result.fail("a Concat is not along the last axis", rotated)
         if facts.rank(freqs) != 3 or facts.static_dim(freqs, 2) != half:
@@ -95,14 +83,17 @@ class PartialRotaryEmbeddingFusion(RewriteRuleClassBase):
     """``Concat(RotaryEmbedding(x[..., :k]), x[..., k:])`` to ``RotaryEmbedding(x,
     rotary_embedding_dim=k)``."""
 
-    def __init__(self) -> None:
-        super().__init__("PartialRotaryEmbedding23", remove_nodes=False)
+    def __init__(self, split: bool = False) -> None:
+        super().__init__(
+            "PartialRotaryEmbedding23Split" if split else "PartialRotaryEmbedding23",
+            remove_nodes=False,
+        )
+        self._split = split
 
     def pattern(
         self, op: Any, x: Any, cos: Any, sin: Any, s1: Any, e1: Any, s2: Any, e2: Any
     ) -> Any:
-        kept = op.Slice(x, s1, e1, _allow_other_inputs=True, _outputs=["kept"])
-        passed = op.Slice(x, s2, e2, _allow_other_inputs=True, _outputs=["passed"])
+        kept, passed = parts(op, x, (s1, e1, s2, e2), self._split, ("kept", "passed"))
         rope = op.RotaryEmbedding(kept, cos, sin, _outputs=["rope"])
         return op.Concat(rope, passed, _outputs=["joined"])
 
@@ -126,8 +117,8 @@ class PartialRotaryEmbeddingFusion(RewriteRuleClassBase):
         width = facts.static_dim(kept, 3)
         if width is None or not 0 < width < head or width % 2:
             return result.fail("the rotated part is not an even part of the head", kept)
-        if not (facts.slice_of(kept, 0, width, head) and facts.slice_of(passed, width, _END, head)):
-            return result.fail("the slices do not split the last axis at one place", x)
+        if not cut_at(kept, passed, width, head, self._split):
+            return result.fail("the last axis is not cut in two at one place", x)
         if not _last_axis(joined, 4):
             return result.fail("the Concat is not along the last axis", joined)
         return result
@@ -145,7 +136,10 @@ def _last_axis(value: ir.Value, rank: int) -> bool:
 
 
 rotary_embedding_rules = [RotaryEmbeddingFusion.rule(), RotaryEmbeddingFusion.rule(split=True)]
-partial_embedding_rules = [PartialRotaryEmbeddingFusion.rule()]
+partial_embedding_rules = [
+    PartialRotaryEmbeddingFusion.rule(),
+    PartialRotaryEmbeddingFusion.rule(split=True),
+]
 rotary_embedding_ruleset = RewriteRuleSet(rotary_embedding_rules, commute=True)
 partial_embedding_ruleset = RewriteRuleSet(partial_embedding_rules)
 

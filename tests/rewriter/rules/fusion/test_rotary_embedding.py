@@ -43,7 +43,9 @@ def test_angles_of_a_batch_of_one_are_expanded_to_the_input_batch() -> None:
     assert ops["RotaryEmbedding"] == 1 and ops["Expand"] == 1
 
 
-def test_partial_rotation_gets_rotary_embedding_dim() -> None:
+def _partial(cut: str) -> str:
+    """A rotation of the first 4 of 8 channels, concatenated with the rest; ``cut`` makes
+    ``xr`` (rotated) and ``xp`` (passed) from ``x``."""
     body = ROPE.replace(
         "half = Constant<value = int64[1] {4}>()", "half = Constant<value = int64[1] {2}>()"
     )
@@ -52,22 +54,33 @@ def test_partial_rotation_gets_rotary_embedding_dim() -> None:
     )
     body = body.replace("Slice(x, half, big, last)", "Slice(xr, half, big, last)")
     body = body.replace("y = Add(xc, xs)", "r = Add(xc, xs)\n y = Concat<axis=-1>(r, xp)")
-    body = (
-        "    four = Constant<value = int64[1] {4}>()\n"
-        "    xr = Slice(x, zero, four, last)\n"
-        "    xp = Slice(x, four, big, last)\n" + body
-    )
-    # the constants the slices use must come first
+    body = "    four = Constant<value = int64[1] {4}>()\n" + cut + body
+    # the constants the cut uses must come first
     head, rest = body.split("    emb =", 1)
     lines = head.splitlines()
     constants = [ln for ln in lines if "Constant" in ln]
-    slices = [ln for ln in lines if "Slice" in ln]
-    text = rope("\n".join(constants + slices) + "\n    emb =" + rest).replace(
+    others = [ln for ln in lines if ln.strip() and "Constant" not in ln]
+    return rope("\n".join(constants + others) + "\n    emb =" + rest).replace(
         "float[2,3,4] f", "float[2,3,2] f"
     )
-    model, ops, _ = fused(text)
-    assert ops["RotaryEmbedding"] == 1 and "Slice" not in ops and "Concat" not in ops
-    assert attrs(node_of(model, "RotaryEmbedding"))["rotary_embedding_dim"] == 4
+
+
+SLICED = "    xr = Slice(x, zero, four, last)\n    xp = Slice(x, four, big, last)\n"
+SPLIT = "    sizes = Constant<value = int64[2] {4, 4}>()\n    xr, xp = Split<axis=-1>(x, sizes)\n"
+
+
+def test_partial_rotation_gets_rotary_embedding_dim() -> None:
+    for cut in (SLICED, SPLIT):
+        model, ops, _ = fused(_partial(cut))
+        assert ops["RotaryEmbedding"] == 1, cut
+        assert "Slice" not in ops and "Split" not in ops and "Concat" not in ops, ops
+        assert attrs(node_of(model, "RotaryEmbedding"))["rotary_embedding_dim"] == 4
+
+
+def test_the_rest_concatenated_first_is_no_partial_rotation() -> None:
+    text = _partial(SPLIT).replace("Concat<axis=-1>(r, xp)", "Concat<axis=-1>(xp, r)")
+    _, ops, _ = fused(text)
+    assert ops["RotaryEmbedding"] == 1 and ops["Split"] == 1 and ops["Concat"] == 1
 
 
 def test_slices_not_at_the_half_do_not_fuse() -> None:
