@@ -15,6 +15,7 @@ import onnx_ir as ir
 
 from onnxscript.ir_utils.constants import basic_constant_propagation
 from onnxscript.ir_utils.graphs import subgraphs
+from onnxscript.rewriter.extraction import extract_function
 from onnxscript.rewriter.replacement import ReplacementSubgraph
 from onnxscript.rewriter.substitution import substitute, taken_names
 from onnxscript.rewriter.tracer import MatchingTracer
@@ -26,6 +27,7 @@ MAX_GENERATIONS = 32
 class Rule(Protocol):
     name: str | None
     remove_nodes: bool
+    as_function: bool
     graph_pre_visitor: Callable[[], None] | None
     graph_post_visitor: Callable[[], None] | None
 
@@ -73,9 +75,11 @@ def apply_rules(
     verbose: int | None = None,
     tracer: MatchingTracer | None = None,
 ) -> int:
-    """Rewrite the matches of the rules in every graph of ``model``; the number made."""
+    """Rewrite the matches of the rules in every graph of ``model``; the number made.
+    (Functions the rewrites extract, ``as_function=True``, are not visited.)"""
+    functions = list(model.functions.values())
     count = _apply(model, model.graph, index, verbose, tracer)
-    for function in list(model.functions.values()):
+    for function in functions:
         count += _apply(model, function, index, verbose, tracer)
     return count
 
@@ -146,6 +150,13 @@ class _Walk:
         if self.names is None:
             self.names = taken_names(self.graph)
         new_nodes = list(replacement.new_nodes)
+        remove = None
+        if rule.as_function:
+            call, replaced = new_nodes[0], list(replacement.match.outputs)
+
+            def remove(graph: ir.Graph, nodes: Sequence[ir.Node]) -> None:
+                extract_function(self.model, graph, nodes, call, replaced)
+
         substitute(
             self.model,
             self.container,
@@ -155,6 +166,7 @@ class _Walk:
             remove_nodes=rule.remove_nodes,
             last=node if rule.has_single_root() else None,
             names=self.names,
+            remove=remove,
         )
         return new_nodes
 

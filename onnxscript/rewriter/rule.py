@@ -11,6 +11,7 @@ import onnx_ir as ir
 from onnxscript.rewriter.application import RuleIndex, apply_rules
 from onnxscript.rewriter.calling import call_with_bindings
 from onnxscript.rewriter.commute import commuted
+from onnxscript.rewriter.extraction import extraction_refusal
 from onnxscript.rewriter.match_result import MatchResult, as_match_result
 from onnxscript.rewriter.matcher import match
 from onnxscript.rewriter.pattern_builder import trace_pattern
@@ -137,11 +138,8 @@ class RewriteRule(Pattern):
         graph_post_visitor: Callable[[], None] | None = None,
         as_function: bool = False,
     ) -> None:
-        if as_function:
-            raise NotImplementedError(
-                "RewriteRule(as_function=True) is not supported: the replacement is inserted "
-                "as nodes; wrap it in a model-local function yourself if you need one"
-            )
+        if as_function and not remove_nodes:
+            raise ValueError("as_function=True is only supported when remove_nodes=True")
         super().__init__(target_pattern, condition_function, matcher, verbose, name)
         if isinstance(replacement_pattern, ReplacementPatternFunction):
             replacement_pattern = replacement_pattern.function
@@ -175,11 +173,29 @@ class RewriteRule(Pattern):
         if result and replacement is None:
             status = MatchStatus.REPLACEMENT_FAILED
             result.fail("the replacement function returned None")
+        elif replacement is not None and self.as_function:
+            refusal = self._function_refusal(graph_or_function, replacement)
+            if refusal is not None:
+                status, replacement = MatchStatus.REPLACEMENT_FAILED, None
+                result.fail(refusal)
         if tracer is not None:
             tracer.log(self, graph_or_function, node, result, status)
         if (verbose if verbose is not None else self._verbose) > 1 and not result:
             print(f"[{self.name or self._target.root.op_text}] at {node.op_type}: {result.reason}")
         return replacement
+
+    def _function_refusal(
+        self, container: ir.Graph | ir.Function, replacement: ReplacementSubgraph
+    ) -> str | None:
+        """Why this match cannot be extracted as a function (``as_function``), or None."""
+        if len(replacement.new_nodes) != 1 or replacement.new_initializers:
+            raise ValueError(
+                f"rule {self.name or self._target.root.op_text}: as_function=True is only "
+                "supported for patterns with a single replacement node (the call of the "
+                f"function), got {len(replacement.new_nodes)} node(s)"
+                + (" and initializers" if replacement.new_initializers else "")
+            )
+        return extraction_refusal(container, replacement.match.nodes, replacement.new_nodes)
 
     def _replace(self, result: MatchResult) -> ReplacementSubgraph | None:
         builder = RewriterContext()
@@ -222,6 +238,7 @@ class RewriteRule(Pattern):
             remove_nodes=self.remove_nodes,
             graph_pre_visitor=self.graph_pre_visitor,
             graph_post_visitor=self.graph_post_visitor,
+            as_function=self.as_function,
         )
         return rule
 

@@ -29,10 +29,13 @@ def substitute(
     remove_nodes: bool = True,
     last: ir.Node | None = None,
     names: set[str] | None = None,
+    remove: Callable[[ir.Graph, Sequence[ir.Node]], object] | None = None,
 ) -> None:
     """Replace the match; ``last`` is the matched node coming last in the graph when the
     caller knows it (the root of a pattern whose nodes all lead to it), ``names`` the
-    value names the graph already has when the caller keeps them."""
+    value names the graph already has when the caller keeps them. With ``remove_nodes``,
+    ``remove(graph, matched_nodes)`` takes the matched nodes away (default: deleting those
+    nothing uses any more)."""
     graph = container.graph if isinstance(container, ir.Function) else container
     new_nodes = list(replacement.new_nodes)
     constants = _place_initializers(model, graph, replacement.new_initializers, new_nodes)
@@ -48,7 +51,7 @@ def substitute(
     for old, new in zip(old_outputs, new_outputs, strict=True):
         _take_place(graph, old, new, new_nodes, last, remove_nodes)
     if remove_nodes:
-        _remove_unused(graph, matched_nodes)
+        (remove or _remove_unused)(graph, matched_nodes)
     _name_new_values(graph, new_nodes, names)
     _register_opsets(model, container, replacement.used_opsets)
     if len(old_outputs) > 1 and _out_of_order(graph, new_nodes):

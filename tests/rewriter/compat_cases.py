@@ -725,3 +725,40 @@ def run():
     return {"count": count, "calls": Counting.calls}
 """,
 )
+
+case(
+    "as_function",
+    """
+def mul_add(op, x, y, z):
+    return op.Add(op.Mul(x, y), z)
+
+def call(op, x, y, z):
+    return op.MulAdd(x, y, z, _domain="custom")
+
+def run():
+    model = parse('''
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[N] a, float[N] b, float[N] c, float[N] d) => (float[N] o1, float[N] o2) {
+        one = Constant <value_float = 1.0> ()
+        t = Mul(a, b)
+        o1 = Add(t, c)
+        u = Mul(b, c)
+        v = Add(u, d)
+        o2 = Add(v, one)
+    }''')
+    rule = pattern.RewriteRule(mul_add, call, as_function=True)
+    model = onnxscript.rewriter.rewrite(model, [rule])
+    return {
+        "nodes": [
+            [n.domain, n.op_type, n.overload, list(n.input), list(n.output)]
+            for n in model.graph.node
+        ],
+        "functions": [
+            [f.domain, f.name, f.overload, list(f.input), list(f.output),
+             [n.op_type for n in f.node], sorted([o.domain, o.version] for o in f.opset_import)]
+            for f in model.functions
+        ],
+        "opsets": sorted([o.domain, o.version] for o in model.opset_import),
+    }
+""",
+)

@@ -145,6 +145,6 @@ def test_pattern_of_a_function_matches_at_a_node():
     assert result and [n.op_type for n in result.nodes] == ["Relu", "Relu"]
 
 
-def test_as_function_is_refused_with_a_reason():
-    with pytest.raises(NotImplementedError, match="as_function"):
-        pattern.RewriteRule(_relu_relu, _relu, as_function=True)
+def test_as_function_needs_the_matched_nodes_removed():
+    with pytest.raises(ValueError, match="remove_nodes=True"):
+        pattern.RewriteRule(_relu_relu, _relu, as_function=True, remove_nodes=False)
