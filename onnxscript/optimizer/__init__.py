@@ -1,4 +1,5 @@
-"""Passes over ``onnx_ir`` models, and ``optimize()`` composing them.
+"""``optimize()``: the passes of ``onnxscript.passes`` composed with the rewriter's
+default rules; the passes themselves are re-exported here under 0.7's names.
 
 Every function takes an ``onnx_ir.Model`` (changed in place) and, except the ``*_ir``
 ones, an ``onnx.ModelProto`` (a new one is returned), as onnxscript 0.7's optimizer did.
@@ -7,19 +8,18 @@ ones, an ``onnx.ModelProto`` (a new one is returned), as onnxscript 0.7's optimi
 from __future__ import annotations
 
 from onnxscript.ir_utils.model_kinds import ModelT, on_ir
-from onnxscript.optimizer.cleanup import (
+from onnxscript.optimizer.optimize import optimize, optimize_ir
+from onnxscript.passes import (
+    FoldConstantsPass,
+    InlineFunctionsPass,
+    basic_constant_propagation,
     eliminate_common_subexpressions,
+    fold_constants_ir,
+    inline,
     remove_identity,
     remove_unused_functions,
     remove_unused_nodes,
 )
-from onnxscript.optimizer.constant_folding import (
-    FoldConstantsPass,
-    basic_constant_propagation,
-    fold_constants_ir,
-)
-from onnxscript.optimizer.inlining import InlineFunctionsPass, inline
-from onnxscript.optimizer.optimize import optimize, optimize_ir
 
 
 def fold_constants(model: ModelT, **options: object) -> ModelT:

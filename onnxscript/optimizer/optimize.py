@@ -1,38 +1,16 @@
-"""``optimize()``: onnx_ir passes composed with its pass infrastructure. Inlining first;
-then rounds (a ``PassManager``: ``num_iterations`` steps, stopping early when a round
-changes nothing) of constant folding, the default rewrite rules and clean-up; then the
-remaining constants lifted to initializers and unused functions and opsets removed."""
+"""``optimize()``: ``onnxscript.passes.optimization_sequence`` (inlining, rounds of
+constant folding, rewrite rules and clean-up, constants lifted, unused functions and
+opsets removed) with the rewriter's default rules."""
 
 from __future__ import annotations
 
 import onnx_ir as ir
-import onnx_ir.passes.common as common
 
 from onnxscript.ir_utils.model_kinds import ModelT, on_ir
-from onnxscript.optimizer.cleanup import cleanup_passes
-from onnxscript.optimizer.constant_folding import FoldConstantsPass, ShouldFold
-from onnxscript.optimizer.inlining import InlineFunctionsPass
+from onnxscript.passes.constant_folding import ShouldFold
+from onnxscript.passes.rounds import fold_by_default, optimization_sequence
 from onnxscript.rewriter.rewrite import RewritePass
 from onnxscript.rewriter.rules.common import default_rule_set
-
-
-def _default_should_fold(node: ir.Node) -> bool | None:
-    return None
-
-
-class _FoldRound(ir.passes.InPlacePass):
-    """Constant folding as a round of ``optimize``: values get shapes inferred node by
-    node in the first round only (later rounds see the shapes the first one set)."""
-
-    def __init__(self, folding: FoldConstantsPass, infer: bool) -> None:
-        super().__init__()
-        self._folding = folding
-        self._infer = infer
-
-    def call(self, model: ir.Model) -> ir.passes.PassResult:
-        self._folding.limits.infer = self._infer
-        self._infer = False
-        return self._folding(model)
 
 
 def optimization_passes(
@@ -42,30 +20,20 @@ def optimization_passes(
     stop_if_no_change: bool = True,
     input_size_limit: int = 8192,
     output_size_limit: int = 262144,
-    should_fold: ShouldFold = _default_should_fold,
+    should_fold: ShouldFold = fold_by_default,
     inline: bool = True,
 ) -> ir.passes.Sequential:
-    """The passes :func:`optimize` runs, in order (one ``Sequential``)."""
-    folding = FoldConstantsPass(
+    """The passes :func:`optimize` runs, in order (one ``Sequential``): those of
+    ``onnxscript.passes.optimization_sequence`` with the default rewrite rules."""
+    return optimization_sequence(
+        RewritePass(default_rule_set()),
+        num_iterations,
+        onnx_shape_inference=onnx_shape_inference,
+        stop_if_no_change=stop_if_no_change,
         input_size_limit=input_size_limit,
         output_size_limit=output_size_limit,
         should_fold=should_fold,
-    )
-    rounds = ir.passes.PassManager(
-        [
-            _FoldRound(folding, onnx_shape_inference),
-            RewritePass(default_rule_set()),
-            *cleanup_passes(),
-        ],
-        steps=max(1, num_iterations),
-        early_stop=stop_if_no_change,
-    )
-    return ir.passes.Sequential(
-        *([InlineFunctionsPass()] if inline else []),
-        rounds,
-        common.LiftConstantsToInitializersPass(lift_all_constants=True, size_limit=0),
-        common.RemoveUnusedFunctionsPass(),  # type: ignore[no-untyped-call]
-        common.RemoveUnusedOpsetsPass(),
+        inline=inline,
     )
 
 
@@ -77,7 +45,7 @@ def optimize_ir(
     stop_if_no_change: bool = True,
     input_size_limit: int = 8192,
     output_size_limit: int = 262144,
-    should_fold: ShouldFold = _default_should_fold,
+    should_fold: ShouldFold = fold_by_default,
     inline: bool = True,
 ) -> None:
     """Optimize ``model`` in place; see :func:`optimize`."""

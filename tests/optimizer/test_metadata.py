@@ -22,9 +22,9 @@ from onnxscript.ir_utils.metadata import (
     copy_metadata_by_name,
     record_folded_from,
 )
-from onnxscript.optimizer.common_subexpressions import CommonSubexpressionPass
-from onnxscript.optimizer.identity_removal import IdentityRemovalPass
-from onnxscript.optimizer.noop_removal import NoOpRemovalPass
+from onnxscript.passes.common_subexpressions import CommonSubexpressionPass
+from onnxscript.passes.identity_removal import IdentityRemovalPass
+from onnxscript.passes.noop_removal import NoOpRemovalPass
 from onnxscript.rewriter import RewritePass
 from onnxscript.rewriter.rules.common import (
     fuse_batchnorm_into_conv_rule,

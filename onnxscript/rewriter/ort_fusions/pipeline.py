@@ -1,7 +1,10 @@
-"""``optimize_for_ort``: the fusion steps in the order each needs the previous ones
-(normalizations, rotary embeddings and their caches, attention, activations), then what
-a step left half done put back, the Constant nodes the fusions made lifted to (shared)
-initializers, and unused nodes and opsets removed."""
+"""``optimize_for_ort``: the model optimized (constant folding, the default rewrite rules,
+clean-ups: as ``optimize()``, so that the fusions see the shapes they match), the fusion
+steps in the order each needs the previous ones (normalizations, rotary embeddings and
+their caches, attention, activations), what a step left half done put back, then
+optimized again (the Reshapes and Transposes around a fused op often cancel out), the
+constants lifted to (shared) initializers, and unused nodes and opsets removed. 0.7's
+``optimize_for_ort`` optimized around its fusions too."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from collections.abc import Callable
 import onnx_ir as ir
 import onnx_ir.passes.common as common
 
+from onnxscript.passes import optimization_sequence
 from onnxscript.rewriter.ort_fusions import softmax
 from onnxscript.rewriter.ort_fusions.applying import apply_rules
 from onnxscript.rewriter.ort_fusions.attention import fuse_attention
@@ -33,6 +37,8 @@ from onnxscript.rewriter.ort_fusions.skip_normalization import (
     fuse_skip_layer_normalization,
     fuse_skip_rms_normalization,
 )
+from onnxscript.rewriter.rewrite import RewritePass
+from onnxscript.rewriter.rules.common import default_rule_set
 
 Fusion = Callable[..., int]
 """``fuse_x(model, *, debug=False) -> count``."""
@@ -91,17 +97,23 @@ def optimize_for_ort(
     nothing prints why its rules did not match. ``clear_metadata``: metadata and doc
     strings are removed from the result. Returns the model and the count of each
     fusion."""
+    _optimize(model)
     counts = {name: fuse(model, debug=debug) for name, fuse in STEPS}
     for restore in RESTORES:
         restore(model)
-    common.RemoveUnusedNodesPass()(model)
-    common.LiftConstantsToInitializersPass(lift_all_constants=True, size_limit=0)(model)
+    _optimize(model)
     common.DeduplicateInitializersPass()(model)
     common.RemoveUnusedNodesPass()(model)
     common.RemoveUnusedOpsetsPass()(model)
     if clear_metadata:
         common.ClearMetadataAndDocStringPass()(model)
     return model, counts
+
+
+def _optimize(model: ir.Model) -> None:
+    """What ``onnxscript.optimizer.optimize`` does (the optimizer itself sits above the
+    rewriter, so its passes are composed here)."""
+    optimization_sequence(RewritePass(default_rule_set()))(model)
 
 
 __all__ = ["STEPS", "optimize_for_ort"]

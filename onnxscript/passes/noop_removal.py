@@ -1,6 +1,7 @@
 """Removal of nodes that change nothing, told by the types and shapes the exporter wrote:
 a Reshape, Expand or step-1 Slice whose result has its input's shape (symbolic dims
-compared by name: torch names each dim of a dynamic size), a Cast or CastLike to the
+compared by name: torch names each dim of a dynamic size), a Reshape or Expand to
+``Shape(x)`` of its own input, a Cast or CastLike to the
 type the input has, a Transpose by the identity permutation, a one-input Concat, and
 adding 0 or multiplying by 1 where broadcasting changes nothing."""
 
@@ -12,7 +13,7 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript.ir_utils.graphs import model_graphs
-from onnxscript.optimizer.identity_removal import bypass
+from onnxscript.passes.identity_removal import bypass
 
 
 class NoOpRemovalPass(ir.passes.InPlacePass):
@@ -52,6 +53,23 @@ def _same_dim(a: object, b: object) -> bool:
         return a == b
     name = getattr(a, "value", None)
     return name is not None and name == getattr(b, "value", None)
+
+
+def _own_shape(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
+    """The result has the input's shape, known or because the target shape is
+    ``Shape(input)`` itself (whole: no start or end)."""
+    if _same_shape(node, source, result):
+        return True
+    target = node.inputs[1] if len(node.inputs) > 1 else None
+    producer = target.producer() if target is not None else None
+    return (
+        producer is not None
+        and producer.op_type == "Shape"
+        and producer.domain in ("", "ai.onnx")
+        and producer.inputs[0] is source
+        and "start" not in producer.attributes
+        and "end" not in producer.attributes
+    )
 
 
 def _unit_steps_same_shape(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
@@ -103,8 +121,8 @@ def _neutral(value: float) -> Callable[[ir.Node, ir.Value, ir.Value], bool]:
 
 
 _CHECKS = {
-    "Reshape": _same_shape,
-    "Expand": _same_shape,
+    "Reshape": _own_shape,
+    "Expand": _own_shape,
     "Slice": _unit_steps_same_shape,
     "Cast": _cast_to_own_type,
     "CastLike": _cast_like_own_type,

@@ -10,7 +10,7 @@ import onnx_ir as ir
 import pytest
 from onnx import TensorProto, helper
 
-from onnxscript.optimizer.noop_removal import NoOpRemovalPass
+from onnxscript.passes.noop_removal import NoOpRemovalPass
 
 ort = pytest.importorskip("onnxruntime")
 
@@ -51,6 +51,27 @@ def test_reshape_to_its_own_shape_goes():
     ]
     model = _model(nodes, ["batch", "seq", 4], _ints("shape", [0, 0, 4]))
     assert _optimized_ops(model) == ["Relu"]
+
+
+@pytest.mark.parametrize("op", ["Reshape", "Expand"])
+def test_reshape_or_expand_to_the_inputs_own_shape_value_goes(op: str):
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),
+        helper.make_node(op, ["x", "s"], ["r"]),  # r has no shape written
+        helper.make_node("Relu", ["r"], ["y"]),
+    ]
+    assert _optimized_ops(_model(nodes, ["batch", "seq", 4])) == ["Shape", "Relu"]
+
+
+def test_reshape_to_the_shape_of_another_value_stays():
+    nodes = [
+        helper.make_node("Transpose", ["x"], ["swapped"], perm=[1, 0, 2]),
+        helper.make_node("Shape", ["swapped"], ["s"]),
+        helper.make_node("Reshape", ["x", "s"], ["r"]),
+        helper.make_node("Relu", ["r"], ["y"]),
+    ]
+    ops = _optimized_ops(_model(nodes, ["seq", "batch", 4]))
+    assert ops == ["Transpose", "Shape", "Reshape", "Relu"]
 
 
 def test_reshape_to_another_symbolic_dim_stays():

@@ -1,6 +1,6 @@
 """Function bodies copied into a graph: the call's inputs wired in, attribute references
 resolved, names prefixed (the graph builder's ``call_inline`` and the inlining pass,
-``onnxscript.optimizer.inlining``)."""
+``onnxscript.passes.inlining``)."""
 
 from __future__ import annotations
 

@@ -13,9 +13,9 @@ import onnx_ir as ir
 import onnx_ir.passes.common as common
 
 from onnxscript.ir_utils.model_kinds import ModelT, on_ir
-from onnxscript.optimizer.common_subexpressions import CommonSubexpressionPass
-from onnxscript.optimizer.identity_removal import IdentityRemovalPass
-from onnxscript.optimizer.noop_removal import NoOpRemovalPass
+from onnxscript.passes.common_subexpressions import CommonSubexpressionPass
+from onnxscript.passes.identity_removal import IdentityRemovalPass
+from onnxscript.passes.noop_removal import NoOpRemovalPass
 
 
 def remove_unused_nodes(model: ModelT) -> ModelT:

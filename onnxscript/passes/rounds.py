@@ -1,0 +1,74 @@
+"""The passes of an optimization, in order: inlining, then rounds (a ``PassManager`` of
+``num_iterations`` steps, stopping early when a round changes nothing) of constant
+folding, the given rewrite pass and the clean-ups; then the remaining constants lifted to
+initializers and unused functions and opsets removed.
+
+The rewrite pass is a parameter so that this layer needs no rule: ``optimize()`` gives
+the rewriter's default rules, and so does ``optimize_for_ort`` around its fusions."""
+
+from __future__ import annotations
+
+import onnx_ir as ir
+import onnx_ir.passes.common as common
+
+from onnxscript.passes.cleanup import cleanup_passes
+from onnxscript.passes.constant_folding import FoldConstantsPass, ShouldFold
+from onnxscript.passes.inlining import InlineFunctionsPass
+
+
+def fold_by_default(node: ir.Node) -> bool | None:
+    """The default ``should_fold``: no opinion (the size limits decide)."""
+    return None
+
+
+class _FoldRound(ir.passes.InPlacePass):
+    """Constant folding as a round: values get shapes inferred node by node in the first
+    round only (later rounds see the shapes the first one set)."""
+
+    def __init__(self, folding: FoldConstantsPass, infer: bool) -> None:
+        super().__init__()
+        self._folding = folding
+        self._infer = infer
+
+    def call(self, model: ir.Model) -> ir.passes.PassResult:
+        self._folding.limits.infer = self._infer
+        self._infer = False
+        return self._folding(model)
+
+
+def optimization_sequence(
+    rewrite: ir.passes.PassBase | None,
+    num_iterations: int = 2,
+    *,
+    onnx_shape_inference: bool = True,
+    stop_if_no_change: bool = True,
+    input_size_limit: int = 8192,
+    output_size_limit: int = 262144,
+    should_fold: ShouldFold = fold_by_default,
+    inline: bool = True,
+) -> ir.passes.Sequential:
+    """The passes, with ``rewrite`` (or none) in each round (one ``Sequential``)."""
+    folding = FoldConstantsPass(
+        input_size_limit=input_size_limit,
+        output_size_limit=output_size_limit,
+        should_fold=should_fold,
+    )
+    rounds = ir.passes.PassManager(
+        [
+            _FoldRound(folding, onnx_shape_inference),
+            *([rewrite] if rewrite is not None else []),
+            *cleanup_passes(),
+        ],
+        steps=max(1, num_iterations),
+        early_stop=stop_if_no_change,
+    )
+    return ir.passes.Sequential(
+        *([InlineFunctionsPass()] if inline else []),
+        rounds,
+        common.LiftConstantsToInitializersPass(lift_all_constants=True, size_limit=0),
+        common.RemoveUnusedFunctionsPass(),  # type: ignore[no-untyped-call]
+        common.RemoveUnusedOpsetsPass(),
+    )
+
+
+__all__ = ["fold_by_default", "optimization_sequence"]
