@@ -62,7 +62,7 @@ class MultiHeadAttentionFusion(RewriteRuleClassBase):
         heads = node.attributes.get_int("num_heads", 0)
         head_size = facts.static_dim(q, 3)
         assert head_size is not None
-        query = to_bsd(op, q, heads * head_size)
+        query, factor = _unscaled(to_bsd(op, q, heads * head_size))
         key, value, past_key, past_value = _keys_values(op, k, v, heads, head_size)
         bias = attention_bias(op, mask, y) if mask is not None else None
         out = op.MultiHeadAttention(
@@ -75,13 +75,27 @@ class MultiHeadAttentionFusion(RewriteRuleClassBase):
             past_key,
             past_value,
             num_heads=heads,
-            scale=node.attributes.get_float("scale", 1.0),
+            scale=node.attributes.get_float("scale", 1.0) * factor,
             _domain=MS_DOMAIN,
         )
         out = zero_masked_rows(op, out, mask, y, keep_heads_axis=False)
         if facts.constant_ints(shape) == [0, 0, heads * head_size]:
             return out
         return op.Reshape(out, shape)
+
+
+def _unscaled(query: Any) -> tuple[Any, float]:
+    """``(x, c)`` for a query ``x * c`` (a positive scalar constant; whisper scales its
+    queries before the product), folded into MultiHeadAttention's ``scale``; else
+    ``(query, 1.0)``."""
+    node = query.producer() if isinstance(query, ir.Value) else None
+    if node is None or node.op_type != "Mul" or node.domain not in ("", "ai.onnx"):
+        return query, 1.0
+    for data, factor in (node.inputs, reversed(node.inputs)):
+        c = facts.constant_float(factor)
+        if data is not None and c is not None and c > 0 and facts.rank(data) == 3:
+            return data, c
+    return query, 1.0
 
 
 def _keys_values(
@@ -114,8 +128,8 @@ def _kv_heads(x: ir.Value) -> int | None:
         return None
     node = _unrotated(x).producer()
     reshape = node.inputs[0].producer() if node is not None and node.inputs[0] else None
-    shape = facts.constant_ints(reshape.inputs[1]) if reshape is not None else None
-    return shape[2] if shape is not None else None
+    split = _head_split(reshape) if reshape is not None else None
+    return split[1] if split is not None else None
 
 
 def _cache_parts(x: ir.Value) -> tuple[ir.Value, ir.Value] | None:
@@ -133,21 +147,46 @@ def _cache_parts(x: ir.Value) -> tuple[ir.Value, ir.Value] | None:
 
 def _from_bsd(x: ir.Value) -> ir.Value | None:
     """The ``[B, S, H * D]`` projection ``x [B, H, S, D]`` was made of by
-    ``Transpose(Reshape(p, [0, 0, H, D]), [0, 2, 1, 3])``, or None."""
+    ``Transpose(Reshape(p, [B, S, H, D]), [0, 2, 1, 3])`` (see :func:`_head_split`), or
+    None."""
     transpose = x.producer()
     if transpose is None or transpose.op_type != "Transpose" or transpose.inputs[0] is None:
         return None
     if list(transpose.attributes.get_ints("perm", [])) != [0, 2, 1, 3]:
         return None
     reshape = transpose.inputs[0].producer()
-    if reshape is None or reshape.op_type != "Reshape" or reshape.inputs[0] is None:
+    split = _head_split(reshape) if reshape is not None else None
+    return split[0] if split is not None else None
+
+
+def _head_split(reshape: ir.Node) -> tuple[ir.Value, int, int] | None:
+    """``(p, heads, head_size)`` when ``reshape`` is ``Reshape(p [B, S, H * D], shape)``
+    to ``[B, S, H, D]``: the shape's first two dims are 0 (copied, unless ``allowzero``)
+    or their known sizes, the last two split ``p``'s last dim; one of the sequence and
+    the heads may be -1 (the size left)."""
+    if reshape.op_type != "Reshape" or reshape.inputs[0] is None or len(reshape.inputs) < 2:
         return None
     source, shape = reshape.inputs[0], facts.constant_ints(reshape.inputs[1])
-    if facts.rank(source) != 3 or shape is None or len(shape) != 4 or shape[:2] != [0, 0]:
+    hidden = facts.static_dim(source, 2)
+    if facts.rank(source) != 3 or shape is None or len(shape) != 4 or hidden is None:
         return None
-    if min(shape[2:]) <= 0 or facts.static_dim(source, 2) != shape[2] * shape[3]:
+    head_size = shape[3]
+    if head_size <= 0 or hidden % head_size or shape.count(-1) > 1:
         return None
-    return source
+    heads = hidden // head_size
+    if shape[2] not in (heads, -1):
+        return None
+    copies = not reshape.attributes.get_int("allowzero", 0)
+
+    def kept(axis: int, may_be_rest: bool) -> bool:
+        size = shape[axis]
+        return (
+            (size == 0 and copies)
+            or (size == -1 and may_be_rest)
+            or (size > 0 and facts.static_dim(source, axis) == size)
+        )
+
+    return (source, heads, head_size) if kept(0, False) and kept(1, True) else None
 
 
 def _unrotated(x: ir.Value) -> ir.Value:
