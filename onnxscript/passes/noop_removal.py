@@ -2,7 +2,9 @@
 a Reshape, Expand or step-1 Slice whose result has its input's shape (symbolic dims
 compared by name: torch names each dim of a dynamic size), a Reshape or Expand to
 ``Shape(x)`` of its own input, a Cast or CastLike to the
-type the input has, a Transpose by the identity permutation, a one-input Concat, and
+type the input has, a Transpose by the identity permutation, a Concat of one input or of
+one input and others empty along the axis (a partial rotary embedding over the whole
+head leaves ``Concat(rotated, x[..., d:])``), and
 adding 0 or multiplying by 1 where broadcasting changes nothing."""
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ def _unchanged_input(node: ir.Node) -> ir.Value | None:
     """The input ``node`` outputs unchanged, or None."""
     if node.domain not in ("", "ai.onnx") or len(node.outputs) != 1 or not node.inputs:
         return None
+    if node.op_type == "Concat":
+        return _only_nonempty_input(node)
     source, result = node.inputs[0], node.outputs[0]
     if source is None:
         return None
@@ -98,8 +102,20 @@ def _identity_permutation(node: ir.Node, source: ir.Value, result: ir.Value) -> 
     return list(perm) == list(range(len(perm)))
 
 
-def _single_input(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
-    return len(node.inputs) == 1
+def _only_nonempty_input(node: ir.Node) -> ir.Value | None:
+    """The one input of a Concat whose other inputs are known to be empty along its axis
+    (Concat's inputs all have the result's type), or None."""
+    kept = [v for v in node.inputs if v is None or not _empty_along(v, node)]
+    return kept[0] if len(kept) == 1 else None
+
+
+def _empty_along(value: ir.Value, concat: ir.Node) -> bool:
+    shape = value.shape
+    if shape is None or len(shape) == 0:
+        return False
+    axis = concat.attributes.get_int("axis", 0)
+    axis = axis + len(shape) if axis < 0 else axis
+    return 0 <= axis < len(shape) and isinstance(shape[axis], int) and shape[axis] == 0
 
 
 def _neutral(value: float) -> Callable[[ir.Node, ir.Value, ir.Value], bool]:
@@ -127,7 +143,6 @@ _CHECKS = {
     "Cast": _cast_to_own_type,
     "CastLike": _cast_like_own_type,
     "Transpose": _identity_permutation,
-    "Concat": _single_input,
     "Add": _neutral(0),
     "Sub": _neutral(0),
     "Mul": _neutral(1),

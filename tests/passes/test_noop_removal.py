@@ -74,6 +74,25 @@ def test_reshape_to_the_shape_of_another_value_stays():
     assert ops == ["Transpose", "Shape", "Reshape", "Relu"]
 
 
+def test_concat_with_an_empty_part_goes_and_with_an_unknown_part_stays():
+    def model(empty_shape: list[object] | None) -> onnx.ModelProto:
+        nodes = [
+            helper.make_node("Slice", ["x", "four", "end", "last"], ["e"]),
+            helper.make_node("Concat", ["x", "e"], ["c"], axis=-1),
+            helper.make_node("Relu", ["c"], ["y"]),
+        ]
+        inits = [_ints("four", [4]), _ints("end", [2**63 - 1]), _ints("last", [-1])]
+        built = _model(nodes, ["batch", "seq", 4], *inits)
+        if empty_shape is not None:
+            built.graph.value_info.append(
+                helper.make_tensor_value_info("e", TensorProto.FLOAT, empty_shape)
+            )
+        return built
+
+    assert _optimized_ops(model(["batch", "seq", 0])) == ["Slice", "Relu"]
+    assert _optimized_ops(model(None)) == ["Slice", "Concat", "Relu"]
+
+
 def test_reshape_to_another_symbolic_dim_stays():
     nodes = [
         helper.make_node("Reshape", ["x", "shape"], ["r"]),
