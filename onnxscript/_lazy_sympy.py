@@ -33,15 +33,15 @@ class _Sympy(types.ModuleType):
 
     def __init__(self) -> None:
         super().__init__("sympy")
-        self.__dict__["_holders"] = []
+        self.__dict__["_holder"] = None  # onnx_ir's _core, once it has run
 
     def __getattr__(self, name: str) -> Any:
         if sys.modules.get("sympy") is self:
             del sys.modules["sympy"]
         real = importlib.import_module("sympy")
-        for holder in self.__dict__["_holders"]:
-            if getattr(holder, "sympy", None) is self:
-                holder.sympy = real
+        holder = self.__dict__["_holder"]
+        if getattr(holder, "sympy", None) is self:
+            holder.sympy = real
         return getattr(real, name)
 
 
@@ -74,7 +74,7 @@ class _CoreLoader(importlib.abc.Loader):
             module.__loader__ = self._loader
             if module.__spec__ is not None:
                 module.__spec__.loader = self._loader
-        stand_in.__dict__["_holders"].append(module)
+        stand_in.__dict__["_holder"] = module
 
 
 class _Finder(importlib.abc.MetaPathFinder):

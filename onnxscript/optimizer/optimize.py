@@ -5,36 +5,22 @@ opsets removed) with the rewriter's default rules."""
 from __future__ import annotations
 
 import onnx_ir as ir
+from typing_extensions import Unpack
 
 from onnxscript.ir_utils.model_kinds import ModelT, on_ir
 from onnxscript.passes.constant_folding import ShouldFold
-from onnxscript.passes.rounds import fold_by_default, optimization_sequence
+from onnxscript.passes.rounds import SequenceOptions, fold_by_default, optimization_sequence
 from onnxscript.rewriter.rewrite import RewritePass
 from onnxscript.rewriter.rules.common import default_rule_set
 
 
 def optimization_passes(
-    num_iterations: int = 2,
-    *,
-    onnx_shape_inference: bool = True,
-    stop_if_no_change: bool = True,
-    input_size_limit: int = 8192,
-    output_size_limit: int = 262144,
-    should_fold: ShouldFold = fold_by_default,
-    inline: bool = True,
+    num_iterations: int = 2, **options: Unpack[SequenceOptions]
 ) -> ir.passes.Sequential:
     """The passes :func:`optimize` runs, in order (one ``Sequential``): those of
-    ``onnxscript.passes.optimization_sequence`` with the default rewrite rules."""
-    return optimization_sequence(
-        RewritePass(default_rule_set()),
-        num_iterations,
-        onnx_shape_inference=onnx_shape_inference,
-        stop_if_no_change=stop_if_no_change,
-        input_size_limit=input_size_limit,
-        output_size_limit=output_size_limit,
-        should_fold=should_fold,
-        inline=inline,
-    )
+    ``onnxscript.passes.optimization_sequence`` (same options) with the default rewrite
+    rules."""
+    return optimization_sequence(RewritePass(default_rule_set()), num_iterations, **options)
 
 
 def optimize_ir(

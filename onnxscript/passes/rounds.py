@@ -8,6 +8,8 @@ the rewriter's default rules, and so does ``optimize_for_ort`` around its fusion
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 import onnx_ir as ir
 import onnx_ir.passes.common as common
 
@@ -34,6 +36,18 @@ class _FoldRound(ir.passes.InPlacePass):
         self._folding.limits.infer = self._infer
         self._infer = False
         return self._folding(model)
+
+
+class SequenceOptions(TypedDict, total=False):
+    """The keyword options of :func:`optimization_sequence`, for callers that pass them
+    on (their defaults live there only)."""
+
+    onnx_shape_inference: bool
+    stop_if_no_change: bool
+    input_size_limit: int
+    output_size_limit: int
+    should_fold: ShouldFold
+    inline: bool
 
 
 def optimization_sequence(
@@ -71,4 +85,4 @@ def optimization_sequence(
     )
 
 
-__all__ = ["fold_by_default", "optimization_sequence"]
+__all__ = ["SequenceOptions", "fold_by_default", "optimization_sequence"]

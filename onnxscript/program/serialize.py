@@ -167,10 +167,14 @@ def function_proto(fn: ir.Function) -> onnx.FunctionProto:
     return proto
 
 
+def _lowering(fn: Function, source_locations: bool) -> ir.Function:
+    """``fn``'s cached lowering, or a fresh one carrying source locations."""
+    return lower_function(fn, True) if source_locations else lowered_function(fn)
+
+
 def function_to_proto(fn: Function, source_locations: bool = False) -> onnx.FunctionProto:
     """Lower ``fn`` (attribute parameters kept) and serialize it."""
-    lowered = lower_function(fn, True) if source_locations else lowered_function(fn)
-    return function_proto(lowered)
+    return function_proto(_lowering(fn, source_locations))
 
 
 _IO = Sequence[tuple[str, TypeSpec | None]]
@@ -191,13 +195,15 @@ def _main_graph_into(
     if doc:
         proto.doc_string = doc
     inputs, outputs = io
-    for name, t in inputs:
-        ir.serde.serialize_value_into(proto.input.add(), detached_value(name, t))
-    for name, t in outputs:
-        ir.serde.serialize_value_into(proto.output.add(), detached_value(name, t))
+    _typed_values_into(proto.input, inputs)
+    _typed_values_into(proto.output, outputs)
     _body_into(proto, body.graph, bindings)
-    for name, t in extra_value_infos:
-        ir.serde.serialize_value_into(proto.value_info.add(), detached_value(name, t))
+    _typed_values_into(proto.value_info, extra_value_infos)
+
+
+def _typed_values_into(infos: Any, values: Sequence[tuple[str, TypeSpec | None]]) -> None:
+    for name, t in values:
+        ir.serde.serialize_value_into(infos.add(), detached_value(name, t))
 
 
 def function_to_model_proto(
@@ -217,10 +223,6 @@ def function_to_model_proto(
     Its optional inputs become graph inputs of type ``optional(T)`` where the opset and IR
     version allow (see ``onnxscript.program.optional_inputs``). ``model_fields`` are
     ``ModelProto`` fields, set as given (``None`` values skipped)."""
-
-    def lowered(f: Function) -> ir.Function:
-        return lower_function(f, True) if source_locations else lowered_function(f)
-
     imports = dict(opset_imports) if opset_imports is not None else model_opset_imports(fn)
     optional = fn.optional_inputs if expressible(imports.get("", 0), ir_version) else []
     in_types = list(input_types or [v.declared_type or v.type for v in fn.graph.inputs])
@@ -228,7 +230,7 @@ def function_to_model_proto(
     for i, v in enumerate(fn.graph.inputs):
         if any(v is o for o in optional):
             in_types[i] = model_input_type(in_types[i])
-    body = lowered(fn)
+    body = _lowering(fn, source_locations)
     io = (
         [(v.name or "", t) for v, t in zip(body.inputs, in_types)],
         [(v.name or "", t) for v, t in zip(body.outputs, out_types)],
@@ -237,7 +239,9 @@ def function_to_model_proto(
     proto.ir_version = ir_version
     _main_graph_into(proto.graph, fn, body, io, bindings or {}, extra_value_infos)
     _opsets_into(proto.opset_import, imports)
-    proto.functions.extend(function_proto(lowered(f)) for f in fn.transitive_callees())
+    proto.functions.extend(
+        function_proto(_lowering(f, source_locations)) for f in fn.transitive_callees()
+    )
     for key, value in (model_fields or {}).items():
         if value is not None:
             setattr(proto, key, value)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import onnx_ir as ir
 
 from onnxscript.ir_utils.graphs import nested_nodes
-from onnxscript.unique_names import first_free
+from onnxscript.unique_names import UniqueNames
 
 
 def extraction_refusal(
@@ -35,8 +35,7 @@ def extraction_refusal(
                     f"the matched nodes read {value.name!r}, which the replacement node "
                     "does not take as an input: the function could not compute its result"
                 )
-    graph = container.graph if isinstance(container, ir.Function) else container
-    if isinstance(container, ir.Function) and len(nodes) == len(graph):
+    if isinstance(container, ir.Function) and len(nodes) == len(container.graph):
         return "the match is the whole body of a function: extracting it again only wraps it"
     return None
 
@@ -50,7 +49,7 @@ def extract_function(
 ) -> ir.Function:
     """Move ``nodes`` (a match whose outputs ``replaced`` the outputs of ``call`` now
     stand for) out of ``graph`` into a new model-local function that ``call`` calls."""
-    body = _in_order(list(reversed(nodes)))  # the matcher lists the root first
+    body = list(reversed(nodes))  # the matcher lists the root first
     graph.remove(body, safe=False)
     inputs = _function_inputs(body, call)
     outputs = [_named_like(old, new) for old, new in zip(replaced, call.outputs)]
@@ -69,28 +68,10 @@ def extract_function(
         ),
         attributes=[],
     )
+    function.sort()  # producers before consumers (a stable sort: the match's order kept)
     model.functions[function.identifier()] = function
     call.overload = overload
     return function
-
-
-def _in_order(nodes: Sequence[ir.Node]) -> list[ir.Node]:
-    """The nodes, each after the matched nodes it reads from."""
-    pending = list(nodes)
-    done: list[ir.Node] = []
-    made: set[int] = set()
-    ours = {id(v) for node in nodes for v in node.outputs}
-    while pending:
-        for node in pending:
-            reads = [id(v) for v in node.inputs if v is not None and id(v) in ours]
-            if all(r in made for r in reads):
-                done.append(node)
-                made.update(id(v) for v in node.outputs)
-                pending.remove(node)
-                break
-        else:
-            raise ValueError("the matched nodes form a cycle")
-    return done
 
 
 def _function_inputs(body: Sequence[ir.Node], call: ir.Node) -> list[ir.Value]:
@@ -98,15 +79,14 @@ def _function_inputs(body: Sequence[ir.Node], call: ir.Node) -> list[ir.Value]:
     outer values moved onto them."""
     inputs: list[ir.Value] = []
     by_outer: dict[int, ir.Value] = {}
-    names: set[str] = set()
+    names = UniqueNames()
     for index, outer in enumerate(call.inputs):
         base = (outer.name if outer is not None else None) or f"input_{index}"
         value = ir.Value(
-            name=first_free(base, names),
+            name=names.claim(base),
             type=outer.type if outer is not None else None,
             shape=outer.shape if outer is not None else None,
         )
-        names.add(value.name or "")
         inputs.append(value)
         if outer is not None:
             by_outer.setdefault(id(outer), value)
