@@ -8,7 +8,7 @@ ones, an ``onnx.ModelProto`` (a new one is returned), as onnxscript 0.7's optimi
 from __future__ import annotations
 
 from onnxscript.ir_utils.model_kinds import ModelT, on_ir
-from onnxscript.optimizer.optimize import optimize, optimize_ir
+from onnxscript.optimizer.optimize import optimization_passes, optimize, optimize_ir
 from onnxscript.passes import (
     FoldConstantsPass,
     InlineFunctionsPass,
@@ -35,6 +35,7 @@ __all__ = [
     "fold_constants",
     "fold_constants_ir",
     "inline",
+    "optimization_passes",
     "optimize",
     "optimize_ir",
     "remove_identity",
