@@ -19,6 +19,12 @@ from onnxscript.ir_utils.graphs import subgraphs
 from onnxscript.ir_utils.initializers import add_initializer
 from onnxscript.ir_utils.metadata import carry_metadata, record_folded_from
 
+DEFAULT_CONSTANT_FOLD_INPUT_SIZE_LIMIT = 8192
+"""Inputs larger than this (elements) are not folded, unless ``should_fold`` says so."""
+
+DEFAULT_CONSTANT_FOLD_OUTPUT_SIZE_LIMIT = 262144
+"""Results larger than this (elements) are not kept, unless ``should_fold`` says so."""
+
 ShouldFold = Callable[[ir.Node], "bool | None"]
 """Per node: True folds it whatever its size, False never folds it, None leaves it to the
 size limits."""
@@ -43,13 +49,15 @@ class FoldConstantsPass(ir.passes.InPlacePass):
     def __init__(
         self,
         *,
-        input_size_limit: int = 8192,
-        output_size_limit: int = 262144,
+        shape_inference: bool = True,
+        input_size_limit: int = DEFAULT_CONSTANT_FOLD_INPUT_SIZE_LIMIT,
+        output_size_limit: int = DEFAULT_CONSTANT_FOLD_OUTPUT_SIZE_LIMIT,
         should_fold: ShouldFold = _default_should_fold,
-        infer: bool = True,
     ) -> None:
+        """``shape_inference``: give values without a shape one, node by node, as folding
+        goes (so that Shape computations fold)."""
         super().__init__()
-        self.limits = _Limits(input_size_limit, output_size_limit, should_fold, infer)
+        self.limits = _Limits(input_size_limit, output_size_limit, should_fold, shape_inference)
 
     def call(self, model: ir.Model) -> ir.passes.PassResult:
         version = model.opset_imports.get("", 1)
@@ -167,8 +175,8 @@ def fold_constants_ir(
     model: ir.Model,
     *,
     onnx_shape_inference: bool = True,
-    input_size_limit: int = 8192,
-    output_size_limit: int = 262144,
+    input_size_limit: int = DEFAULT_CONSTANT_FOLD_INPUT_SIZE_LIMIT,
+    output_size_limit: int = DEFAULT_CONSTANT_FOLD_OUTPUT_SIZE_LIMIT,
     should_fold: ShouldFold = _default_should_fold,
 ) -> ir.passes.PassResult:
     """Fold constants of ``model`` in place. Values without a known shape get one from
@@ -179,12 +187,14 @@ def fold_constants_ir(
         input_size_limit=input_size_limit,
         output_size_limit=output_size_limit,
         should_fold=should_fold,
-        infer=onnx_shape_inference,
+        shape_inference=onnx_shape_inference,
     )
     return folding(model)
 
 
 __all__ = [
+    "DEFAULT_CONSTANT_FOLD_INPUT_SIZE_LIMIT",
+    "DEFAULT_CONSTANT_FOLD_OUTPUT_SIZE_LIMIT",
     "FoldConstantsPass",
     "ShouldFold",
     "basic_constant_propagation",

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from onnxscript.rewriter.context import MatchContext
-from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.match_result import MatchFailureError, MatchFailureInfo, MatchResult
 from onnxscript.rewriter.tracer import MatchInfo, MatchingTracer, MatchStatus
 
-__all__ = ["MatchContext", "MatchInfo", "MatchResult", "MatchStatus", "MatchingTracer"]
+__all__ = [
+    "MatchContext",
+    "MatchFailureError",
+    "MatchFailureInfo",
+    "MatchInfo",
+    "MatchResult",
+    "MatchStatus",
+    "MatchingTracer",
+]

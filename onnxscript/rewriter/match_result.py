@@ -63,6 +63,29 @@ class MatchResult:
         return f"MatchResult(failed: {self._reason!r})"
 
 
+class MatchFailureInfo:
+    """Why a match failed: a reason and the graph nodes or values it concerns."""
+
+    def __init__(self, reason: str = "", *failure_source: ir.Node | ir.Value) -> None:
+        self.reason = reason
+        self.failure_sources: tuple[ir.Node | ir.Value, ...] = failure_source
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.reason!r})"
+
+
+class MatchFailureError(MatchFailureInfo, Exception):
+    """Raised inside a check (or a pattern's own code) to say "no match here", with the
+    reason and the nodes or values concerned; the rule then does not apply."""
+
+    def __init__(self, reason: str = "", *failure_source: ir.Node | ir.Value) -> None:
+        MatchFailureInfo.__init__(self, reason, *failure_source)
+        Exception.__init__(self, reason)
+
+    def __str__(self) -> str:
+        return self.reason
+
+
 def as_match_result(outcome: object, what: str) -> MatchResult:
     """A check's return value (bool, MatchResult or None) as a MatchResult."""
     if isinstance(outcome, MatchResult):
@@ -72,4 +95,4 @@ def as_match_result(outcome: object, what: str) -> MatchResult:
     return MatchResult().fail(f"{what} returned False")
 
 
-__all__ = ["MatchResult", "as_match_result"]
+__all__ = ["MatchFailureError", "MatchFailureInfo", "MatchResult", "as_match_result"]

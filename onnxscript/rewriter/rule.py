@@ -12,7 +12,7 @@ from onnxscript.rewriter.application import RuleIndex, apply_rules
 from onnxscript.rewriter.calling import call_with_bindings
 from onnxscript.rewriter.commute import commuted
 from onnxscript.rewriter.extraction import extraction_refusal
-from onnxscript.rewriter.match_result import MatchResult, as_match_result
+from onnxscript.rewriter.match_result import MatchFailureError, MatchResult, as_match_result
 from onnxscript.rewriter.matcher import match
 from onnxscript.rewriter.pattern_builder import trace_pattern
 from onnxscript.rewriter.patterns import GraphPattern
@@ -106,7 +106,10 @@ class Pattern:
 def _condition_outcome(
     condition: Callable[..., Any], context: MatchContext, bindings: dict[str, Any]
 ) -> MatchResult:
-    outcome = call_with_bindings(condition, context, bindings)
+    try:
+        outcome = call_with_bindings(condition, context, bindings)
+    except MatchFailureError as failure:
+        return MatchResult().fail(failure.reason, failure.failure_sources)
     return as_match_result(outcome, "the condition")
 
 
