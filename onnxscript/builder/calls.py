@@ -58,7 +58,7 @@ def inline_function(
     """``function``'s body copied into the graph; its outputs (named ``outputs``)."""
     if _is_traced(function):
         return _run_body(builder, function, args, kwargs, prefix)
-    from onnxscript.passes.inline import expand_call
+    from onnxscript.passes.call_expansion import expand_call
 
     ir_function, sig = _resolve(builder, function, register=False)
     bound = binding.bind(sig, args, kwargs)
@@ -147,7 +147,7 @@ def _dim(dim: object) -> object:
 
 
 def _infer_body(builder: Recorder, function: ir.Function, node: ir.Node) -> list[_Facts]:
-    from onnxscript.passes.inline import expand_call
+    from onnxscript.passes.call_expansion import expand_call
 
     stand_ins = [
         None

@@ -11,7 +11,7 @@ import onnx_ir as ir
 from onnxscript.ir_utils.graphs import can_become_output, subgraphs
 from onnxscript.ir_utils.metadata import carry_metadata, carry_to_nested
 from onnxscript.ir_utils.names import names_in
-from onnxscript.passes.inline import expand_call
+from onnxscript.passes.call_expansion import expand_call
 from onnxscript.unique_names import UniqueNames
 
 _Key = ir.OperatorIdentifier

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from onnxscript.ir_utils.metadata import carry_metadata as merge_metadata
 from onnxscript.rewriter import pattern
-from onnxscript.rewriter.context import MatchContext
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.ordered_rules import RewriteRuleSet
+from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.replacement import RewriterContext
 from onnxscript.rewriter.rewrite import RewritePass, rewrite
-from onnxscript.rewriter.rule import RewriteRule
-from onnxscript.rewriter.rule_class import RewriteRuleClassBase
-from onnxscript.rewriter.rule_set import RewriteRuleSet
 from onnxscript.rewriter.substitution import RULE_NAME_TAG
 from onnxscript.rewriter.tracer import MatchingTracer, MatchStatus
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from onnxscript.rewriter.context import MatchContext
+from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchFailureError, MatchFailureInfo, MatchResult
 from onnxscript.rewriter.tracer import MatchInfo, MatchingTracer, MatchStatus
 

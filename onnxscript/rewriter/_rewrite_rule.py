@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.ordered_rules import RewriteRuleSet
+from onnxscript.rewriter.pattern_rules import Pattern, RewriteRule
 from onnxscript.rewriter.replacement import ReplacementSubgraph, RewriterContext
-from onnxscript.rewriter.rule import Pattern, RewriteRule
-from onnxscript.rewriter.rule_class import RewriteRuleClassBase
-from onnxscript.rewriter.rule_set import RewriteRuleSet
 from onnxscript.rewriter.substitution import RULE_NAME_TAG
 
 __all__ = [

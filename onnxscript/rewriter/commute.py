@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import itertools
 
-from onnxscript.rewriter.patterns import (
+from onnxscript.rewriter.pattern_graph import (
     GraphPattern,
     NodeOutputPattern,
     NodePattern,

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from onnxscript.rewriter.context import MatchContext
+from onnxscript.rewriter.class_rules import PatternBase, RewriteRuleClassBase
+from onnxscript.rewriter.graph_matching import PatternMatcher, SimplePatternMatcher
+from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.matchers import PatternMatcher, SimplePatternMatcher
+from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.pattern_builder import (
     OpPatternBuilder,
     OpsetPatternBuilder,
     msft_op,
     onnxop,
 )
-from onnxscript.rewriter.patterns import (
+from onnxscript.rewriter.pattern_graph import (
     ANY_VALUE,
     AnyValue,
     AttrConstantPattern,
@@ -28,10 +30,8 @@ from onnxscript.rewriter.patterns import (
     ValuePattern,
     Var,
 )
+from onnxscript.rewriter.pattern_rules import Pattern, ReplacementPatternFunction, RewriteRule
 from onnxscript.rewriter.replacement import ReplacementSubgraph, RewriterContext
-from onnxscript.rewriter.rule import Pattern, ReplacementPatternFunction, RewriteRule
-from onnxscript.rewriter.rule_class import PatternBase, RewriteRuleClassBase
-from onnxscript.rewriter.rule_set import RewriteRuleSet
 from onnxscript.rewriter.tracer import MatchInfo, MatchingTracer, MatchStatus
 
 torch_module_op = OpsetPatternBuilder(PrefixPattern("pkg.torch"))

@@ -1,6 +1,6 @@
 """Pattern functions: ``def pat(op, x, y): return op.Add(op.MatMul(x, y), ...)`` run once
 with ``op`` an :class:`OpsetPatternBuilder` and each other parameter a pattern variable,
-giving a :class:`~onnxscript.rewriter.patterns.GraphPattern`."""
+giving a :class:`~onnxscript.rewriter.pattern_graph.GraphPattern`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from onnxscript.rewriter.patterns import (
+from onnxscript.rewriter.pattern_graph import (
     GraphPattern,
     NodeOutputPattern,
     NodePattern,

@@ -9,8 +9,8 @@ import onnx_ir as ir
 import onnx_ir.passes.common as common
 
 from onnxscript.ir_utils.model_kinds import ModelT, on_ir
-from onnxscript.rewriter.rule import RewriteRule
-from onnxscript.rewriter.rule_set import RewriteRuleSet
+from onnxscript.rewriter.ordered_rules import RewriteRuleSet
+from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.rules.common import default_rules
 
 

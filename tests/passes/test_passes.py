@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from onnx import TensorProto, helper
 
 from onnxscript import optimizer
-from onnxscript.passes.inline import expand_call
+from onnxscript.passes.call_expansion import expand_call
 from tests.helpers import assert_same_results, fuzz_settings
 
 F = TensorProto.FLOAT

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import onnx_ir as ir
 import onnx_ir.passes.common as common
 
-from onnxscript.rewriter.rule_set import RewriteRuleSet
+from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import (
     attention,
     layer_normalization,

@@ -11,11 +11,11 @@ import numpy as np
 import onnx_ir as ir
 import onnx_ir.passes.common as common
 
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
-from onnxscript.rewriter.ort_fusions.applying import apply_rules
-from onnxscript.rewriter.rule_class import RewriteRuleClassBase
-from onnxscript.rewriter.rule_set import RewriteRuleSet
+from onnxscript.rewriter.ort_fusions.fuse_functions import apply_rules
 from onnxscript.rewriter.rules.fusion import facts
 
 

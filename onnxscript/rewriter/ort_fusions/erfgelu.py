@@ -3,9 +3,9 @@ erf rule of :mod:`gelu` alone, under 0.7's module name)."""
 
 from __future__ import annotations
 
-from onnxscript.rewriter.ort_fusions.applying import fuse_function
+from onnxscript.rewriter.ordered_rules import RewriteRuleSet
+from onnxscript.rewriter.ort_fusions.fuse_functions import fuse_function
 from onnxscript.rewriter.ort_fusions.gelu import gelu_erf_rules
-from onnxscript.rewriter.rule_set import RewriteRuleSet
 
 rules = RewriteRuleSet(gelu_erf_rules)
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.rule_class import RewriteRuleClassBase
-from onnxscript.rewriter.rule_set import RewriteRuleSet
+from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
 
 _MS = "com.microsoft"

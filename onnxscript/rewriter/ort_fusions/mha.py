@@ -14,16 +14,16 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
-from onnxscript.rewriter.ort_fusions.applying import apply_rules
+from onnxscript.rewriter.ort_fusions.fuse_functions import apply_rules
 from onnxscript.rewriter.ort_fusions.sdpa_via_mha import (
     attention_bias,
     repeat_heads,
     zero_masked_rows,
 )
-from onnxscript.rewriter.rule_class import RewriteRuleClassBase
-from onnxscript.rewriter.rule_set import RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
 
 

@@ -15,11 +15,11 @@ import onnx_ir.passes.common as common
 
 from onnxscript.passes import optimization_sequence
 from onnxscript.rewriter.ort_fusions import softmax
-from onnxscript.rewriter.ort_fusions.applying import apply_rules
 from onnxscript.rewriter.ort_fusions.attention import fuse_attention
 from onnxscript.rewriter.ort_fusions.bias_gelu import fuse_bias_gelu
 from onnxscript.rewriter.ort_fusions.cos_sin_cache import fuse_cos_sin_cache
 from onnxscript.rewriter.ort_fusions.erfgelu import fuse_erfgelu
+from onnxscript.rewriter.ort_fusions.fuse_functions import apply_rules
 from onnxscript.rewriter.ort_fusions.fused_matmul_rule_sets import fused_matmul_rule_sets
 from onnxscript.rewriter.ort_fusions.gelu import fuse_gelu
 from onnxscript.rewriter.ort_fusions.gqa import fuse_gqa

@@ -8,7 +8,7 @@ import inspect
 
 import pytest
 
-from onnxscript.rewriter.rule_set import RewriteRuleSet
+from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 
 NAMES = {
     "rms_normalization": [

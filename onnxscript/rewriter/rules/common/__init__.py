@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import functools
 
-from onnxscript.rewriter.rule import RewriteRule
-from onnxscript.rewriter.rule_set import RewriteRuleSet
+from onnxscript.rewriter.ordered_rules import RewriteRuleSet
+from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.rules.common.batchnorm_fusion import (
     fuse_batchnorm_into_conv_rule,
     fuse_batchnorm_into_conv_transpose_rule,

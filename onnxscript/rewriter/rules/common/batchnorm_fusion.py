@@ -16,8 +16,8 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript.ir_utils.metadata import record_folded_from
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 from onnxscript.rewriter.rules.common.node_copies import has_ref_attributes, rebuilt
 from onnxscript.rewriter.rules.common.static_values import (
     attr_float,

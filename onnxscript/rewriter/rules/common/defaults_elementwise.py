@@ -5,7 +5,7 @@ with their commuted forms (``0 + x``, ``1 * x``), as there."""
 
 from __future__ import annotations
 
-from onnxscript.rewriter.rule import RewriteRule
+from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.rules.common.cast import cast_cast_rule, no_op_cast_rule
 from onnxscript.rewriter.rules.common.cast_constant_of_shape import (
     cast_constant_of_shape_rule,

@@ -4,7 +4,7 @@ conv/pad/batchnorm/gemm), in the order onnxscript 0.7.2's default set lists them
 
 from __future__ import annotations
 
-from onnxscript.rewriter.rule import RewriteRule
+from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.rules.common.batchnorm_fusion import (
     fuse_batchnorm_into_conv_rule,
     fuse_batchnorm_into_conv_transpose_rule,

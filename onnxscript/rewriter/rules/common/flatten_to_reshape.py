@@ -11,10 +11,10 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from onnxscript.rewriter.context import MatchContext
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.replacement import RewriterContext
-from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 
 
 def flattened_shape(dims: Sequence[object] | None, axis: int) -> list[int] | None:

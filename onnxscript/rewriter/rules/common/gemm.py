@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 from onnxscript.rewriter.rules.common.node_copies import has_ref_attributes
 from onnxscript.rewriter.rules.common.static_values import (
     attr_float,

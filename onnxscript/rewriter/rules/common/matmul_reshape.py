@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 from onnxscript.rewriter.rules.common.static_values import Dim, constant_ints, dims
 
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import onnx_ir as ir
 
-from onnxscript.rewriter.context import MatchContext
+from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.replacement import RewriterContext
-from onnxscript.rewriter.rule import RewriteRule
 from onnxscript.rewriter.rules.common._known import (
     broadcast_keeps_shape,
     constant_ints,

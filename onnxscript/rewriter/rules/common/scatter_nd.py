@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 from onnxscript.rewriter.rules.common.static_values import (
     attr_int,
     attr_str,

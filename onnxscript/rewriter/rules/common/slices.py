@@ -11,8 +11,8 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 from onnxscript.rewriter.rules.common.static_values import (
     INT64_MAX,
     Dim,

@@ -10,10 +10,10 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript.ir_utils.metadata import record_folded_from
-from onnxscript.rewriter.context import MatchContext
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.replacement import RewriterContext
-from onnxscript.rewriter.rule_class import RewriteRuleClassBase
 from onnxscript.rewriter.rules.common._known import constant_ints, rank
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import onnxscript.rewriter.rules.common as common
-from tests.rewriter.rules.common import rule_check
+from tests.rewriter.rules.common import onnx_text_checks
 from tests.rewriter.rules.common.cases_072 import CASES
 
 pytest.importorskip("onnxruntime")
@@ -77,14 +77,14 @@ def test_every_difference_is_a_case() -> None:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_case_against_072(name: str) -> None:
     rule, opset, text = CASES[name]
-    before = rule_check.parse(text, opset)
-    after = rule_check.apply(before, getattr(common, rule))
-    rule_check.assert_same_results(before, after)
-    recorded = rule_check.recorded_072_ops()
+    before = onnx_text_checks.parse(text, opset)
+    after = onnx_text_checks.apply(before, getattr(common, rule))
+    onnx_text_checks.assert_same_results(before, after)
+    recorded = onnx_text_checks.recorded_072_ops()
     if name in DIFFERENCES:
         expected = DIFFERENCES[name][0]
     elif name in recorded:
         expected = _without_constants(recorded[name])
     else:
         pytest.skip("not recorded with 0.7.2 yet: run record_072.py")
-    assert _without_constants(rule_check.op_types(after)) == expected
+    assert _without_constants(onnx_text_checks.op_types(after)) == expected

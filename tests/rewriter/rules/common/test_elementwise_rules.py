@@ -12,7 +12,7 @@ from onnxscript.rewriter.rules.common.defaults_elementwise import elementwise_de
 from onnxscript.rewriter.rules.common.flatten_to_reshape import flattened_shape
 from onnxscript.rewriter.rules.common.relu_clip import intersection
 from onnxscript.rewriter.rules.common.unsqueeze_unsqueeze import merged_axes
-from tests.rewriter.rules.common import rule_check
+from tests.rewriter.rules.common import onnx_text_checks
 
 pytest.importorskip("onnxruntime")
 
@@ -29,11 +29,11 @@ f (a) => (b) {
 
 
 def test_rules_apply_inside_functions() -> None:
-    model = rule_check.parse(_FUNCTION_MODEL)
-    after = rule_check.apply(model, [common.successive_relu_rule, common.mul_by_1_rule])
+    model = onnx_text_checks.parse(_FUNCTION_MODEL)
+    after = onnx_text_checks.apply(model, [common.successive_relu_rule, common.mul_by_1_rule])
     # the function body has no shapes: x * 1 needs none (a scalar keeps any shape)
     assert [n.op_type for n in after.functions[0].node] == ["Relu", "Identity"]
-    rule_check.assert_same_results(model, after)
+    onnx_text_checks.assert_same_results(model, after)
 
 
 _IF_MODEL = """
@@ -49,18 +49,20 @@ g (float[N,4] x, bool c) => (float[N,4] y) {
 
 
 def test_rules_apply_inside_subgraphs() -> None:
-    model = rule_check.parse(_IF_MODEL)
-    after = rule_check.apply(model, [common.successive_relu_rule, common.no_op_transpose_rule])
+    model = onnx_text_checks.parse(_IF_MODEL)
+    after = onnx_text_checks.apply(
+        model, [common.successive_relu_rule, common.no_op_transpose_rule]
+    )
     branches = {a.name: [n.op_type for n in a.g.node] for a in after.graph.node[0].attribute}
     assert branches == {"then_branch": ["Relu"], "else_branch": ["Identity", "Neg"]}
     for flag in (True, False):
-        feeds = {**rule_check.random_feeds(model), "c": np.array(flag)}
-        rule_check.assert_same_results(model, after, feeds=feeds)
+        feeds = {**onnx_text_checks.random_feeds(model), "c": np.array(flag)}
+        onnx_text_checks.assert_same_results(model, after, feeds=feeds)
 
 
 def test_metadata_of_the_replaced_nodes_is_kept() -> None:
     model = ir.serde.deserialize_model(
-        rule_check.parse("g (float[2,3] x) => (float[2,3] y) { t = Relu(x)\n y = Relu(t) }")
+        onnx_text_checks.parse("g (float[2,3] x) => (float[2,3] y) { t = Relu(x)\n y = Relu(t) }")
     )
     for node in model.graph:
         node.metadata_props["namespace"] = f"from {node.outputs[0].name}"
@@ -78,13 +80,13 @@ def test_default_tuple_order_and_commuted_forms() -> None:
         "UnsqueezeUnsqueeze",
         "SqueezeReshape1d",
     ]
-    before = rule_check.parse(
+    before = onnx_text_checks.parse(
         "g (float[N,4] x) => (float[N,4] y) { zero = Constant<value=float {0.0}>()\n"
         " y = Add(zero, x)}"
     )
-    after = rule_check.apply(before, list(elementwise_default_rules))
-    assert rule_check.op_types(after) == ["Identity"]
-    rule_check.assert_same_results(before, after)
+    after = onnx_text_checks.apply(before, list(elementwise_default_rules))
+    assert onnx_text_checks.op_types(after) == ["Identity"]
+    onnx_text_checks.assert_same_results(before, after)
 
 
 @pytest.mark.parametrize(
