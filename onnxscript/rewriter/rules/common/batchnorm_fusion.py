@@ -16,14 +16,14 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript.ir_utils.metadata import record_folded_from
-from onnxscript.rewriter.class_rules import RewriteRuleClassBase
-from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.rules.common.node_copies import has_ref_attributes, rebuilt
-from onnxscript.rewriter.rules.common.static_values import (
+from onnxscript.ir_utils.value_facts import (
     attr_float,
     attr_int,
     constant_array,
 )
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.rules.common.node_copies import has_ref_attributes, rebuilt
 
 
 def _bn_factor_and_shift(bn: ir.Node) -> tuple[np.ndarray, np.ndarray] | None:

@@ -14,11 +14,11 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript.ir_utils.metadata import record_folded_from
+from onnxscript.ir_utils.value_facts import constant_array
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.rules.common.conv_pad import explicit_pads
 from onnxscript.rewriter.rules.common.node_copies import has_ref_attributes, rebuilt
-from onnxscript.rewriter.rules.common.static_values import constant_array
 
 
 def _scalar(value: ir.Value | None) -> float | None:

@@ -16,16 +16,16 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from onnxscript.rewriter.class_rules import RewriteRuleClassBase
-from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.rules.common.node_copies import has_ref_attributes, rebuilt
-from onnxscript.rewriter.rules.common.static_values import (
+from onnxscript.ir_utils.value_facts import (
     attr_ints,
     attr_str,
     constant_array,
     constant_ints,
     dims,
 )
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.rules.common.node_copies import has_ref_attributes, rebuilt
 
 
 def _kernel(node: ir.Node) -> list[int] | None:

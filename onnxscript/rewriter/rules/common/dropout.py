@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.ir_utils.value_facts import SMALL_CONSTANT, constant_array
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.replacement import RewriterContext
-from onnxscript.rewriter.rules.common._known import constant_array
 
 
 def _pattern(op: Any, x: Any) -> Any:
@@ -30,7 +30,7 @@ def _ratio_is_zero(context: MatchContext, x: ir.Value) -> MatchResult:
     result = MatchResult()
     ratio = _input(node, 1)
     if ratio is not None:
-        array = constant_array(ratio)
+        array = constant_array(ratio, SMALL_CONSTANT)
         if array is None or array.size != 1 or float(array.ravel()[0]) != 0.0:
             return result.fail("the ratio is not a constant 0", ratio)
         return result
@@ -45,7 +45,7 @@ def _inference_mode(context: MatchContext, x: ir.Value) -> MatchResult:
     result = MatchResult()
     if training is None:
         return result
-    array = constant_array(training)
+    array = constant_array(training, SMALL_CONSTANT)
     if array is None or array.size != 1 or bool(np.asarray(array).ravel()[0]):
         return result.fail("training_mode is not a constant false", training)
     return result

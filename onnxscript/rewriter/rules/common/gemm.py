@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from onnxscript.rewriter.class_rules import RewriteRuleClassBase
-from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.rules.common.node_copies import has_ref_attributes
-from onnxscript.rewriter.rules.common.static_values import (
+from onnxscript.ir_utils.value_facts import (
     attr_float,
     attr_int,
     dims,
     same_dim,
 )
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.rules.common.node_copies import has_ref_attributes
 
 
 class GemmToMatMulAdd(RewriteRuleClassBase):

@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.ir_utils.value_facts import constant_ints, same_dim, same_shape
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.replacement import RewriterContext
-from onnxscript.rewriter.rules.common._known import constant_ints, same_dim, same_shape
 
 
 def materialized_shape(

@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.ir_utils.value_facts import Dim, constant_ints, dims
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.rules.common.static_values import Dim, constant_ints, dims
 
 
 def _valid_shape(shape: list[int] | None) -> bool:

@@ -11,11 +11,11 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.ir_utils.value_facts import SMALL_CONSTANT, broadcast_keeps_shape, constant_array
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.replacement import RewriterContext
-from onnxscript.rewriter.rules.common._known import broadcast_keeps_shape, constant_array
 
 
 def _same_op_rule(op_type: str, combine: Any, name: str) -> RewriteRule:
@@ -25,14 +25,17 @@ def _same_op_rule(op_type: str, combine: Any, name: str) -> RewriteRule:
 
     def check(context: MatchContext, first: ir.Value, second: ir.Value) -> MatchResult:
         result = MatchResult()
-        if constant_array(first) is None or constant_array(second) is None:
+        if (
+            constant_array(first, SMALL_CONSTANT) is None
+            or constant_array(second, SMALL_CONSTANT) is None
+        ):
             return result.fail("the bounds are not both constants", context.root)
         return result
 
     def replacement(
         op: RewriterContext, x: ir.Value, first: ir.Value, second: ir.Value
     ) -> ir.Value:
-        a, b = constant_array(first), constant_array(second)
+        a, b = constant_array(first, SMALL_CONSTANT), constant_array(second, SMALL_CONSTANT)
         assert a is not None and b is not None
         bound = op.initializer(ir.tensor(combine(a, b)), name=f"{x.name or 'x'}_{op_type.lower()}")
         value: ir.Value = getattr(op, op_type)(x, bound)
@@ -42,7 +45,7 @@ def _same_op_rule(op_type: str, combine: Any, name: str) -> RewriteRule:
 
 
 def _scalar_bound(x: ir.Value, bound: ir.Value) -> np.ndarray | None:
-    array = constant_array(bound)
+    array = constant_array(bound, SMALL_CONSTANT)
     if array is None or array.size != 1 or not broadcast_keeps_shape(x, array.shape):
         return None
     return array.reshape(())

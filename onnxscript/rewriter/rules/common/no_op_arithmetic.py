@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.ir_utils.value_facts import SMALL_CONSTANT, broadcast_keeps_shape, constant_array
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.replacement import RewriterContext
-from onnxscript.rewriter.rules.common._known import broadcast_keeps_shape, constant_array
 
 
 def _neutral_rule(op_type: str, neutral: int, name: str) -> RewriteRule:
@@ -29,7 +29,7 @@ def _neutral_rule(op_type: str, neutral: int, name: str) -> RewriteRule:
 
 def _is_neutral(x: ir.Value, value: ir.Value, neutral: int) -> MatchResult:
     result = MatchResult()
-    array = constant_array(value)
+    array = constant_array(value, SMALL_CONSTANT)
     if array is None or array.size != 1:
         return result.fail("not a one-element constant", value)
     if array.dtype == np.bool_ or not np.all(array == neutral):

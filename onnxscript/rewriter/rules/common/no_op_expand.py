@@ -8,15 +8,11 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.ir_utils.value_facts import broadcast_keeps_shape, constant_ints, same_shape
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.replacement import RewriterContext
-from onnxscript.rewriter.rules.common._known import (
-    broadcast_keeps_shape,
-    constant_ints,
-    same_shape,
-)
 
 
 def _pattern(op: Any, x: Any, shape: Any) -> Any:

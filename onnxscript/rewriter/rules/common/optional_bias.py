@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from onnxscript.ir_utils.value_facts import constant_array
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.rules.common.node_copies import rebuilt
-from onnxscript.rewriter.rules.common.static_values import constant_array
 
 _BIAS_INDEX = {"Conv": 2, "ConvTranspose": 2, "Gemm": 2, "QLinearConv": 8}
 

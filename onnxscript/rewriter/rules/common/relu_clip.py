@@ -10,12 +10,12 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.ir_utils.value_facts import SMALL_CONSTANT, constant_array
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.replacement import RewriterContext
-from onnxscript.rewriter.rules.common._known import constant_array
 
 _Bounds = tuple[np.ndarray | None, np.ndarray | None]
 
@@ -27,7 +27,7 @@ def clip_bounds(node: ir.Node) -> _Bounds | None:
     bounds: list[np.ndarray | None] = []
     for index in (1, 2):
         value = node.inputs[index] if len(node.inputs) > index else None
-        array = constant_array(value) if value is not None else None
+        array = constant_array(value, SMALL_CONSTANT) if value is not None else None
         if value is not None and (array is None or array.size != 1):
             return None
         bounds.append(None if array is None else array.reshape(()))

@@ -12,15 +12,15 @@ from typing import Any
 
 import numpy as np
 
-from onnxscript.rewriter.class_rules import RewriteRuleClassBase
-from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.rules.common.static_values import (
+from onnxscript.ir_utils.value_facts import (
     attr_int,
     attr_str,
     constant_array,
     constant_ints,
     dims,
 )
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.match_result import MatchResult
 
 
 def _no_reduction(node: Any) -> bool:

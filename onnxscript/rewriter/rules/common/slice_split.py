@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.ir_utils.value_facts import dims
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.rules.common.slices import slice_bounds
-from onnxscript.rewriter.rules.common.static_values import dims
 
 _Part = tuple[int, int, int]
 """(axis, first index, end index) of a one-axis slice, clamped to the axis."""

@@ -11,15 +11,15 @@ from typing import Any
 
 import onnx_ir as ir
 
-from onnxscript.rewriter.class_rules import RewriteRuleClassBase
-from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.rules.common.static_values import (
+from onnxscript.ir_utils.value_facts import (
     INT64_MAX,
     Dim,
     constant_ints,
     dims,
     same_dims,
 )
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.match_result import MatchResult
 
 _Bounds = tuple[list[int], list[int], list[int], list[int]]
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.ir_utils.value_facts import SMALL_CONSTANT, constant_array, rank
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.replacement import RewriterContext
-from onnxscript.rewriter.rules.common._known import constant_array, rank
 
 
 def _pattern(op: Any, x: Any, shape: Any) -> Any:
@@ -21,7 +21,7 @@ def _pattern(op: Any, x: Any, shape: Any) -> Any:
 
 def _check(context: MatchContext, x: ir.Value, shape: ir.Value) -> MatchResult:
     result = MatchResult()
-    array = constant_array(shape)
+    array = constant_array(shape, SMALL_CONSTANT)
     if array is None or array.shape != (1,) or int(array[0]) != -1:
         return result.fail("the shape is not [-1]", shape)
     return result

@@ -9,11 +9,11 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.ir_utils.value_facts import rank
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.replacement import RewriterContext
-from onnxscript.rewriter.rules.common._known import rank
 
 
 def permutation(node: ir.Node, x: ir.Value, x_rank: int | None = None) -> list[int] | None:

@@ -10,11 +10,11 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript.ir_utils.metadata import record_folded_from
+from onnxscript.ir_utils.value_facts import constant_ints, rank
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.replacement import RewriterContext
-from onnxscript.rewriter.rules.common._known import constant_ints, rank
 
 
 def merged_axes(first: list[int], second: list[int], x_rank: int | None) -> list[int] | None:

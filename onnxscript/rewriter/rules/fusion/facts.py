@@ -1,12 +1,15 @@
 """What the fusion rules' checks read off matched values: constant numbers, element
-types, dimensions compared symbolically (``s10`` equals ``s10``)."""
+types, dimensions compared symbolically (``s10`` equals ``s10``), in the terms of
+:mod:`onnxscript.ir_utils.value_facts` (one policy for what is constant and which dims
+are equal)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import onnx_ir as ir
+
+from onnxscript.ir_utils import value_facts
 
 FLOAT_TYPES = frozenset(
     {ir.DataType.FLOAT, ir.DataType.FLOAT16, ir.DataType.BFLOAT16, ir.DataType.DOUBLE}
@@ -14,44 +17,29 @@ FLOAT_TYPES = frozenset(
 
 
 def constant_ints(value: ir.Value | None) -> list[int] | None:
-    """The integers of a constant value (any rank, flattened), or None."""
-    if value is None:
+    """The integers of a small integer constant (any rank, flattened), or None."""
+    array = value_facts.constant_array(value, 64)
+    if array is None or array.dtype.kind not in "iu":
         return None
-    tensor = ir.convenience.get_const_tensor(value)
-    if tensor is None or tensor.size > 64:
-        return None
-    array = tensor.numpy()
-    if array.dtype.kind not in "iu":
-        return None
-    return [int(x) for x in np.asarray(array).ravel()]
+    return [int(x) for x in array.ravel()]
 
 
 def constant_float(value: ir.Value | None) -> float | None:
     """The number held by a one-element constant, or None."""
-    if value is None:
-        return None
-    tensor = ir.convenience.get_const_tensor(value)
-    if tensor is None or tensor.size != 1:
-        return None
-    return float(np.asarray(tensor.numpy()).ravel()[0])
+    found = value_facts.singleton(value)
+    return None if found is None else float(found)
 
 
 def is_float(value: ir.Value | None) -> bool:
     return value is not None and value.dtype in FLOAT_TYPES
 
 
-def rank(value: ir.Value | None) -> int | None:
-    if value is None or value.shape is None:
-        return None
-    return value.shape.rank()
+rank = value_facts.rank
 
 
 def dim(value: ir.Value, axis: int) -> int | ir.SymbolicDim | None:
-    """Dimension ``axis`` of ``value`` (static int or symbolic), None when unknown."""
-    shape = value.shape
-    if shape is None or not -shape.rank() <= axis < shape.rank():
-        return None
-    found = shape[axis]
+    """Dimension ``axis`` of ``value`` (static int or named symbolic), None when unknown."""
+    found = value_facts.dim(value, axis)
     if isinstance(found, ir.SymbolicDim) and found.value is None:
         return None
     return found
@@ -64,12 +52,7 @@ def static_dim(value: ir.Value, axis: int) -> int | None:
 
 def same_dim(a: ir.Value, a_axis: int, b: ir.Value, b_axis: int) -> bool:
     """Whether two dimensions are known to be equal (same number or same symbol)."""
-    left, right = dim(a, a_axis), dim(b, b_axis)
-    if left is None or right is None:
-        return False
-    if isinstance(left, int) or isinstance(right, int):
-        return left == right
-    return left.value == right.value
+    return value_facts.same_dim(dim(a, a_axis), dim(b, b_axis))
 
 
 def normalized_axis(axes: Sequence[int], rank_: int | None) -> int | None:
