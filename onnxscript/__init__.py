@@ -57,6 +57,9 @@ if _TYPE_CHECKING:
     from onnxscript.reverse import proto2python
     from onnxscript.source import register_source
 
+DEBUG = False
+"""onnxscript 0.7's debugging flag (``onnxscript.DEBUG``); nothing here reads it."""
+
 __version__ = "0.8.0"
 """Above 0.7.2, the last version of the package this one replaces (pyproject.toml says
 the same)."""
@@ -102,6 +105,7 @@ __all__ = [
     "BOOL",
     "COMPLEX64",
     "COMPLEX128",
+    "DEBUG",
     "DOUBLE",
     "FLOAT",
     "FLOAT4E2M1",

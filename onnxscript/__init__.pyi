@@ -74,16 +74,18 @@ from onnxscript.opsets._ai_onnx import (
     Opset28,
 )
 from onnxscript.opsets._ai_onnx_ml import (
-    OpsetAiOnnxMl1,
-    OpsetAiOnnxMl2,
-    OpsetAiOnnxMl3,
-    OpsetAiOnnxMl4,
-    OpsetAiOnnxMl5,
+    Opset_ai_onnx_ml1,
+    Opset_ai_onnx_ml2,
+    Opset_ai_onnx_ml3,
+    Opset_ai_onnx_ml4,
+    Opset_ai_onnx_ml5,
 )
+from onnxscript.opsets._ai_onnx_preview import Opset_ai_onnx_preview1
 from onnxscript.reverse import proto2python
 from onnxscript.source import register_source
 from onnxscript.values import GraphFunction, OnnxFunction, Op, Opset, TracedOnnxFunction
 
+DEBUG: bool
 __version__: str
 
 __all__ = [
@@ -91,6 +93,7 @@ __all__ = [
     "BOOL",
     "COMPLEX64",
     "COMPLEX128",
+    "DEBUG",
     "DOUBLE",
     "FLOAT",
     "FLOAT4E2M1",
@@ -161,8 +164,9 @@ opset25: Opset25
 opset26: Opset26
 opset27: Opset27
 opset28: Opset28
-opset_ai_onnx_ml1: OpsetAiOnnxMl1
-opset_ai_onnx_ml2: OpsetAiOnnxMl2
-opset_ai_onnx_ml3: OpsetAiOnnxMl3
-opset_ai_onnx_ml4: OpsetAiOnnxMl4
-opset_ai_onnx_ml5: OpsetAiOnnxMl5
+opset_ai_onnx_ml1: Opset_ai_onnx_ml1
+opset_ai_onnx_ml2: Opset_ai_onnx_ml2
+opset_ai_onnx_ml3: Opset_ai_onnx_ml3
+opset_ai_onnx_ml4: Opset_ai_onnx_ml4
+opset_ai_onnx_ml5: Opset_ai_onnx_ml5
+opset_ai_onnx_preview1: Opset_ai_onnx_preview1

@@ -81,7 +81,7 @@ class Opset:
         self._ops: dict[str, Op] = {}
 
     def __repr__(self) -> str:
-        return f"Opset({self.domain!r}, {self.version})"
+        return f"{type(self).__name__}({self.domain!r}, {self.version})"
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -321,15 +321,23 @@ class OnnxFunction(FunctionRef, Generic[_P, _R]):
         """An ``onnx.defs.OpSchema`` describing this function: inputs typed from their
         annotations, attribute parameters with defaults, outputs."""
         from onnxscript import function_schema as fs
+        from onnxscript.language.annotations import output_annotations, type_hints
 
         graph = self.function_ir.graph
+        hints = type_hints(self.function)
         optional = {p.name for p in self.call_signature.inputs if p.optional}
-        inputs = [
-            fs.FormalInput(v.name or v.hint, v.declared_type or v.type, v.hint in optional)
-            for v in graph.inputs
-        ]
+        inputs = []
+        for v in graph.inputs:
+            name = v.name or v.hint
+            annotation = hints.get(name, inspect.Parameter.empty)
+            known = v.declared_type or v.type
+            inputs.append(fs.annotated(name, annotation, v.hint in optional, known))
+        returned = output_annotations(hints.get("return", inspect.Signature.empty))
+        if len(returned) != len(graph.outputs):
+            returned = [inspect.Parameter.empty] * len(graph.outputs)
         outputs = [
-            fs.FormalInput(v.name or v.hint, v.declared_type or v.type) for v in graph.outputs
+            fs.annotated(v.name or v.hint, annotation, known=v.declared_type or v.type)
+            for v, annotation in zip(graph.outputs, returned)
         ]
         attrs = [
             fs.FormalAttribute(a.name, a.kind, a.default, a.has_default)
@@ -341,11 +349,12 @@ class OnnxFunction(FunctionRef, Generic[_P, _R]):
 
     @functools.cached_property
     def op_signature(self) -> OpSignature:
-        """onnx_ir's ``OpSignature`` of :attr:`op_schema` (what torch.onnx binds calls
-        with)."""
+        """onnx_ir's ``OpSignature`` of :attr:`op_schema`, parameters in the function's
+        order (what code written for 0.7, torch's OpInfo tests among it, reads: which
+        types each input allows, parameters of one ``TypeVar`` sharing one constraint)."""
         from onnxscript.function_schema import op_signature
 
-        return op_signature(self.op_schema)
+        return op_signature(self.op_schema, [p.name for p in self.call_signature.params])
 
     @property
     def __signature__(self) -> inspect.Signature:
@@ -468,16 +477,16 @@ class TracedOnnxFunction(FunctionRef, Generic[_P, _R]):
     def op_schema(self) -> onnx.defs.OpSchema:
         """An ``onnx.defs.OpSchema`` of the function, from its annotations."""
         from onnxscript import function_schema as fs
-        from onnxscript.language.annotations import annotation_type, return_types, type_hints
+        from onnxscript.language.annotations import output_annotations, type_hints
 
         hints = type_hints(self.function)
         sig = self.call_signature
         inputs = [
-            fs.FormalInput(p.name, annotation_type(hints.get(p.name)), p.optional)
+            fs.annotated(p.name, hints.get(p.name, inspect.Parameter.empty), p.optional)
             for p in sig.inputs
         ]
-        returned = return_types(hints.get("return", inspect.Signature.empty))
-        outputs = [fs.FormalInput(f"return_val_{i}", t) for i, t in enumerate(returned)]
+        returned = output_annotations(hints.get("return", inspect.Signature.empty))
+        outputs = [fs.annotated(f"return_val_{i}", t) for i, t in enumerate(returned)]
         attrs = [
             fs.FormalAttribute(p.name, p.attr_kind, p.default, p.has_default)
             for p in sig.attributes

@@ -1,5 +1,6 @@
 """Generate the type stubs of the opsets (``onnxscript/opsets/*.pyi``, ``onnxscript/__init__.pyi``,
-``onnxscript/onnx_opset.pyi``) from the installed onnx's schemas.
+``onnxscript/onnx_opset/__init__.pyi``) from the installed onnx's schemas, and the modules of
+0.7's path ``onnxscript.onnx_opset._impl.opsetN`` that name each opset's class.
 
 At run time the opsets are made from ``onnx.defs`` on first use; type checkers and IDEs
 cannot see that, so these stubs spell each op out: its inputs (optional ones ``= None``,
@@ -36,20 +37,27 @@ import onnx.helper
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "onnxscript"
 
-DOMAINS = {"": "Opset", "ai.onnx.ml": "OpsetAiOnnxMl"}
-"""Stubbed domains and the prefix of their class names (``Opset18``)."""
+DOMAINS = {
+    "": "Opset",
+    "ai.onnx.ml": "Opset_ai_onnx_ml",
+    "ai.onnx.preview": "Opset_ai_onnx_preview",
+}
+"""Stubbed domains and the prefix of their class names (``Opset18``), as the run-time classes
+(``onnxscript.opsets.opset_class``) and onnxscript 0.7 name them."""
 
-VARIABLE_PREFIX = {"": "opset", "ai.onnx.ml": "opset_ai_onnx_ml"}
+VARIABLE_PREFIX = {"": "opset", "ai.onnx.ml": "opset_ai_onnx_ml",
+                   "ai.onnx.preview": "opset_ai_onnx_preview"}  # fmt: skip
 """The prefix of the opset objects' names (``opset18``), as ``onnxscript.opsets`` has them."""
 
-MODULES = {"": "_ai_onnx", "ai.onnx.ml": "_ai_onnx_ml"}
+MODULES = {"": "_ai_onnx", "ai.onnx.ml": "_ai_onnx_ml", "ai.onnx.preview": "_ai_onnx_preview"}
 """The stub module (in ``onnxscript/opsets``) holding each domain's classes."""
 
 DOC_LIMIT = 800
 """Op documentation is cut after the paragraph that passes this many characters."""
 
 DOC_URL = {"": "https://onnx.ai/onnx/operators/onnx__{}.html",
-           "ai.onnx.ml": "https://onnx.ai/onnx/operators/onnx_aionnxml_{}.html"}  # fmt: skip
+           "ai.onnx.ml": "https://onnx.ai/onnx/operators/onnx_aionnxml_{}.html",
+           "ai.onnx.preview": "https://onnx.ai/onnx/operators/onnx_aionnxpreview_{}.html"}  # fmt: skip
 
 _AT = onnx.defs.OpSchema.AttrType
 _OPTION = onnx.defs.OpSchema.FormalParameterOption
@@ -456,7 +464,9 @@ def render_domain_module(domain: str, schemas: list[onnx.defs.OpSchema]) -> str:
         [
             import_statement(
                 "onnxscript.onnx_types", [n for n in [*sorted(classes), "TensorType"] if n in used]
-            ),
+            )
+            if any(n in used for n in [*classes, "TensorType"])
+            else "",
             import_statement("onnxscript.opsets._op_types", [n for n in shared if n in used]),
             "from onnxscript.values import Opset",
         ],
@@ -499,9 +509,12 @@ def render_opsets_init() -> str:
         f'{GENERATED}\n"""\n\n'
         + imports
         + "\nfrom onnxscript.values import Opset\n\n"
-        + '__all__ = ["get_opset", "opset_names"]\n\n'
+        + '__all__ = ["get_opset", "get_opset_class", "opset_class", "opset_names", "standard_opset"]\n\n'
         + "def opset_names() -> list[str]: ...\n"
-        + "def get_opset(name: str) -> Opset | None: ...\n\n"
+        + "def get_opset(name: str) -> Opset | None: ...\n"
+        + "def get_opset_class(name: str) -> type[Opset] | None: ...\n"
+        + "def opset_class(domain: str, version: int) -> type[Opset]: ...\n"
+        + "def standard_opset(domain: str, version: int) -> Opset: ...\n\n"
         + variables
         + "\n"
     )
@@ -572,7 +585,7 @@ def render_package_init() -> str:
         "imports them)\nand every opset object.\n\n"
         f'{GENERATED}\n"""\n\n'
         + "\n".join(statements)
-        + "\n\n__version__: str\n\n__all__ = [\n"
+        + "\n\nDEBUG: bool\n__version__: str\n\n__all__ = [\n"
         + "".join(f'    "{n}",\n' for n in exported)
         + "]\n\n"
         + variables
@@ -582,15 +595,53 @@ def render_package_init() -> str:
 
 def render_onnx_opset() -> str:
     imports, _, variables = "\n".join(opset_declarations()).partition("\n\n")
+    names = ["all_opsets", "default_opset"]
+    for domain, prefix in VARIABLE_PREFIX.items():
+        names.extend(f"{prefix}{v}" for v in versions(domain))
+        names.extend(class_name(domain, v) for v in versions(domain))
     return (
         '"""Type stubs of the 0.7 module path ``onnxscript.onnx_opset``: the same opsets as\n'
-        "``onnxscript.opsets``; ``default_opset`` is the newest one onnxruntime runs, so its ops "
-        f'are not\nknown statically.\n\n{GENERATED}\n"""\n\n'
+        "``onnxscript.opsets``, their classes, and ``all_opsets`` by (domain, version); "
+        "``default_opset``\nis the newest one onnxruntime runs, so its ops are not known "
+        f'statically.\n\n{GENERATED}\n"""\n\n'
+        + "from collections.abc import Mapping\n\n"
         + imports
-        + "\nfrom onnxscript.values import _CustomOpset\n\n"
+        + "\nfrom onnxscript.values import Opset, _CustomOpset\n\n"
+        + "__all__ = [\n"
+        + "".join(f'    "{n}",\n' for n in sorted(names, key=member_key))
+        + "]\n\n"
+        + "all_opsets: Mapping[tuple[str, int], Opset]\n"
         + "default_opset: _CustomOpset\n"
         + variables
         + "\n"
+    )
+
+
+IMPL_INIT = f'''"""onnxscript 0.7's module path ``onnxscript.onnx_opset._impl``: one module per opset,
+naming its class (``from onnxscript.onnx_opset._impl.opset18 import Opset18``). The classes
+are ``onnxscript.opsets.opset_class``'s; the opset objects are their one instances.
+
+{GENERATED}
+"""
+'''
+
+
+def render_impl_module(domain: str, version: int) -> str:
+    """``onnx_opset/_impl/opset18.py``: 0.7's module path of the class ``Opset18``, bound to
+    the run-time class (for type checkers, the stub class of the same name)."""
+    name = class_name(domain, version)
+    variable = f"{VARIABLE_PREFIX[domain]}{version}"
+    return (
+        f'"""onnxscript 0.7\'s module path of ``{name}``, the class of ``{variable}``.\n\n'
+        f'{GENERATED}\n"""\n\n'
+        "from __future__ import annotations\n\n"
+        "from typing import TYPE_CHECKING\n\n"
+        "from onnxscript.opsets import opset_class\n\n"
+        "if TYPE_CHECKING:\n"
+        f"    from onnxscript.opsets.{MODULES[domain]} import {name}\n"
+        "else:\n"
+        f'    {name} = opset_class("{domain}", {version})\n\n'
+        f'__all__ = ["{name}"]\n'
     )
 
 
@@ -600,12 +651,16 @@ def render_all() -> dict[Path, str]:
     _check_names(all_schemas)
     files = {
         PACKAGE / "__init__.pyi": render_package_init(),
-        PACKAGE / "onnx_opset.pyi": render_onnx_opset(),
+        PACKAGE / "onnx_opset" / "__init__.pyi": render_onnx_opset(),
+        PACKAGE / "onnx_opset" / "_impl" / "__init__.py": IMPL_INIT,
         PACKAGE / "opsets" / "__init__.pyi": render_opsets_init(),
         PACKAGE / "opsets" / "_op_types.pyi": render_op_types(all_schemas),
     }
     for domain, schemas in all_schemas.items():
         files[PACKAGE / "opsets" / f"{MODULES[domain]}.pyi"] = render_domain_module(domain, schemas)
+        for version in versions(domain):
+            module = f"{VARIABLE_PREFIX[domain]}{version}.py"
+            files[PACKAGE / "onnx_opset" / "_impl" / module] = render_impl_module(domain, version)
     return files
 
 
@@ -633,6 +688,7 @@ def main(argv: list[str] | None = None) -> int:
         if current != text:
             stale.append(path.relative_to(ROOT))
             if not args.check:
+                path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text, encoding="utf-8")
     if args.check and stale:
         print("stale stubs (run python tools/gen_opset_stubs.py):", *stale, sep="\n  ")

@@ -34,18 +34,22 @@ from onnxscript.opsets._ai_onnx import (
     Opset28,
 )
 from onnxscript.opsets._ai_onnx_ml import (
-    OpsetAiOnnxMl1,
-    OpsetAiOnnxMl2,
-    OpsetAiOnnxMl3,
-    OpsetAiOnnxMl4,
-    OpsetAiOnnxMl5,
+    Opset_ai_onnx_ml1,
+    Opset_ai_onnx_ml2,
+    Opset_ai_onnx_ml3,
+    Opset_ai_onnx_ml4,
+    Opset_ai_onnx_ml5,
 )
+from onnxscript.opsets._ai_onnx_preview import Opset_ai_onnx_preview1
 from onnxscript.values import Opset
 
-__all__ = ["get_opset", "opset_names"]
+__all__ = ["get_opset", "get_opset_class", "opset_class", "opset_names", "standard_opset"]
 
 def opset_names() -> list[str]: ...
 def get_opset(name: str) -> Opset | None: ...
+def get_opset_class(name: str) -> type[Opset] | None: ...
+def opset_class(domain: str, version: int) -> type[Opset]: ...
+def standard_opset(domain: str, version: int) -> Opset: ...
 
 opset1: Opset1
 opset2: Opset2
@@ -75,8 +79,9 @@ opset25: Opset25
 opset26: Opset26
 opset27: Opset27
 opset28: Opset28
-opset_ai_onnx_ml1: OpsetAiOnnxMl1
-opset_ai_onnx_ml2: OpsetAiOnnxMl2
-opset_ai_onnx_ml3: OpsetAiOnnxMl3
-opset_ai_onnx_ml4: OpsetAiOnnxMl4
-opset_ai_onnx_ml5: OpsetAiOnnxMl5
+opset_ai_onnx_ml1: Opset_ai_onnx_ml1
+opset_ai_onnx_ml2: Opset_ai_onnx_ml2
+opset_ai_onnx_ml3: Opset_ai_onnx_ml3
+opset_ai_onnx_ml4: Opset_ai_onnx_ml4
+opset_ai_onnx_ml5: Opset_ai_onnx_ml5
+opset_ai_onnx_preview1: Opset_ai_onnx_preview1

@@ -18,7 +18,7 @@ from onnxscript.onnx_types import FLOAT, INT64, TensorType
 from onnxscript.opsets._op_types import ArrayLike, T, TensorValue
 from onnxscript.values import Opset
 
-class OpsetAiOnnxMl1(Opset):
+class Opset_ai_onnx_ml1(Opset):
     """The ai.onnx.ml operators of opset 1: those whose schema changed in this version are
     defined here, the others are inherited."""
 
@@ -396,7 +396,7 @@ class OpsetAiOnnxMl1(Opset):
         Since opset 1: https://onnx.ai/onnx/operators/onnx_aionnxml_ZipMap.html
         """
 
-class OpsetAiOnnxMl2(OpsetAiOnnxMl1):
+class Opset_ai_onnx_ml2(Opset_ai_onnx_ml1):
     """The ai.onnx.ml operators of opset 2: those whose schema changed in this version are
     defined here, the others are inherited."""
 
@@ -437,7 +437,7 @@ class OpsetAiOnnxMl2(OpsetAiOnnxMl1):
         Since opset 2: https://onnx.ai/onnx/operators/onnx_aionnxml_LabelEncoder.html
         """
 
-class OpsetAiOnnxMl3(OpsetAiOnnxMl2):
+class Opset_ai_onnx_ml3(Opset_ai_onnx_ml2):
     """The ai.onnx.ml operators of opset 3: those whose schema changed in this version are
     defined here, the others are inherited."""
 
@@ -529,7 +529,7 @@ class OpsetAiOnnxMl3(OpsetAiOnnxMl2):
         Since opset 3: https://onnx.ai/onnx/operators/onnx_aionnxml_TreeEnsembleRegressor.html
         """
 
-class OpsetAiOnnxMl4(OpsetAiOnnxMl3):
+class Opset_ai_onnx_ml4(Opset_ai_onnx_ml3):
     """The ai.onnx.ml operators of opset 4: those whose schema changed in this version are
     defined here, the others are inherited."""
 
@@ -576,7 +576,7 @@ class OpsetAiOnnxMl4(OpsetAiOnnxMl3):
         Since opset 4: https://onnx.ai/onnx/operators/onnx_aionnxml_LabelEncoder.html
         """
 
-class OpsetAiOnnxMl5(OpsetAiOnnxMl4):
+class Opset_ai_onnx_ml5(Opset_ai_onnx_ml4):
     """The ai.onnx.ml operators of opset 5: those whose schema changed in this version are
     defined here, the others are inherited."""
 

@@ -19,7 +19,11 @@ from onnxscript.opsets import get_opset, opset_names
 from tests.helpers import ROOT, load_module, mypy_diagnostics
 
 PACKAGE = ROOT / "onnxscript"
-DOMAIN_STUBS = {"": "_ai_onnx.pyi", "ai.onnx.ml": "_ai_onnx_ml.pyi"}
+DOMAIN_STUBS = {
+    "": "_ai_onnx.pyi",
+    "ai.onnx.ml": "_ai_onnx_ml.pyi",
+    "ai.onnx.preview": "_ai_onnx_preview.pyi",
+}
 
 
 def _tree(path: Path) -> ast.Module:
@@ -185,7 +189,7 @@ def test_the_modules_behind_the_stubs_still_type_check():
     modules = [
         "onnxscript/__init__.py",
         "onnxscript/opsets/__init__.py",
-        "onnxscript/onnx_opset.py",
+        "onnxscript/onnx_opset/__init__.py",
     ]
     command = [sys.executable, "-m", "mypy", "--cache-dir", str(cache), *modules]
     done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
