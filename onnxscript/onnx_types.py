@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from typing import TypeAlias, TypeVar
 
     import numpy as np
+    import onnx
     from typing_extensions import Self
 
     _T = TypeVar("_T")
@@ -344,6 +345,38 @@ def tensor_type(dtype: int) -> type[TensorType]:
         raise ValueError(f"unknown onnx element type {dtype}") from None
 
 
+ONNXType = TensorType
+"""onnxscript 0.7's name of :class:`TensorType`, the base of the tensor annotations."""
+
+
+def onnx_type_to_onnxscript_repr(onnx_type: onnx.TypeProto, *, reversible: bool = True) -> str:
+    """The annotation text of a tensor ``TypeProto``, as onnxscript 0.7 writes it:
+    ``FLOAT[2,'N']`` (dimensions joined by ``,``; an unknown one is ``None``), ``INT64`` for a
+    scalar, ``INT64[...]`` when the rank is unknown. The element type is onnx's name of it.
+    Other kinds of type (sequences, optionals, maps, sparse tensors) have no such text:
+    NotImplementedError. ``reversible`` is accepted for 0.7's signature; every text written
+    here is an annotation the converter reads back."""
+    import onnx
+
+    if onnx_type.WhichOneof("value") != "tensor_type":
+        raise NotImplementedError(f"Unable to translate type {onnx_type} into onnxscript type.")
+    tensor = onnx_type.tensor_type
+    name = onnx.TensorProto.DataType.Name(tensor.elem_type)
+    if not tensor.HasField("shape"):
+        return f"{name}[...]"
+    if not tensor.shape.dim:
+        return name
+    dims = []
+    for dim in tensor.shape.dim:
+        if dim.HasField("dim_value"):
+            dims.append(str(dim.dim_value))
+        elif dim.HasField("dim_param"):
+            dims.append(repr(dim.dim_param))
+        else:
+            dims.append("None")
+    return f"{name}[{','.join(dims)}]"
+
+
 def is_tensor_type(obj: Any) -> bool:
     """Whether ``obj`` is one of the tensor annotation classes (shaped or not)."""
     return isinstance(obj, type) and issubclass(obj, TensorType) and obj.dtype != 0
@@ -380,7 +413,9 @@ __all__ = [
     "UINT32",
     "UINT64",
     "_ALL_TYPES",
+    "ONNXType",
     "TensorType",
     "is_tensor_type",
+    "onnx_type_to_onnxscript_repr",
     "tensor_type",
 ]

@@ -122,3 +122,55 @@ def test_mypy_accepts_annotations_with_the_plugin(tmp_path: Path):
     errors = [line for line in result.stdout.splitlines() if ": error:" in line]
     assert len(errors) == 1, result.stdout
     assert "user.py:18" in errors[0] and "Incompatible return value" in errors[0]
+
+
+# -- onnxscript 0.7's ONNXType and onnx_type_to_onnxscript_repr ----------------------------
+
+
+def test_onnx_type_is_0_7s_name_of_the_tensor_type_base():
+    from onnxscript.onnx_types import ONNXType
+
+    assert ONNXType is TensorType
+    assert issubclass(FLOAT, ONNXType)
+
+
+@pytest.mark.parametrize(
+    ("type_proto", "expected"),
+    [  # each text as onnxscript 0.7.2 writes it
+        (onnx.helper.make_tensor_type_proto(1, [2, "N"]), "FLOAT[2,'N']"),
+        (onnx.helper.make_tensor_type_proto(7, None), "INT64[...]"),
+        (onnx.helper.make_tensor_type_proto(7, []), "INT64"),
+        (onnx.helper.make_tensor_type_proto(1, [None, 3]), "FLOAT[None,3]"),
+        (onnx.helper.make_tensor_type_proto(16, ["a b", 'x"y']), "BFLOAT16['a b','x\"y']"),
+        (onnx.helper.make_tensor_type_proto(0, [2]), "UNDEFINED[2]"),
+    ],
+)
+def test_onnx_type_to_onnxscript_repr_writes_0_7s_text(type_proto, expected):
+    from onnxscript.onnx_types import onnx_type_to_onnxscript_repr
+
+    assert onnx_type_to_onnxscript_repr(type_proto) == expected
+    assert onnx_type_to_onnxscript_repr(type_proto, reversible=False) == expected
+
+
+def test_onnx_type_to_onnxscript_repr_texts_are_annotations_that_compile_back():
+    from onnxscript.onnx_types import onnx_type_to_onnxscript_repr
+
+    original = onnx.helper.make_tensor_type_proto(1, [2, "N", None])
+    annotation = eval(onnx_type_to_onnxscript_repr(original), vars(onnxscript))
+    assert annotation.to_type_proto() == original
+
+
+@pytest.mark.parametrize(
+    "type_proto",
+    [
+        onnx.helper.make_sequence_type_proto(onnx.helper.make_tensor_type_proto(1, [2])),
+        onnx.helper.make_optional_type_proto(onnx.helper.make_tensor_type_proto(1, [2])),
+        onnx.helper.make_sparse_tensor_type_proto(1, [2]),
+        onnx.TypeProto(),
+    ],
+)
+def test_onnx_type_to_onnxscript_repr_rejects_other_kinds_as_0_7_does(type_proto):
+    from onnxscript.onnx_types import onnx_type_to_onnxscript_repr
+
+    with pytest.raises(NotImplementedError, match="Unable to translate type"):
+        onnx_type_to_onnxscript_repr(type_proto)
