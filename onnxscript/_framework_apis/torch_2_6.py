@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from onnxscript._framework_apis.torch_2_5 import (
     check_model,
     convert_version,
@@ -9,14 +11,23 @@ from onnxscript._framework_apis.torch_2_5 import (
     optimize,
     save_model_with_external_data,
 )
-from onnxscript.values import Opset
+
+if TYPE_CHECKING:
+    from onnxscript.values import Opset
 
 
 def torchlib_opset() -> Opset:
-    """The ai.onnx opset the ATen library is written in."""
+    """The ai.onnx opset the ATen library is written in: the standard opset object
+    (``onnxscript.opset18``), as 0.7 returns it."""
     from onnxscript.function_libs.torch_lib.registration import TORCHLIB_OPSET
+    from onnxscript.opsets import standard_opset
 
-    return TORCHLIB_OPSET
+    return standard_opset(TORCHLIB_OPSET.domain, TORCHLIB_OPSET.version)
+
+
+def torchlib_opset_version() -> int:
+    """The version of :func:`torchlib_opset` (what torch.onnx exports at by default)."""
+    return torchlib_opset().version
 
 
 __all__ = [
@@ -26,4 +37,5 @@ __all__ = [
     "optimize",
     "save_model_with_external_data",
     "torchlib_opset",
+    "torchlib_opset_version",
 ]

@@ -4,7 +4,7 @@ later, as onnxscript 0.7 does for torch 2.8 and later."""
 
 from __future__ import annotations
 
-import onnx_ir as ir
+from typing import TYPE_CHECKING
 
 from onnxscript._framework_apis import torch_2_5
 from onnxscript._framework_apis.torch_2_5 import (
@@ -14,6 +14,9 @@ from onnxscript._framework_apis.torch_2_5 import (
     save_model_with_external_data,
 )
 from onnxscript.rewriter import onnx_fusions
+
+if TYPE_CHECKING:
+    import onnx_ir as ir
 
 
 def optimize(model: ir.Model) -> ir.Model:

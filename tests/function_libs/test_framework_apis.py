@@ -27,7 +27,13 @@ def test_every_version_offers_the_entry_points(module: str):
         assert callable(getattr(api, name))
     assert callable(api.save_model_with_external_data)
     if module == "torch_2_6":
-        assert api.torchlib_opset().version == 18
+        import onnxscript
+
+        # as 0.7.2: the standard opset object, and its version
+        assert api.torchlib_opset() is onnxscript.opset18
+        assert api.torchlib_opset_version() == 18
+    if module in ("torch_2_6", "torch_2_9"):
+        assert api.TYPE_CHECKING is False  # 0.7.2's modules define it (typing's)
 
 
 _ENTRY_POINTS = [
@@ -47,6 +53,7 @@ _OFFERED = {
     },
 }
 _OFFERED[6]["torchlib_opset"] = "torch_2_6"
+_OFFERED[6]["torchlib_opset_version"] = "torch_2_6"
 
 _PROBE = """
 import importlib, json, sys
