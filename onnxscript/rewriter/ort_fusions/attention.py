@@ -15,7 +15,7 @@ from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
-from onnxscript.rewriter.ort_fusions.fuse_functions import apply_rules
+from onnxscript.rewriter.ort_fusions.fuse_functions import fuse_function
 from onnxscript.rewriter.rules.fusion import facts
 
 
@@ -124,13 +124,13 @@ def _producer(value: ir.Value | None) -> ir.Node | None:
 attention_rules = RewriteRuleSet([AttentionFusion.rule()])
 
 
-def fuse_attention(model: ir.Model, *, debug: bool = False) -> int:
-    """Fuse MultiHeadAttention on a packed QKV projection into Attention (in place); the
-    number fused. Run it after :func:`.mha.fuse_mha1` and before
-    :func:`.mha_bias.fuse_mha_bias`; the nodes the MultiHeadAttention fusion left unused
-    are removed first (they still read the Split)."""
-    common.RemoveUnusedNodesPass()(model)
-    return apply_rules(attention_rules, model, debug=debug)
+fuse_attention = fuse_function(
+    attention_rules,
+    "Fuse MultiHeadAttention on a packed QKV projection into Attention (in place); the "
+    "number fused. Run it after the MultiHeadAttention fusions; the nodes they left "
+    "unused are removed first (they still read the Split).",
+    before=common.RemoveUnusedNodesPass(),
+)
 
 
 __all__ = ["AttentionFusion", "attention_rules", "fuse_attention", "packed_projection"]

@@ -4,10 +4,11 @@ matched (the question users ask when a fusion count is 0)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 import onnx_ir as ir
+import onnx_ir.passes.common as common
 
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.pattern_rules import RewriteRule
@@ -15,10 +16,15 @@ from onnxscript.rewriter.tracer import MatchingTracer
 
 
 class FuseFunction(Protocol):
-    """``fuse_x(model, debug=False, apply_shape_inference=False) -> count``, as in 0.7."""
+    """``fuse_x(model, debug=False, apply_shape_inference=False, **kwargs) -> count``, as
+    in 0.7."""
 
     def __call__(
-        self, model: ir.Model, debug: bool = False, apply_shape_inference: bool = False
+        self,
+        model: ir.Model,
+        debug: bool = False,
+        apply_shape_inference: bool = False,
+        **kwargs: Any,
     ) -> int: ...
 
 
@@ -36,12 +42,22 @@ def apply_rules(
     return count
 
 
-def fuse_function(rules: RewriteRuleSet, doc: str) -> FuseFunction:
-    """A ``fuse_*`` function applying ``rules``; ``apply_shape_inference`` is accepted for
-    0.7's signature (the rules read the shapes the exporter recorded)."""
+def fuse_function(
+    rules: RewriteRuleSet, doc: str, *, before: Callable[[ir.Model], object] | None = None
+) -> FuseFunction:
+    """A ``fuse_*`` function applying ``rules`` (after ``before(model)``, when given);
+    ``apply_shape_inference=True`` runs onnx's shape inference on the model first (the
+    rules read types and shapes; exporters record them, hand-built models may not);
+    other keyword arguments are accepted and ignored, as 0.7's were."""
 
-    def fuse(model: ir.Model, debug: bool = False, apply_shape_inference: bool = False) -> int:
-        del apply_shape_inference
+    def fuse(
+        model: ir.Model, debug: bool = False, apply_shape_inference: bool = False, **kwargs: Any
+    ) -> int:
+        del kwargs
+        if apply_shape_inference:
+            common.ShapeInferencePass()(model)
+        if before is not None:
+            before(model)
         return apply_rules(rules, model, debug=debug)
 
     fuse.__doc__ = doc

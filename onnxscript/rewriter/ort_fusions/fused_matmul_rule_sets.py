@@ -7,13 +7,11 @@ result (``(A @ B)^T = B^T @ A^T``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 import onnx_ir as ir
 
-from onnxscript.rewriter.class_rules import RewriteRuleClassBase
-from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.ordered_rules import RewriteRuleSet
+from onnxscript.rewriter.pattern import MatchResult, RewriteRuleClassBase, RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
 
 _MS = "com.microsoft"
@@ -50,11 +48,9 @@ def _matmul(op: Any, a: Any, b: Any, fused: bool) -> Any:
 
 
 class _MatMulRule(RewriteRuleClassBase):
-    """A rule over MatMul (``fused`` False) or over FusedMatMul (True)."""
+    """A rule over MatMul, or over FusedMatMul when the class sets ``fused``."""
 
-    def __init__(self, name: str, fused: bool) -> None:
-        super().__init__(name + ("Fused" if fused else ""))
-        self._fused = fused
+    fused: ClassVar[bool] = False
 
 
 def _attributes(product: ir.Value) -> dict[str, Any]:
@@ -76,33 +72,51 @@ def _fused(op: Any, a: ir.Value, b: ir.Value, attributes: dict[str, Any]) -> Any
     return op.FusedMatMul(a, b, _domain=_MS, _version=1, **given)
 
 
+def _product_type(product: ir.Value) -> ir.DataType | None:
+    """The element type of ``product``, or of its first input when not recorded (shape
+    inference does not know FusedMatMul)."""
+    if product.dtype is not None:
+        return product.dtype
+    node = product.producer()
+    first = node.inputs[0] if node is not None and node.inputs else None
+    return first.dtype if first is not None else None
+
+
+def _product_rank(product: ir.Value) -> int | None:
+    """The rank of ``product``, or the larger of its inputs' when not recorded."""
+    known = facts.rank(product)
+    node = product.producer()
+    if known is not None or node is None or len(node.inputs) < 2:
+        return known
+    ranks = [r for r in (facts.rank(x) for x in node.inputs[:2]) if r is not None]
+    return max(ranks) if len(ranks) == 2 else None
+
+
 def _float_product(product: ir.Value, result: MatchResult) -> MatchResult:
-    if product.dtype not in _TYPES:
+    if _product_type(product) not in _TYPES:
         return result.fail("the product is not of a floating-point type", product)
     return result
 
 
-class FusedMatMulScale(_MatMulRule):
-    """``MatMul(a, b) * s``, ``s * MatMul(a, b)`` or ``MatMul(a, b) / s`` with a scalar
-    constant ``s`` to ``FusedMatMul(a, b, alpha=...)``."""
+class _MatMulScale(_MatMulRule):
+    """``MatMul(a, b) / s`` (``divide``) or ``MatMul(a, b) * s`` with a scalar constant
+    ``s`` to ``FusedMatMul(a, b, alpha=...)``."""
 
-    def __init__(self, divide: bool, fused: bool) -> None:
-        super().__init__("MatMulDiv" if divide else "MatMulMul", fused)
-        self._divide = divide
+    divide: ClassVar[bool] = True
 
     def pattern(self, op: Any, a: Any, b: Any, scale: Any) -> Any:
-        product = _matmul(op, a, b, self._fused)
-        return op.Div(product, scale) if self._divide else op.Mul(product, scale)
+        product = _matmul(op, a, b, self.fused)
+        return op.Div(product, scale) if self.divide else op.Mul(product, scale)
 
     def check(self, context: Any, product: ir.Value, scale: ir.Value, **_: Any) -> MatchResult:
         result = _float_product(product, MatchResult())
         if not result:
             return result
         value = facts.constant_float(scale)
-        scale_rank, product_rank = facts.rank(scale), facts.rank(product)
+        scale_rank, product_rank = facts.rank(scale), _product_rank(product)
         if value is None or value == 0 or scale_rank is None or product_rank is None:
             return result.fail("the scale is not a nonzero scalar constant", scale)
-        if scale_rank > product_rank or scale.dtype != product.dtype:
+        if scale_rank > product_rank or scale.dtype != _product_type(product):
             return result.fail("the scale would broadcast the product or change its type", scale)
         return result
 
@@ -110,23 +124,70 @@ class FusedMatMulScale(_MatMulRule):
         attributes = _attributes(product)
         value = facts.constant_float(scale)
         assert value is not None
-        attributes["alpha"] *= 1.0 / value if self._divide else value
+        attributes["alpha"] *= 1.0 / value if self.divide else value
         return _fused(op, a, b, attributes)
 
 
-class TransposeMatMul(_MatMulRule):
-    """A Transpose on input ``which`` (0: A, 1: B) of a (Fused)MatMul whose combined
-    permutation is one FusedMatMul can apply, folded into its flags."""
+class FusedMatMulDiv1(_MatMulScale):
+    """``MatMul(a, b) / s`` (a scalar constant) to ``FusedMatMul(a, b, alpha=1/s)``."""
 
-    def __init__(self, which: int, fused: bool) -> None:
-        super().__init__(f"TransposeMatMul{'AB'[which]}", fused)
-        self._which = which
+
+class FusedMatMulDiv2(_MatMulScale):
+    """``FusedMatMul(a, b) / s`` to FusedMatMul with ``alpha`` divided by ``s``."""
+
+    fused = True
+
+
+class FusedMatMulMul1(_MatMulScale):
+    """``MatMul(a, b) * s`` or ``s * MatMul(a, b)`` to ``FusedMatMul(a, b, alpha=s)``."""
+
+    divide = False
+
+
+class FusedMatMulMul2(_MatMulScale):
+    """``FusedMatMul(a, b) * s`` to FusedMatMul with ``alpha`` multiplied by ``s``."""
+
+    divide = False
+    fused = True
+
+
+FlagChange = Literal[
+    "any", "transpose", "batch_and_transpose", "flipped_batch", "flipped_batch_and_transpose"
+]
+"""How a folded Transpose changes the flags of the operand it feeds: ``transpose``
+toggles ``trans`` (no batch flag before or after), ``batch_and_transpose`` toggles
+``trans`` with ``transBatch`` set before and after, ``flipped_batch`` toggles
+``transBatch`` only, ``flipped_batch_and_transpose`` both; ``any`` accepts each."""
+
+
+def flag_change(before: Flags, after: Flags) -> FlagChange:
+    """The kind of change from ``before`` to ``after`` (different flags)."""
+    trans, batch = before[0] != after[0], before[1] != after[1]
+    if trans and batch:
+        return "flipped_batch_and_transpose"
+    if batch:
+        return "flipped_batch"
+    return "batch_and_transpose" if before[1] else "transpose"
+
+
+class _TransposeMatMulBase(_MatMulRule):
+    """A Transpose on input ``which`` (0: A, 1: B) of a (Fused)MatMul whose combined
+    permutation is one FusedMatMul can apply, folded into its flags when the change of
+    flags is of the class's ``change``."""
+
+    which: ClassVar[int] = 0
+    change: ClassVar[FlagChange] = "any"
 
     def pattern(self, op: Any, x: Any, other: Any) -> Any:
         transposed = op.Transpose(x, _outputs=["transposed"])
-        if self._which == 0:
-            return _matmul(op, transposed, other, self._fused)
-        return _matmul(op, other, transposed, self._fused)
+        if self.which == 0:
+            return _matmul(op, transposed, other, self.fused)
+        return _matmul(op, other, transposed, self.fused)
+
+    def _own(self, product: ir.Value) -> Flags:
+        attributes = _attributes(product)
+        name = "AB"[self.which]
+        return attributes[f"trans{name}"], attributes[f"transBatch{name}"]
 
     def _combined(self, x: ir.Value, transposed: ir.Value, product: ir.Value) -> Flags | None:
         node = transposed.producer()
@@ -138,9 +199,7 @@ class TransposeMatMul(_MatMulRule):
         rank = len(perm)
         if rank < 2:
             return None
-        attributes = _attributes(product)
-        name = "AB"[self._which]
-        own = flag_perm((attributes[f"trans{name}"], attributes[f"transBatch{name}"]), rank)
+        own = flag_perm(self._own(product), rank)
         if own is None or len(perm) != rank:
             return None
         return perm_flags([list(perm)[p] for p in own])
@@ -160,8 +219,11 @@ class TransposeMatMul(_MatMulRule):
         other_rank = facts.rank(other)
         if other_rank is not None and other_rank < 2:
             return result.fail("the other operand is a vector", other)
-        if self._combined(x, transposed, product) is None:
+        flags = self._combined(x, transposed, product)
+        if flags is None:
             return result.fail("the permutation is not one FusedMatMul applies", transposed)
+        if self.change != "any" and flag_change(self._own(product), flags) != self.change:
+            return result.fail(f"the Transpose does not make a {self.change} change", transposed)
         return result
 
     def rewrite(
@@ -170,21 +232,88 @@ class TransposeMatMul(_MatMulRule):
         flags = self._combined(x, transposed, product)
         assert flags is not None
         attributes = _attributes(product)
-        name = "AB"[self._which]
+        name = "AB"[self.which]
         attributes[f"trans{name}"], attributes[f"transBatch{name}"] = flags
-        a, b = (x, other) if self._which == 0 else (other, x)
+        a, b = (x, other) if self.which == 0 else (other, x)
         return _fused(op, a, b, attributes)
+
+
+class TransposeMatMul1(_TransposeMatMulBase):
+    """``MatMul(Transpose(a), b)`` to FusedMatMul (``transA``, or ``transBatchA`` for a
+    permutation that moves the first dim behind the batch dims)."""
+
+
+class TransposeMatMul2(_TransposeMatMulBase):
+    """``MatMul(a, Transpose(b))`` to FusedMatMul (``transB`` / ``transBatchB``)."""
+
+    which = 1
+
+
+class TransposeFusedMatMul1(TransposeMatMul1):
+    """A Transpose of A's last two dims folded into FusedMatMul's ``transA``."""
+
+    fused = True
+    change = "transpose"
+
+
+class TransposeFusedMatMul2(TransposeMatMul2):
+    """A Transpose of B's last two dims folded into FusedMatMul's ``transB``."""
+
+    fused = True
+    change = "transpose"
+
+
+class TransposeFusedMatMulWithFlippedBatch1(_TransposeMatMulBase):
+    """A Transpose on A that toggles FusedMatMul's ``transBatchA``."""
+
+    fused = True
+    change = "flipped_batch"
+
+
+class TransposeFusedMatMulWithFlippedBatch2(_TransposeMatMulBase):
+    """A Transpose on B that toggles FusedMatMul's ``transBatchB``."""
+
+    fused = True
+    which = 1
+    change = "flipped_batch"
+
+
+class TransposeFusedMatMulWithFlippedBatchAndTranspose1(_TransposeMatMulBase):
+    """A Transpose on A that toggles both ``transA`` and ``transBatchA``."""
+
+    fused = True
+    change = "flipped_batch_and_transpose"
+
+
+class TransposeFusedMatMulWithFlippedBatchAndTranspose2(_TransposeMatMulBase):
+    """A Transpose on B that toggles both ``transB`` and ``transBatchB``."""
+
+    fused = True
+    which = 1
+    change = "flipped_batch_and_transpose"
+
+
+class TransposeFusedMatMulWithBatchAndTranspose1(_TransposeMatMulBase):
+    """A Transpose on A that toggles ``transA`` of a FusedMatMul with ``transBatchA``."""
+
+    fused = True
+    change = "batch_and_transpose"
+
+
+class TransposeFusedMatMulWithBatchAndTranspose2(_TransposeMatMulBase):
+    """A Transpose on B that toggles ``transB`` of a FusedMatMul with ``transBatchB``."""
+
+    fused = True
+    which = 1
+    change = "batch_and_transpose"
 
 
 class MatMulTranspose(_MatMulRule):
     """``Transpose(MatMul(a, b))`` swapping the last two dims to
-    ``FusedMatMul(b, a, transA=not transB, transB=not transA)`` (no batch flags)."""
-
-    def __init__(self, fused: bool) -> None:
-        super().__init__("MatMulTranspose", fused)
+    ``FusedMatMul(b, a, transA=1, transB=1)`` (``(A @ B)^T = B^T @ A^T``)."""
 
     def pattern(self, op: Any, a: Any, b: Any) -> Any:
-        return op.Transpose(_matmul(op, a, b, self._fused), _outputs=["result"])
+        return op.Transpose(_matmul(op, a, b, self.fused), _outputs=["result"])
 
     def check(
         self, context: Any, a: ir.Value, b: ir.Value, product: ir.Value, result: ir.Value, **_: Any
@@ -192,7 +321,7 @@ class MatMulTranspose(_MatMulRule):
         outcome = _float_product(product, MatchResult())
         if not outcome:
             return outcome
-        rank, a_rank, b_rank = facts.rank(product), facts.rank(a), facts.rank(b)
+        rank, a_rank, b_rank = _product_rank(product), facts.rank(a), facts.rank(b)
         if rank is None or a_rank is None or b_rank is None or min(a_rank, b_rank) < 2:
             return outcome.fail("the operands are not known to be matrices", [a, b])
         node = result.producer()
@@ -214,28 +343,60 @@ class MatMulTranspose(_MatMulRule):
         return _fused(op, b, a, attributes)
 
 
+class FusedMatMulTranspose(MatMulTranspose):
+    """``Transpose(FusedMatMul(a, b))`` swapping the last two dims to one FusedMatMul
+    (no batch flags)."""
+
+    fused = True
+
+
+RULE_CLASSES: tuple[type[_MatMulRule], ...] = (
+    FusedMatMulDiv1,
+    FusedMatMulDiv2,
+    FusedMatMulMul1,
+    FusedMatMulMul2,
+    FusedMatMulTranspose,
+    MatMulTranspose,
+    TransposeMatMul1,
+    TransposeFusedMatMul1,
+    TransposeMatMul2,
+    TransposeFusedMatMul2,
+    TransposeFusedMatMulWithFlippedBatch1,
+    TransposeFusedMatMulWithFlippedBatch2,
+    TransposeFusedMatMulWithFlippedBatchAndTranspose1,
+    TransposeFusedMatMulWithFlippedBatchAndTranspose2,
+    TransposeFusedMatMulWithBatchAndTranspose1,
+    TransposeFusedMatMulWithBatchAndTranspose2,
+)
+"""0.7.2's rule classes in its order, with the ``* s`` forms (``FusedMatMulMul1/2``)."""
+
+
 def fused_matmul_rule_sets() -> RewriteRuleSet:
-    """The FusedMatMul rules (a new set each call, as in 0.7)."""
-    return RewriteRuleSet(
-        [
-            rule
-            for fused in (False, True)
-            for rule in (
-                FusedMatMulScale.rule(divide=True, fused=fused),
-                FusedMatMulScale.rule(divide=False, fused=fused),
-                MatMulTranspose.rule(fused=fused),
-                TransposeMatMul.rule(which=0, fused=fused),
-                TransposeMatMul.rule(which=1, fused=fused),
-            )
-        ],
-        commute=True,
-    )
+    """The FusedMatMul rules (a new set each call, as in 0.7); requires onnxruntime to
+    run the rewritten model."""
+    return RewriteRuleSet([cls.rule() for cls in RULE_CLASSES], commute=True)
 
 
 __all__ = [
-    "FusedMatMulScale",
+    "RULE_CLASSES",
+    "FlagChange",
+    "FusedMatMulDiv1",
+    "FusedMatMulDiv2",
+    "FusedMatMulMul1",
+    "FusedMatMulMul2",
+    "FusedMatMulTranspose",
     "MatMulTranspose",
-    "TransposeMatMul",
+    "TransposeFusedMatMul1",
+    "TransposeFusedMatMul2",
+    "TransposeFusedMatMulWithBatchAndTranspose1",
+    "TransposeFusedMatMulWithBatchAndTranspose2",
+    "TransposeFusedMatMulWithFlippedBatch1",
+    "TransposeFusedMatMulWithFlippedBatch2",
+    "TransposeFusedMatMulWithFlippedBatchAndTranspose1",
+    "TransposeFusedMatMulWithFlippedBatchAndTranspose2",
+    "TransposeMatMul1",
+    "TransposeMatMul2",
+    "flag_change",
     "flag_perm",
     "fused_matmul_rule_sets",
     "perm_flags",

@@ -26,13 +26,13 @@ from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
-from onnxscript.rewriter.ort_fusions.fuse_functions import apply_rules
+from onnxscript.rewriter.ort_fusions.fuse_functions import fuse_function
 from onnxscript.rewriter.ort_fusions.mha import projection_of, to_bsd
 from onnxscript.rewriter.ort_fusions.sdpa_via_mha import attention_bias, zero_masked_rows
 from onnxscript.rewriter.rules.fusion import facts
 
 
-class GroupQueryAttentionFusion(RewriteRuleClassBase):
+class GroupQueryAttention(RewriteRuleClassBase):
     """``Reshape(Transpose(SDPA(q, k, v, mask), [0, 2, 1, 3]), shape)`` of grouped heads
     to GroupQueryAttention (with ``past_key`` / ``past_value`` for a KV cache)."""
 
@@ -158,13 +158,15 @@ def is_causal(mask: ir.Value, depth: int = 3) -> bool:
     return False
 
 
-gqa_rules = RewriteRuleSet([GroupQueryAttentionFusion.rule()])
+gqa_rules = RewriteRuleSet([GroupQueryAttention.rule()])
 
 
-def fuse_gqa(model: ir.Model, *, debug: bool = False) -> int:
-    """Fuse the intermediate SDPAs of grouped heads under a causal mask into
-    GroupQueryAttention (in place); the number fused. Run it before :func:`.mha.fuse_mha1`."""
-    return apply_rules(gqa_rules, model, debug=debug)
+fuse_gqa = fuse_function(
+    gqa_rules,
+    "Fuse the intermediate SDPAs of grouped heads under a causal mask into "
+    "GroupQueryAttention (in place); the number fused. Run it before the "
+    "MultiHeadAttention fusions.",
+)
 
 
-__all__ = ["GroupQueryAttentionFusion", "fuse_gqa", "gqa_rules", "is_causal"]
+__all__ = ["GroupQueryAttention", "fuse_gqa", "gqa_rules", "is_causal"]

@@ -18,7 +18,7 @@ from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
-from onnxscript.rewriter.ort_fusions.fuse_functions import apply_rules
+from onnxscript.rewriter.ort_fusions.fuse_functions import fuse_function
 from onnxscript.rewriter.ort_fusions.sdpa_via_mha import (
     attention_bias,
     repeat_heads,
@@ -27,24 +27,44 @@ from onnxscript.rewriter.ort_fusions.sdpa_via_mha import (
 from onnxscript.rewriter.rules.fusion import facts
 
 
-class MultiHeadAttentionFusion(RewriteRuleClassBase):
+class MultiHeadAttention(RewriteRuleClassBase):
     """``Reshape(Transpose(SDPA(q, k, v[, mask]), [0, 2, 1, 3]), shape)`` to
     ``Reshape(MultiHeadAttention(...), shape)`` (the Reshape dropped when it is
-    ``[0, 0, heads * head]``)."""
+    ``[0, 0, heads * head]``).
 
-    def __init__(self, masked: bool) -> None:
-        super().__init__("MHA" if masked else "MHANoMask")
+    ``has_past_present``: k and v are a KV-cache Concat (True) or not (False).
+    ``masked``: the SDPA has a mask. ``is_rotary`` and ``is_cross_attention`` are
+    accepted for 0.7's signature: the rule takes queries and keys rotated or not, keys
+    and values projected from the query's input or from another."""
+
+    def __init__(
+        self,
+        name: str | None = None,
+        *,
+        is_rotary: bool | None = None,
+        has_past_present: bool = False,
+        is_cross_attention: bool | None = None,
+        masked: bool = True,
+    ) -> None:
+        del is_rotary, is_cross_attention
+        default = ("MHA" if masked else "MHANoMask") + ("_Past" if has_past_present else "")
+        super().__init__(name or default)
         self._masked = masked
+        self._past = has_past_present
 
     def pattern(self, op: Any, q: Any, k: Any, v: Any, mask: Any, shape: Any) -> Any:
         inputs = [q, k, v, mask] if self._masked else [q, k, v]
         y = op.SDPA(*inputs, _domain=DOMAIN, _outputs=["y"])
         return op.Reshape(op.Transpose(y, perm=[0, 2, 1, 3]), shape)
 
-    def check(self, context: Any, q: ir.Value, v: ir.Value, **_: Any) -> MatchResult:
+    def check(self, context: Any, q: ir.Value, k: ir.Value, v: ir.Value, **_: Any) -> MatchResult:
         result = MatchResult()
         if facts.static_dim(q, 3) is None or facts.static_dim(v, 3) != facts.static_dim(q, 3):
             return result.fail("q and v do not have the same known head size", [q, v])
+        cached = _cache_parts(k) is not None and _cache_parts(v) is not None
+        if cached != self._past:
+            reason = "k and v are not" if self._past else "k and v are"
+            return result.fail(f"{reason} a KV-cache Concat", [k, v])
         return result
 
     def rewrite(
@@ -62,7 +82,7 @@ class MultiHeadAttentionFusion(RewriteRuleClassBase):
         heads = node.attributes.get_int("num_heads", 0)
         head_size = facts.static_dim(q, 3)
         assert head_size is not None
-        query, factor = _unscaled(to_bsd(op, q, heads * head_size))
+        query = to_bsd(op, q, heads * head_size)
         key, value, past_key, past_value = _keys_values(op, k, v, heads, head_size)
         bias = attention_bias(op, mask, y) if mask is not None else None
         out = op.MultiHeadAttention(
@@ -75,27 +95,13 @@ class MultiHeadAttentionFusion(RewriteRuleClassBase):
             past_key,
             past_value,
             num_heads=heads,
-            scale=node.attributes.get_float("scale", 1.0) * factor,
+            scale=node.attributes.get_float("scale", 1.0),
             _domain=MS_DOMAIN,
         )
         out = zero_masked_rows(op, out, mask, y, keep_heads_axis=False)
         if facts.constant_ints(shape) == [0, 0, heads * head_size]:
             return out
         return op.Reshape(out, shape)
-
-
-def _unscaled(query: Any) -> tuple[Any, float]:
-    """``(x, c)`` for a query ``x * c`` (a positive scalar constant; whisper scales its
-    queries before the product), folded into MultiHeadAttention's ``scale``; else
-    ``(query, 1.0)``."""
-    node = query.producer() if isinstance(query, ir.Value) else None
-    if node is None or node.op_type != "Mul" or node.domain not in ("", "ai.onnx"):
-        return query, 1.0
-    for data, factor in (node.inputs, reversed(node.inputs)):
-        c = facts.constant_float(factor)
-        if data is not None and c is not None and c > 0 and facts.rank(data) == 3:
-            return data, c
-    return query, 1.0
 
 
 def _keys_values(
@@ -223,28 +229,41 @@ def to_bsd(op: Any, x: ir.Value, hidden: int) -> Any:
     return op.Reshape(transposed, op.Constant(value_ints=[0, 0, hidden]))
 
 
-mha_rules = RewriteRuleSet(
-    [MultiHeadAttentionFusion.rule(masked=True), MultiHeadAttentionFusion.rule(masked=False)]
+mha_rules_with_past = RewriteRuleSet(
+    [
+        MultiHeadAttention.rule(has_past_present=True, masked=True),
+        MultiHeadAttention.rule(has_past_present=True, masked=False),
+    ]
+)
+mha_rules_no_past = RewriteRuleSet(
+    [
+        MultiHeadAttention.rule(has_past_present=False, masked=True),
+        MultiHeadAttention.rule(has_past_present=False, masked=False),
+    ]
+)
+mha_rules = RewriteRuleSet([*mha_rules_with_past, *mha_rules_no_past])
+"""Both."""
+
+fuse_mha1 = fuse_function(
+    mha_rules_with_past,
+    "Fuse the intermediate SDPAs of ``model`` whose keys and values are a KV-cache Concat, "
+    "with their projections' reshapes, into MultiHeadAttention with ``past_key`` / "
+    "``past_value`` (in place); the number fused.",
+)
+fuse_mha2 = fuse_function(
+    mha_rules_no_past,
+    "Fuse the intermediate SDPAs of ``model`` without KV cache, with their projections' "
+    "reshapes, into MultiHeadAttention (in place); the number fused.",
 )
 
 
-def fuse_mha1(model: ir.Model, *, debug: bool = False) -> int:
-    """Fuse the intermediate SDPAs of ``model`` with their projections' reshapes (and KV
-    cache) into MultiHeadAttention (in place); the number fused."""
-    return apply_rules(mha_rules, model, debug=debug)
-
-
-def fuse_mha2(model: ir.Model, *, debug: bool = False) -> int:
-    """0.7.2's second MultiHeadAttention fusion (another cache layout); here
-    :func:`fuse_mha1` covers both layouts, so it fuses what that one left, if anything."""
-    return apply_rules(mha_rules, model, debug=debug)
-
-
 __all__ = [
-    "MultiHeadAttentionFusion",
+    "MultiHeadAttention",
     "fuse_mha1",
     "fuse_mha2",
     "mha_rules",
+    "mha_rules_no_past",
+    "mha_rules_with_past",
     "projection_of",
     "to_bsd",
 ]

@@ -14,11 +14,11 @@ from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
-from onnxscript.rewriter.ort_fusions.fuse_functions import apply_rules
+from onnxscript.rewriter.ort_fusions.fuse_functions import fuse_function
 from onnxscript.rewriter.rules.fusion import facts
 
 
-class MHABiasFusion(RewriteRuleClassBase):
+class FuseBiasMHA(RewriteRuleClassBase):
     """``MultiHeadAttention(q + bq, k + bk, v + bv, <no bias>, ...)`` with constant 1-D
     biases to ``MultiHeadAttention(q, k, v, concat(bq, bk, bv), ...)``."""
 
@@ -85,15 +85,16 @@ def _vector(value: ir.Value) -> np.ndarray | None:
     return array if array.ndim == 1 and array.dtype.kind == "f" else None
 
 
-mha_bias_rules = RewriteRuleSet([MHABiasFusion.rule()], commute=True)
+mha_bias_rules = RewriteRuleSet([FuseBiasMHA.rule()], commute=True)
 
 
-def fuse_mha_bias(model: ir.Model, *, debug: bool = False) -> int:
-    """Move the projection biases of MultiHeadAttention's inputs into its ``bias`` (in
-    place); the number of ops changed. Run it after :func:`.mha.fuse_mha1`; the nodes
-    that fusion left unused are removed first (they still read the biased projections)."""
-    common.RemoveUnusedNodesPass()(model)
-    return apply_rules(mha_bias_rules, model, debug=debug)
+fuse_mha_bias = fuse_function(
+    mha_bias_rules,
+    "Move the projection biases of MultiHeadAttention's inputs into its ``bias`` (in "
+    "place); the number of ops changed. Run it after the MultiHeadAttention fusions; the "
+    "nodes they left unused are removed first (they still read the biased projections).",
+    before=common.RemoveUnusedNodesPass(),
+)
 
 
-__all__ = ["MHABiasFusion", "fuse_mha_bias", "mha_bias_rules"]
+__all__ = ["FuseBiasMHA", "fuse_mha_bias", "mha_bias_rules"]

@@ -22,7 +22,7 @@ from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN
-from onnxscript.rewriter.ort_fusions.fuse_functions import apply_rules
+from onnxscript.rewriter.ort_fusions.fuse_functions import fuse_function
 from onnxscript.rewriter.rules.fusion import facts
 
 SCALE_FORMS = ("split", "mul", "div", "none")
@@ -31,7 +31,7 @@ SCALE_FORMS = ("split", "mul", "div", "none")
 MASK_FORMS = ("bool", "add", "none")
 
 
-class SDPAFusion(RewriteRuleClassBase):
+class SDPA(RewriteRuleClassBase):
     """One form of the attention (``scale_form`` of :data:`SCALE_FORMS`, ``mask_form`` of
     :data:`MASK_FORMS`, ``zero_rows``: the second Where) to the intermediate SDPA."""
 
@@ -160,17 +160,18 @@ def _rules() -> list[Any]:
     for scale, mask in itertools.product(SCALE_FORMS, MASK_FORMS):
         for zero_rows in (False, True) if mask == "bool" else (False,):
             for key_bshd in (False, True):
-                rules.append(SDPAFusion.rule(scale, mask, zero_rows, key_bshd))
+                rules.append(SDPA.rule(scale, mask, zero_rows, key_bshd))
     return rules
 
 
 sdpa_rules = RewriteRuleSet(_rules(), commute=True)
 
 
-def fuse_sdpa(model: ir.Model, *, debug: bool = False) -> int:
-    """Fuse every scaled-dot-product attention of ``model`` into an intermediate SDPA (in
-    place); the number fused."""
-    return apply_rules(sdpa_rules, model, debug=debug)
+fuse_sdpa = fuse_function(
+    sdpa_rules,
+    "Fuse every scaled-dot-product attention of ``model`` into an intermediate SDPA (in "
+    "place); the number fused.",
+)
 
 
-__all__ = ["MASK_FORMS", "SCALE_FORMS", "SDPAFusion", "fuse_sdpa", "grouped_source", "sdpa_rules"]
+__all__ = ["MASK_FORMS", "SCALE_FORMS", "SDPA", "fuse_sdpa", "grouped_source", "sdpa_rules"]

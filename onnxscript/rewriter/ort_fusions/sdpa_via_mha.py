@@ -15,15 +15,15 @@ import onnx_ir as ir
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
-from onnxscript.rewriter.ort_fusions.fuse_functions import apply_rules
+from onnxscript.rewriter.ort_fusions.fuse_functions import fuse_function
 from onnxscript.rewriter.rules.fusion import facts
 
 
-class SDPAViaMHA(RewriteRuleClassBase):
+class SDPAImplementation(RewriteRuleClassBase):
     """``SDPA(q, k, v[, mask])`` to MultiHeadAttention between reshapes."""
 
-    def __init__(self, masked: bool) -> None:
-        super().__init__("SDPAViaMHA" if masked else "SDPAViaMHANoMask")
+    def __init__(self, name: str | None = None, *, masked: bool = True) -> None:
+        super().__init__(name or ("SDPAViaMHA" if masked else "SDPAViaMHANoMask"))
         self._masked = masked
 
     def pattern(self, op: Any, q: Any, k: Any, v: Any, mask: Any) -> Any:
@@ -152,17 +152,20 @@ def _attended_rows(op: Any, mask: ir.Value, keep_heads_axis: bool) -> Any:
     return op.Squeeze(rows, op.Constant(value_ints=[1]))
 
 
-sdpa_via_mha_rules = RewriteRuleSet([SDPAViaMHA.rule(masked=True), SDPAViaMHA.rule(masked=False)])
+sdpa_via_mha_rules = RewriteRuleSet(
+    [SDPAImplementation.rule(masked=True), SDPAImplementation.rule(masked=False)]
+)
 
 
-def replace_sdpa_by_mha(model: ir.Model, *, debug: bool = False) -> int:
-    """Replace every intermediate SDPA left in ``model`` by MultiHeadAttention (in place);
-    the number replaced. Run it last among the attention fusions."""
-    return apply_rules(sdpa_via_mha_rules, model, debug=debug)
+replace_sdpa_by_mha = fuse_function(
+    sdpa_via_mha_rules,
+    "Replace every intermediate SDPA left in ``model`` by MultiHeadAttention (in place); "
+    "the number replaced. Run it last among the attention fusions.",
+)
 
 
 __all__ = [
-    "SDPAViaMHA",
+    "SDPAImplementation",
     "attention_bias",
     "repeat_heads",
     "replace_sdpa_by_mha",

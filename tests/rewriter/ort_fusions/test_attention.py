@@ -19,7 +19,7 @@ from tests.rewriter.ort_fusions.test_sdpa import attention_model, ops_of, run
 
 pytest.importorskip("onnxruntime")
 
-REFERENCE_072 = {"sdpa": 0, "mha1": 0, "attention": 0}
+REFERENCE_072 = {"sdpa": 0, "mha2": 0, "attention": 0}
 """0.7.2's counts on the same export (the saved dynamic-shape .onnx of this suite entry
 with its optimize_for_ort in /work/venv-torch-072; its own export ``gpt2_072`` too): no
 attention fusion."""
@@ -37,12 +37,12 @@ def test_gpt2_attention_fused_and_outputs_equal(
     model = ir.from_proto(proto)
     counts = {
         "sdpa": sdpa.fuse_sdpa(model),
-        "mha1": mha.fuse_mha1(model),
-        "attention": attention.fuse_attention(model),
+        "mha2": mha.fuse_mha2(model),
         "mha_bias": mha_bias.fuse_mha_bias(model),
+        "attention": attention.fuse_attention(model),
         "sdpa_via_mha": sdpa_via_mha.replace_sdpa_by_mha(model),
     }
-    assert counts == {"sdpa": 2, "mha1": 2, "attention": 2, "mha_bias": 0, "sdpa_via_mha": 0}
+    assert counts == {"sdpa": 2, "mha2": 2, "mha_bias": 0, "attention": 2, "sdpa_via_mha": 0}
     assert all(counts[k] >= v for k, v in REFERENCE_072.items())
     common.RemoveUnusedNodesPass()(model)
     ops = ops_of(model)
@@ -56,5 +56,5 @@ def test_gpt2_attention_fused_and_outputs_equal(
 
 def test_separate_projections_are_not_packed() -> None:
     model = ir.from_proto(attention_model("split", "bool", zero_rows=True))
-    assert sdpa.fuse_sdpa(model) == 1 and mha.fuse_mha1(model) == 1
+    assert sdpa.fuse_sdpa(model) == 1 and mha.fuse_mha2(model) == 1
     assert attention.fuse_attention(model) == 0

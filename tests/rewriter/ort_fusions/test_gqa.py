@@ -53,7 +53,7 @@ def test_mask_not_known_causal_is_refused(capsys: pytest.CaptureFixture[str]) ->
     assert sdpa.fuse_sdpa(model) == 1
     assert gqa.fuse_gqa(model, debug=True) == 0
     assert "not recognisably causal" in capsys.readouterr().out
-    assert mha.fuse_mha1(model) == 1
+    assert mha.fuse_mha2(model) == 1
 
 
 REFERENCE_072 = {"sdpa": 0, "gqa": 0}
@@ -77,7 +77,8 @@ def test_llama_gqa_fused_and_outputs_equal(
     counts = {"sdpa": sdpa.fuse_sdpa(model), "gqa": gqa.fuse_gqa(model)}
     assert counts == {"sdpa": 2, "gqa": 2}
     assert all(counts[k] >= v for k, v in REFERENCE_072.items())
-    assert mha.fuse_mha1(model) == 0 and sdpa_via_mha.replace_sdpa_by_mha(model) == 0
+    assert mha.fuse_mha1(model) == 0 and mha.fuse_mha2(model) == 0
+    assert sdpa_via_mha.replace_sdpa_by_mha(model) == 0
     common.RemoveUnusedNodesPass()(model)
     ops = ops_of(model)
     assert ops[GQA_OP] == 2 and ops[("com.microsoft", "RotaryEmbedding")] == 4

@@ -12,7 +12,7 @@ import onnx_ir as ir
 import onnx_ir.passes.common as common
 import pytest
 
-from onnxscript.rewriter.ort_fusions import gqa, mha, mha_bias, sdpa, sdpa_via_mha
+from onnxscript.rewriter.ort_fusions import gqa, mha, mha_bias, mha_scale, sdpa, sdpa_via_mha
 from tests.rewriter.ort_fusions._exports import export_with_feeds
 from tests.rewriter.ort_fusions.test_sdpa import attention_model, feeds_of, ops_of, run
 
@@ -24,14 +24,14 @@ MS_MHA = ("com.microsoft", "MultiHeadAttention")
 def test_mha_bias_needs_constant_biases() -> None:
     """The hand-built attention has no projection bias: nothing to move."""
     model = ir.from_proto(attention_model("div", "add", zero_rows=False))
-    assert sdpa.fuse_sdpa(model) == 1 and mha.fuse_mha1(model) == 1
+    assert sdpa.fuse_sdpa(model) == 1 and mha.fuse_mha2(model) == 1
     assert mha_bias.fuse_mha_bias(model) == 0
     common.RemoveUnusedNodesPass()(model)
     feeds = feeds_of("add", 2, 4)
     assert run(ir.to_proto(model), feeds)[0].shape == (2, 4, 32)
 
 
-REFERENCE_072 = {"sdpa": 0, "mha1": 0, "mha_bias": 0, "attention": 0}
+REFERENCE_072 = {"sdpa": 0, "mha2": 0, "mha_bias": 0, "attention": 0}
 """0.7.2's counts on the same export (the saved dynamic-shape .onnx of this suite entry
 with its optimize_for_ort in /work/venv-torch-072; its own export ``bert_072`` too): no
 attention fusion."""
@@ -51,11 +51,11 @@ def test_bert_mha_with_bias_and_outputs_equal(
     counts = {
         "sdpa": sdpa.fuse_sdpa(model),
         "gqa": gqa.fuse_gqa(model),  # refused: the heads are not grouped
-        "mha1": mha.fuse_mha1(model),
+        "mha2": mha.fuse_mha2(model),
         "mha_bias": mha_bias.fuse_mha_bias(model),
         "sdpa_via_mha": sdpa_via_mha.replace_sdpa_by_mha(model),
     }
-    assert counts == {"sdpa": 2, "gqa": 0, "mha1": 2, "mha_bias": 2, "sdpa_via_mha": 0}
+    assert counts == {"sdpa": 2, "gqa": 0, "mha2": 2, "mha_bias": 2, "sdpa_via_mha": 0}
     assert all(counts.get(k, 0) >= v for k, v in REFERENCE_072.items() if k != "attention")
     common.RemoveUnusedNodesPass()(model)
     ops = ops_of(model)
@@ -136,7 +136,8 @@ def test_static_head_reshapes_and_a_prescaled_query_go_into_the_op(
 ) -> None:
     proto = _prescaled_model(2, 5, q_shape, kv_shape, allowzero)
     model = ir.from_proto(proto)
-    assert sdpa.fuse_sdpa(model) == 1 and mha.fuse_mha1(model) == 1
+    assert sdpa.fuse_sdpa(model) == 1 and mha.fuse_mha2(model) == 1
+    assert mha_scale.fuse_mha_scale(model) == int(reshapes_go)
     common.RemoveUnusedNodesPass()(model)
     ops = ops_of(model)
     (node,) = [n for n in model.graph if n.op_type == "MultiHeadAttention"]

@@ -185,7 +185,7 @@ def test_attention_to_mha_runs_like_the_original(
     assert fused.attributes.get_int("kv_num_heads") == KV_HEADS  # repeat_kv seen through
     assert fused.attributes.get_float("scale") == pytest.approx(HEAD**-0.5)
     if complete == "mha":
-        assert mha.fuse_mha1(model) == 1
+        assert mha.fuse_mha2(model) == 1
     assert sdpa_via_mha.replace_sdpa_by_mha(model) == (complete == "sdpa_via_mha")
     common.RemoveUnusedNodesPass()(model)
     ops = ops_of(model)
