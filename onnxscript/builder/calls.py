@@ -68,16 +68,17 @@ def inline_function(
     ]
     attrs = {name: nodes.attribute(sig, name, v) for name, v in bound.attributes.items()}
     names = builder.names
-    scope = names.prefix + (f"{prefix}." if prefix else "")
+    scope = names.value_prefix + (f"{prefix}." if prefix else "")
+    node_scope = names.node_prefix + (f"{prefix}/" if prefix else "")
     body, results = expand_call(ir_function, inputs, attrs, prefix=scope)
     for node in body:
-        _fresh_names(node, builder, scope)
+        _fresh_names(node, builder, node_scope)
         builder.add_node(node)
     copied = {id(v) for node in body for v in node.outputs}
     for result, name in zip(results, outputs or ()):
         if result is not None and id(result) in copied:
             names.used.discard(result.name or "")
-            result.name = names.claim(names.prefix + name)
+            result.name = names.claim(names.value_prefix + name)
     return results[0] if len(results) == 1 else tuple(results)
 
 

@@ -234,8 +234,11 @@ class GraphBuilder(Evaluator):
         outputs: Outputs = None,
         name: str | None = None,
     ) -> ir.Value | tuple[ir.Value, ...]:
-        """Record ``domain::op_type(*args, **kwargs)``; one value or a tuple of values."""
-        results = self.record(op_type, domain, version, args, kwargs, outputs, name)
+        """Record ``domain::op_type(*args, **kwargs)``; one value or a tuple of values.
+        Without ``outputs``, the op's required outputs (as ``op.X(...)``)."""
+        results = self.record(
+            op_type, domain, version, args, kwargs, outputs, name, all_outputs=False
+        )
         return results[0] if len(results) == 1 else results
 
     def record(
@@ -249,10 +252,17 @@ class GraphBuilder(Evaluator):
         node_name: str | None = None,
         *,
         signature: binding.Signature | None = None,
+        all_outputs: bool = True,
     ) -> tuple[ir.Value, ...]:
         """Record one node (``call_op`` without unpacking): inputs and attributes bound by
         ``signature`` (else the op's schema), the outputs as a tuple; a node whose inputs
-        are all constants may be folded into constants instead."""
+        are all constants may be folded into constants instead.
+
+        Without ``outputs``, the node has every output the spec declares for the call
+        (``all_outputs``, as eager calls and torch.onnx's recorder give), or only its
+        required ones (at least one: ``op.X(...)`` of an ``OpBuilder``, as 0.7 does; such
+        calls also keep the trailing omitted inputs they name).
+        """
         import_version = self.use_opset(domain, version)
         if version is not None and version != import_version:
             try:
@@ -270,15 +280,16 @@ class GraphBuilder(Evaluator):
             ]
         except BuilderError as error:
             raise op_error(op_type, domain, str(error), []) from None
+        if not all_outputs:
+            # 0.7's builder keeps the omitted inputs a call names: Attention(q, k, v, None).
+            inputs.extend([None] * (nodes.named_input_count(sig, args, kwargs) - len(inputs)))
         try:
             attrs = [nodes.attribute(sig, n, v) for n, v in bound.attributes.items()]
+            count = _output_count(
+                sig, domain, import_version, outputs, bound, all_outputs, signature is None
+            )
         except (TypeError, ValueError) as error:
             raise op_error(op_type, domain, str(error), inputs, BuilderArgumentError) from None
-        if outputs is None and not bound.attributes and signature is None:
-            present = tuple(v is not None for v in bound.inputs)
-            count = nodes.plain_output_count(domain, op_type, import_version, present)
-        else:
-            count = nodes.output_count(sig, domain, outputs, bound)
         out_values = self._output_values(op_type, outputs, count)
         names = self._shared.names
         node = ir.Node(
@@ -288,7 +299,7 @@ class GraphBuilder(Evaluator):
             attrs,
             outputs=out_values,
             version=version,
-            name=node_name or f"{names.prefix}{op_type}_node_{names.next_id()}",
+            name=node_name or f"{names.node_prefix}{op_type}_node_{names.next_id()}",
         )
         if names.scopes:
             node.metadata_props["namespace"] = names.namespace()
@@ -305,9 +316,11 @@ class GraphBuilder(Evaluator):
         return tuple(node.outputs)
 
     def _output_values(self, op_type: str, outputs: Outputs, count: int) -> list[ir.Value]:
+        """The output values of a node: new ones named ``v_<scope><op>_<n>``, or the
+        names or values ``outputs`` gives (names prefixed like 0.7's: ``v_<scope><name>``)."""
         names = self._shared.names
         if outputs is None or isinstance(outputs, int):
-            base = f"{names.prefix}{op_type}_{names.counter}"
+            base = f"{names.value_prefix}{op_type}_{names.counter}"
             if count == 1:
                 return [ir.Value(name=names.fresh(base))]
             return [ir.Value(name=names.fresh(f"{base}_{i}")) for i in range(count)]
@@ -315,11 +328,20 @@ class GraphBuilder(Evaluator):
         for item in outputs:
             if isinstance(item, ir.Value):
                 if item.name is None:
-                    item.name = names.fresh(f"{names.prefix}{op_type}_{names.counter}")
+                    item.name = names.fresh(f"{names.value_prefix}{op_type}_{names.counter}")
                 values.append(item)
             else:
-                values.append(ir.Value(name=names.claim(names.prefix + item)))
+                values.append(ir.Value(name=names.claim(names.value_prefix + item)))
         return values
+
+    def _adapt_outputs(
+        self, outputs: int | Sequence[str | ir.Value], op_type: str = ""
+    ) -> list[ir.Value]:
+        """0.7's helper, which clients call: ``outputs`` as a node's output values (a
+        count gives new values named like an op's outputs, names give ``v_<scope><name>``
+        values, values are returned as they are)."""
+        count = outputs if isinstance(outputs, int) else len(outputs)
+        return self._output_values(op_type, outputs, count)
 
     def as_input(
         self, sig: binding.Signature, slot: int, value: Any, values: Sequence[Any], op: str
@@ -469,6 +491,26 @@ class GraphBuilder(Evaluator):
         kwargs = dict(kwargs)
         outputs = kwargs.pop("_outputs", None)
         return self.call(function, *args, _outputs=outputs, **kwargs)
+
+
+def _output_count(
+    sig: binding.Signature,
+    domain: str,
+    version: int,
+    outputs: Outputs,
+    bound: binding.BoundArguments,
+    all_outputs: bool,
+    schema_signature: bool,
+) -> int:
+    """How many outputs a recorded node gets (see :meth:`GraphBuilder.record`)."""
+    if outputs is not None:
+        return nodes.checked_output_count(sig, outputs)
+    if not all_outputs:
+        return nodes.required_output_count(sig, domain, bound)
+    if schema_signature and not bound.attributes:
+        present = tuple(v is not None for v in bound.inputs)
+        return nodes.plain_output_count(domain, sig.name, version, present)
+    return nodes.output_count(sig, domain, None, bound)
 
 
 def outputs_are_new(outputs: Outputs) -> bool:

@@ -19,6 +19,7 @@ class Names:
         self._unique = UniqueNames(used)
         self.counter = 0
         self._prefix = ""
+        self._node_prefix = ""
 
     @property
     def used(self) -> set[str]:
@@ -26,24 +27,38 @@ class Names:
 
     def push(self, module: str, class_name: str = "") -> None:
         self.scopes.append((module, class_name))
-        self._prefix = self._joined()
+        self._rejoin()
 
     def pop(self) -> None:
         if not self.scopes:
             raise ValueError("pop_module() without a matching push_module()")
         self.scopes.pop()
-        self._prefix = self._joined()
+        self._rejoin()
 
-    def _joined(self) -> str:
-        """The scopes' names joined; a scope with no name (a model's root module, which
-        names only its class) adds nothing."""
+    def _rejoin(self) -> None:
+        """The prefixes of the scopes' names; a scope with no name (a model's root module,
+        which names only its class) adds nothing."""
         named = [m for m, _ in self.scopes if m]
-        return ".".join(named) + "." if named else ""
+        self._prefix = ".".join(named) + "." if named else ""
+        self._node_prefix = "/".join(named) + "/" if named else ""
 
     @property
     def prefix(self) -> str:
-        """``"layer1.attention."`` inside those modules, else ``""``."""
+        """``"layer1.attention."`` inside those modules, else ``""``: the prefix of
+        initializer names (``layer1.attention.weight``)."""
         return self._prefix
+
+    @property
+    def value_prefix(self) -> str:
+        """``"v_layer1.attention."`` (``"v_"`` outside modules): the prefix of the values
+        that op calls make, as onnxscript 0.7 names them."""
+        return "v_" + self._prefix
+
+    @property
+    def node_prefix(self) -> str:
+        """``"layer1/attention/"`` inside those modules, else ``""``: the prefix of node
+        names, as onnxscript 0.7 (and torch.onnx) name them."""
+        return self._node_prefix
 
     def namespace(self) -> str:
         """The scope as node metadata: ``"layer1: Linear/attention: Attention"``."""

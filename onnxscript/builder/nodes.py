@@ -12,6 +12,7 @@ import onnx
 import onnx_ir as ir
 
 from onnxscript.builder.diagnostics import BuilderError
+from onnxscript.errors import BindingError
 from onnxscript.language import attributes as attr_rules
 from onnxscript.language import binding
 
@@ -92,6 +93,59 @@ def _graph(value: Any, name: str) -> ir.Graph:
     raise TypeError(
         f"attribute {name}: expected a graph (builder.subgraph(...)), got {type(value).__name__}"
     )
+
+
+def named_input_count(
+    sig: binding.Signature, args: Sequence[Any], kwargs: Mapping[str, Any]
+) -> int:
+    """How many input slots a call names, positionally or by keyword, omitted (``None``)
+    ones included: ``Attention(q, k, v, None, None, None)`` names six."""
+    if sig.free_form:
+        return len(args)
+    inputs = sig.inputs
+    if any(p.variadic for p in inputs):
+        return 0
+    index = {p.name: i + 1 for i, p in enumerate(inputs)}
+    named = [index[p.name] for p, _ in zip(sig.positional_params, args) if p.is_input]
+    named.extend(index[key] for key in kwargs if key in index)
+    return max(named, default=0)
+
+
+def checked_output_count(sig: binding.Signature, outputs: int | Sequence[Any]) -> int:
+    """How many outputs ``_outputs`` asks for (a count, or names or values); more than
+    the op can have is an error (onnx's checker would reject the node)."""
+    count = outputs if isinstance(outputs, int) else len(outputs)
+    most = None if sig.free_form or not sig.outputs else sig.max_num_outputs()
+    if count < 0 or (most is not None and count > most):
+        raise ValueError(
+            f"_outputs asks for {count} output(s), but {sig.name} has at most {most}"
+            if most is not None and count > most
+            else f"_outputs must not be negative, got {count}"
+        )
+    return count
+
+
+def required_output_count(
+    sig: binding.Signature, domain: str, bound: binding.BoundArguments
+) -> int:
+    """How many outputs an ``op.X(...)`` call of an ``OpBuilder`` gives without
+    ``_outputs``: the outputs the schema requires (at least one). One, as onnxscript 0.7
+    gives, for most ops (LayerNormalization, Dropout, MaxPool, BatchNormalization, GRU,
+    LSTM, ops without a schema); every required one where one output would make an
+    invalid node (TopK, DynamicQuantizeLinear, Split with ``num_outputs``, If/Loop/Scan)."""
+    if sig.free_form:
+        return 1
+    if any(o.variadic for o in sig.outputs):
+        try:
+            return max(1, output_count(sig, domain, None, bound))
+        except BindingError:
+            return 1
+    leading = 0
+    for out in sig.outputs:
+        if out.optional:
+            break
+        leading += 1
+    return max(1, leading)
 
 
 def output_count(
@@ -227,10 +281,13 @@ __all__ = [
     "WEIGHT",
     "attribute",
     "check_op_version",
+    "checked_output_count",
     "foldable",
     "keep_constant_value",
+    "named_input_count",
     "output_count",
     "plain_output_count",
+    "required_output_count",
     "same_definition",
     "signature",
     "type_from_schema",

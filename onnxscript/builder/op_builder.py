@@ -16,6 +16,10 @@ class OpBuilder:
     ``op.X(*inputs, **attributes)`` records op ``X``; keywords ``_outputs`` (count, names
     or values), ``_domain``/``_version`` (another domain for this call) and ``_name`` (the
     node's name) steer the call. One output gives a value, several a tuple.
+
+    Without ``_outputs`` the node gets the outputs its schema requires (at least one), as
+    onnxscript 0.7's builder: ``op.LayerNormalization(x, w)`` is one value, ``op.TopK(x,
+    k)`` two, ``op.Split(x, num_outputs=3)`` three.
     """
 
     def __init__(self, builder: Recorder, domain: str, version: int) -> None:
@@ -64,13 +68,15 @@ class OpBuilder:
 
         def call(*args: Any, **kwargs: Any) -> Any:
             if not kwargs:
-                results = record(op_type, domain, version, args, kwargs, None)
+                results = record(op_type, domain, version, args, kwargs, None, all_outputs=False)
                 return results[0] if len(results) == 1 else results
             outputs: Outputs = kwargs.pop("_outputs", None)
             name = kwargs.pop("_name", None)
             call_domain = kwargs.pop("_domain", domain)
             call_version = kwargs.pop("_version", version if call_domain == domain else None)
-            results = record(op_type, call_domain, call_version, args, kwargs, outputs, name)
+            results = record(
+                op_type, call_domain, call_version, args, kwargs, outputs, name, all_outputs=False
+            )
             return results[0] if len(results) == 1 else results
 
         call.__name__ = call.__qualname__ = op_type

@@ -50,6 +50,7 @@ class Recorder(Protocol):
         node_name: str | None = None,
         *,
         signature: binding.Signature | None = None,
+        all_outputs: bool = True,
     ) -> tuple[ir.Value, ...]: ...
 
     def as_input(

@@ -172,7 +172,7 @@ def _call_node(
         out = ir.Value(name=inner.name, type=inner.type, shape=inner.shape)
         inner.name = names.fresh(f"{function.name}_output_{index}")
         new_outputs.append(out)
-    scope = names.prefix + (f"{module.name}." if module.name else "")
+    scope = names.node_prefix + (f"{module.name}/" if module.name else "")
     node = ir.Node(
         DOMAIN,
         function.name,

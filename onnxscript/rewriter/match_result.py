@@ -9,6 +9,8 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.errors import OnnxScriptError
+
 _Source = ir.Node | ir.Value | None
 
 
@@ -57,6 +59,15 @@ class MatchResult:
         self.bindings[var] = value
         return True
 
+    def merge(self, other: MatchResult) -> None:
+        """Take ``other``'s bindings, nodes and outputs (a sub-match) into this one; its
+        failure too."""
+        self.bindings.update(other.bindings)
+        self.nodes.extend(n for n in other.nodes if n not in self.nodes)
+        self.outputs.extend(other.outputs)
+        if not other:
+            self.fail(other.reason, other.failure_nodes_and_values)
+
     def __repr__(self) -> str:
         if self._success:
             return f"MatchResult(success, nodes={len(self.nodes)})"
@@ -74,25 +85,38 @@ class MatchFailureInfo:
         return f"{type(self).__name__}({self.reason!r})"
 
 
-class MatchFailureError(MatchFailureInfo, Exception):
+class MatchFailureError(MatchFailureInfo, OnnxScriptError):
     """Raised inside a check (or a pattern's own code) to say "no match here", with the
     reason and the nodes or values concerned; the rule then does not apply."""
 
     def __init__(self, reason: str = "", *failure_source: ir.Node | ir.Value) -> None:
         MatchFailureInfo.__init__(self, reason, *failure_source)
-        Exception.__init__(self, reason)
+        OnnxScriptError.__init__(self, reason)
 
     def __str__(self) -> str:
         return self.reason
 
 
-def as_match_result(outcome: object, what: str) -> MatchResult:
-    """A check's return value (bool, MatchResult or None) as a MatchResult."""
+def as_match_result(outcome: object, what: str, *, none_accepts: bool = False) -> MatchResult:
+    """A check's return value (a MatchResult, or anything true or false) as a
+    MatchResult. None refuses, as in 0.7.2 (a check that falls off its end without
+    returning does not match), except where ``none_accepts`` (0.7.2's value checkers)."""
     if isinstance(outcome, MatchResult):
         return outcome
-    if outcome is None or bool(outcome):
+    if outcome is None:
+        return MatchResult() if none_accepts else MatchResult().fail(f"{what} returned None")
+    if bool(outcome):
         return MatchResult()
     return MatchResult().fail(f"{what} returned False")
 
 
-__all__ = ["MatchFailureError", "MatchFailureInfo", "MatchResult", "as_match_result"]
+PartialMatchResult = MatchResult
+"""0.7.2's name for the state of a sub-match: ours is a :class:`MatchResult` too."""
+
+__all__ = [
+    "MatchFailureError",
+    "MatchFailureInfo",
+    "MatchResult",
+    "PartialMatchResult",
+    "as_match_result",
+]

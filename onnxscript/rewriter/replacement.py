@@ -45,6 +45,11 @@ class RewriterContext:
 
         return make
 
+    def op(self, op_type: str, *inputs: Any, **kwargs: Any) -> Any:
+        """``op.op("BiasGelu", x, b, _domain="com.microsoft")``: an op named by a string
+        (as 0.7's replacement builder allows), otherwise like ``op.BiasGelu(x, b, ...)``."""
+        return self.op_multi_out(op_type, inputs, **kwargs)
+
     def op_multi_out(
         self,
         op_type: str,

@@ -54,9 +54,10 @@ def test_names_default_custom_and_scoped(builder):
     op = builder.op
     x = builder.input("x", ir.DataType.FLOAT, [3])
     a = op.Add(x, x)
-    assert a.name.startswith("Add_") and a.producer().name.startswith("Add_node_")
+    # As onnxscript 0.7 names them: values "v_<scope><op>_<n>", nodes "<scope/><op>_node_<n>".
+    assert a.name.startswith("v_Add_") and a.producer().name.startswith("Add_node_")
     named = op.Mul(x, x, _outputs=["my_product"])
-    assert named.name == "my_product"
+    assert named.name == "v_my_product"
     given = ir.Value(name="result")
     assert op.Sub(x, x, _outputs=[given]) is given
     builder.push_module("layer1", "Linear")
@@ -67,11 +68,13 @@ def test_names_default_custom_and_scoped(builder):
     builder.pop_module()
     builder.pop_module()
     outer = op.Neg(x)
-    assert inner.name.startswith("layer1.Neg_")
-    assert deeper.name.startswith("layer1.attention.Abs_")
-    assert not outer.name.startswith("layer1")
+    assert inner.name.startswith("v_layer1.Neg_")
+    assert inner.producer().name.startswith("layer1/Neg_node_")
+    assert deeper.name.startswith("v_layer1.attention.Abs_")
+    assert deeper.producer().name.startswith("layer1/attention/Abs_node_")
+    assert not outer.name.startswith("v_layer1")
     with builder.module("block"):
-        assert op.Neg(x).name.startswith("block.Neg_")
+        assert op.Neg(x).name.startswith("v_block.Neg_")
     with pytest.raises(ValueError, match="already used"):
         op.Mul(x, x, _outputs=["my_product"])
     with pytest.raises(ValueError, match="pop_module"):
@@ -231,12 +234,12 @@ def test_call_adds_a_function_and_call_inline_copies_its_body(builder):
     assert called.producer().op_type == "_scaled_relu" and called.dtype == ir.DataType.FLOAT
     assert list(builder.functions) == [("this", "_scaled_relu", "")]
     inlined = op.call_inline(_scaled_relu, called, _outputs=["inlined"], _prefix="fn")
-    assert inlined.name == "inlined"
+    assert inlined.name == "v_inlined"
     ops = [n.op_type for n in builder.graph]
     assert ops == ["_scaled_relu", "Relu", "Constant", "Mul"], ops
     scale = inlined.producer().inputs[1]
     assert scale.const_value.numpy() == 2.0  # the attribute's default
-    assert inlined.producer().name.startswith("fn.")
+    assert inlined.producer().name.startswith("fn/")
     builder.add_output(inlined)
     data = np.array([-1, 0, 1, 2], np.float32)
     (got,) = run_model(_model_proto(builder), data)

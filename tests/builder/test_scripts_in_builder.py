@@ -40,12 +40,12 @@ def test_script_with_an_op_builder_as_default_opset_calls_and_inlines():
     z = op.call_inline(gated, y, alpha=2.0)
     w = op.call_inline(gated, z, _outputs=["w"], _prefix="blk")
     builder.add_output(w)
-    assert w.name == "w"
+    assert w.name == "v_w"
     assert list(builder.functions) == [("this", "gated", "")]
     node_names = [n.name for n in graph]
     assert len(set(node_names)) == len(node_names)
     assert graph[0].op_type == "gated"
-    assert any(name.startswith("blk.") for name in node_names)
+    assert any(name.startswith("blk/") for name in node_names)
     proto = _model(graph, builder)
     data = np.array([-1.0, 0.5, 2.0], np.float32)
     (got,) = onnxruntime.InferenceSession(proto.SerializeToString()).run(None, {"x": data})
