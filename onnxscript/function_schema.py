@@ -3,11 +3,15 @@
 Code written for onnxscript 0.7 (torch.onnx among it) reads ``function.op_schema`` the way
 it reads an op's: inputs with type constraints from the annotations (``FLOAT`` allows
 ``tensor(float)``; no annotation allows every tensor type), attributes with their defaults,
-outputs. ``op_signature`` is onnx_ir's ``OpSignature`` made from that schema.
+outputs. Values annotated with one ``TypeVar`` share one constraint named after it (``T``,
+``Sequence_T`` for ``Sequence[T]``), as 0.7's ``op_signature`` has them; any other input has
+its own, ``T_<name>``, and any other output ``TReturn<i>``. ``op_signature`` is onnx_ir's
+``OpSignature`` made from that schema.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -16,6 +20,7 @@ import onnx
 import onnx.defs
 
 from onnxscript import dtypes
+from onnxscript.language.annotations import ANY_TENSOR, type_choice
 from onnxscript.value_types import OptionalTypeSpec, SequenceTypeSpec, TensorTypeSpec, TypeSpec
 
 if TYPE_CHECKING:
@@ -26,12 +31,27 @@ _Option = onnx.defs.OpSchema.FormalParameterOption
 
 @dataclass(frozen=True)
 class FormalInput:
-    """One input or output of a function: its name, type (``None``: any tensor) and
-    whether it may be omitted."""
+    """One input or output of a function: its name, the types it may have (``types``;
+    ``TensorTypeSpec(None)`` stands for every tensor type), whether it may be omitted, and
+    ``type_param``: the name of the ``TypeVar`` whose type it shares with every other value
+    naming it (``None``: a constraint of its own)."""
 
     name: str
-    type: TypeSpec | None
+    types: tuple[TypeSpec, ...]
     optional: bool = False
+    type_param: str | None = None
+
+
+def annotated(
+    name: str, annotation: Any, optional: bool = False, known: TypeSpec | None = None
+) -> FormalInput:
+    """The input or output ``name`` as its annotation describes it (``type_choice``); without
+    one (``inspect.Parameter.empty``), of the type ``known`` if given, else of any tensor
+    type."""
+    choice = type_choice(annotation) if annotation is not inspect.Parameter.empty else None
+    if choice is None:
+        return FormalInput(name, (known or ANY_TENSOR,), optional)
+    return FormalInput(name, choice.types, optional, choice.type_param)
 
 
 @dataclass(frozen=True)
@@ -73,16 +93,20 @@ def build_op_schema(
     attributes: Sequence[FormalAttribute],
     doc: str = "",
 ) -> onnx.defs.OpSchema:
-    """A schema whose every input and output has its own type constraint ``T_<name>``."""
-    constraints: list[tuple[str, list[str], str]] = []
+    """A schema of the function: values of one ``type_param`` share one type constraint
+    named after it; any other input has its own ``T_<name>``, any other output its own
+    ``TReturn<i>`` (an output shares a ``TypeVar``'s constraint only with an input of it,
+    as 0.7's signatures do)."""
+    constraints: dict[str, list[str]] = {}
     formal: dict[str, list[onnx.defs.OpSchema.FormalParameter]] = {"in": [], "out": []}
     for side, values in (("in", inputs), ("out", outputs)):
-        for value in values:
-            spec = value.type
-            if value.optional and isinstance(spec, OptionalTypeSpec):
-                spec = spec.elem
-            type_param = f"T_{value.name}" if side == "in" else f"T_out_{value.name}"
-            constraints.append((type_param, type_strings(spec), ""))
+        for index, value in enumerate(values):
+            allowed = _allowed_strings(value)
+            shared = value.type_param
+            if side == "out" and shared not in constraints:
+                shared = None
+            own = f"T_{value.name}" if side == "in" else f"TReturn{index}"
+            type_param = _constraint_name(constraints, shared or own, allowed)
             option = _Option.Optional if value.optional else _Option.Single
             formal[side].append(
                 onnx.defs.OpSchema.FormalParameter(value.name, type_param, param_option=option)
@@ -94,9 +118,31 @@ def build_op_schema(
         doc,
         inputs=formal["in"],
         outputs=formal["out"],
-        type_constraints=constraints,
+        type_constraints=[(key, allowed, "") for key, allowed in constraints.items()],
         attributes=[_attribute(a) for a in attributes],
     )
+
+
+def _allowed_strings(value: FormalInput) -> list[str]:
+    """The schema type strings ``value`` may have, once each (an omittable input's
+    ``Optional`` annotation is its being omittable, not an ``optional(...)`` type)."""
+    found: dict[str, None] = {}
+    for spec in value.types:
+        if value.optional and isinstance(spec, OptionalTypeSpec):
+            spec = spec.elem
+        found.update(dict.fromkeys(type_strings(spec)))
+    return list(found)
+
+
+def _constraint_name(constraints: dict[str, list[str]], wanted: str, allowed: list[str]) -> str:
+    """The constraint ``wanted`` (recorded with ``allowed`` if new); a fresh name when
+    another constraint already has that name with other types."""
+    name, k = wanted, 0
+    while name in constraints and constraints[name] != allowed:
+        k += 1
+        name = f"{wanted}_{k}"
+    constraints.setdefault(name, allowed)
+    return name
 
 
 def _attribute(attr: FormalAttribute) -> onnx.defs.OpSchema.Attribute:
@@ -107,11 +153,34 @@ def _attribute(attr: FormalAttribute) -> onnx.defs.OpSchema.Attribute:
     return onnx.defs.OpSchema.Attribute(attr.name, kind, "", required=not attr.has_default)
 
 
-def op_signature(schema: onnx.defs.OpSchema) -> OpSignature:
-    """onnx_ir's ``OpSignature`` of a schema (onnx_ir is imported here, on first use)."""
+def op_signature(schema: onnx.defs.OpSchema, order: Sequence[str] = ()) -> OpSignature:
+    """onnx_ir's ``OpSignature`` of a schema (onnx_ir is imported here, on first use).
+
+    ``order``: the function's parameter names in the order it declares them (a schema lists
+    inputs, then attributes by name; a function's signature keeps its own order, as 0.7's
+    do, so that positional arguments bind by it)."""
     from onnx_ir.schemas import OpSignature
 
-    return OpSignature.from_op_schema(schema)
+    signature = OpSignature.from_op_schema(schema)
+    if not order:
+        return signature
+    rank = {name: i for i, name in enumerate(order)}
+    params = sorted(signature.params, key=lambda p: rank.get(p.name, len(rank)))
+    return OpSignature(
+        domain=signature.domain,
+        name=signature.name,
+        overload=signature.overload,
+        params=params,
+        outputs=signature.outputs,
+        since_version=signature.since_version,
+    )
 
 
-__all__ = ["FormalAttribute", "FormalInput", "build_op_schema", "op_signature", "type_strings"]
+__all__ = [
+    "FormalAttribute",
+    "FormalInput",
+    "annotated",
+    "build_op_schema",
+    "op_signature",
+    "type_strings",
+]

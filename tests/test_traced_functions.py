@@ -5,14 +5,14 @@ inputs. Traced protos are checked and run with onnxruntime against the eager res
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import onnx
 import onnx.helper as oh
 import pytest
 
-from onnxscript import FLOAT, INT64, TracedOnnxFunction, script
+from onnxscript import DOUBLE, FLOAT, INT64, TracedOnnxFunction, script
 from onnxscript import opset18 as op
 from onnxscript.evaluator import Evaluator, default_as
 from onnxscript.testing import run_model as _run_model
@@ -224,3 +224,36 @@ def test_calling_a_traced_function_in_a_script_is_a_located_error():
             return scale(x)
 
     assert "return scale(x)" in str(info.value)
+
+
+TF = TypeVar("TF", FLOAT, DOUBLE)
+
+
+def _typevar_add(x: TF, y: TF | None = None, alpha: float = 1.0) -> TF:
+    if y is None:
+        return op.Identity(x)
+    return op.Add(x, op.Mul(y, op.CastLike(alpha, y)))
+
+
+def test_typevar_traced_function_traces_untyped_inputs_and_shares_one_constraint():
+    traced = TracedOnnxFunction(DOMAIN, _typevar_add)
+    assert [(p.name, p.optional) for p in traced.call_signature.inputs] == [
+        ("x", False),
+        ("y", True),
+    ]
+    sig = traced.op_signature
+    x_param, y_param = sig.params[0], sig.params[1]
+    assert x_param.type_constraint is y_param.type_constraint  # one constraint: TF
+    assert sig.outputs[0].type_constraint.name == "TF"
+    assert {str(t) for t in x_param.type_constraint.allowed_types} == {"FLOAT", "DOUBLE"}
+    # Traced on symbolic inputs, a TypeVar input has no type (as a script's): the caller's
+    # model gives it one.
+    function = traced.to_function_proto(alpha=2.0)
+    assert list(function.input) == ["x", "y"]
+    assert not {"x", "y"} & {v.name for v in function.value_info}
+    x = np.array([1.0, -2.0], np.float32)
+    (got,) = run_model(_calling_model(function, n_inputs=2), x, x)
+    np.testing.assert_allclose(got, 3 * x)
+    # Eagerly, each type TF allows runs.
+    for dtype in (np.float32, np.float64):
+        np.testing.assert_allclose(traced(x.astype(dtype), x.astype(dtype)), 2 * x)

@@ -1,12 +1,12 @@
-"""A script function's parameters: which are inputs (tensor annotations) and which are
-attributes (``int``, ``float``, ``str``, ``bool`` and lists of them), with their types and
-defaults, and the types its return annotation declares."""
+"""A script function's parameters: which are inputs (tensor annotations, a ``TypeVar`` or
+``Union`` of tensor types included: ``language.annotations`` decides) and which are attributes
+(``int``, ``float``, ``str``, ``bool`` and lists of them), with their types and defaults,
+and the types its return annotation declares."""
 
 from __future__ import annotations
 
 import ast
 import inspect
-import types
 import typing
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -14,13 +14,21 @@ from typing import Any, NamedTuple
 from onnxscript.converter.input_defaults import InputDefault, default_array
 from onnxscript.converter.symbols import AttrRef
 from onnxscript.errors import AttributeValueError, ScriptError
-from onnxscript.language.annotations import ATTR_KINDS, LIST_KINDS, LIST_ORIGINS, unwrap_optional
+from onnxscript.language.annotations import (
+    ATTR_KINDS,
+    LIST_KINDS,
+    LIST_ORIGINS,
+    annotation_type,
+    is_tensor_annotation,
+    output_annotations,
+    unwrap_optional,
+)
 from onnxscript.language.attributes import coerce
 from onnxscript.language.binding import Param
 from onnxscript.onnx_types import is_tensor_type
 from onnxscript.program.graph import AttrParam, Value
 from onnxscript.source import SourceText
-from onnxscript.value_types import SequenceTypeSpec, TypeSpec
+from onnxscript.value_types import TypeSpec
 
 
 def _attribute_type(annotation: Any) -> tuple[type, bool] | None:
@@ -45,46 +53,19 @@ def _is_attribute_kind(annotation: Any) -> bool:
 
 
 def _input_type(annotation: Any) -> tuple[TypeSpec | None, bool]:
-    """(type, recognized) for a tensor (or sequence-of-tensor) input annotation."""
-    if annotation is inspect.Parameter.empty:
-        return None, True
-    if is_tensor_type(annotation):
-        return annotation.type_spec(), True
-    annotation, _ = unwrap_optional(annotation)
-    if is_tensor_type(annotation):
-        return annotation.type_spec(), True
-    origin = typing.get_origin(annotation)
-    if (origin is typing.Union or origin is types.UnionType) and all(
-        is_tensor_type(a) for a in typing.get_args(annotation)
-    ):
-        return None, True
-    if origin in LIST_ORIGINS:
-        args = typing.get_args(annotation)
-        if len(args) == 1 and is_tensor_type(args[0]):
-            return SequenceTypeSpec(args[0].type_spec()), True
-    if isinstance(annotation, type) and annotation.__name__ == "TensorType":
-        return None, True
-    return None, False
+    """(type, recognized) for a tensor (or sequence-of-tensor) input annotation: the one
+    type it declares, ``None`` for one that allows several (a ``TypeVar``, a ``Union``) or
+    any (no annotation), as 0.7 records them."""
+    if not is_tensor_annotation(annotation):
+        return None, False
+    return annotation_type(annotation), True
 
 
 def output_types(annotation: Any) -> list[TypeSpec | None] | None:
     """The types a return annotation declares, one per output (``None`` without one)."""
     if annotation is inspect.Signature.empty or annotation is None:
         return None
-    if is_tensor_type(annotation):
-        return [annotation.type_spec()]
-    items: tuple[Any, ...]
-    if isinstance(annotation, tuple):
-        items = annotation
-    elif typing.get_origin(annotation) is tuple:
-        items = tuple(a for a in typing.get_args(annotation) if a is not Ellipsis)
-    else:
-        items = (annotation,)
-    result: list[TypeSpec | None] = []
-    for item in items:
-        spec, ok = _input_type(item)
-        result.append(spec if ok else None)
-    return result
+    return [_input_type(item)[0] for item in output_annotations(annotation)]
 
 
 def _param_node(fdef: ast.FunctionDef, name: str) -> ast.arg | None:

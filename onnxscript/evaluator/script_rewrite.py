@@ -41,11 +41,13 @@ from onnxscript.evaluator import script_runtime
 from onnxscript.evaluator.inputs import literal_to_array
 from onnxscript.evaluator.tensor import AttrTensor, IndexTensor, Tensor, TensorSequence
 from onnxscript.evaluator.typecheck import check_function_input
+from onnxscript.language.annotations import ANY_TENSOR, type_choice
 from onnxscript.language.attributes import AT, coerce
 from onnxscript.language.indexing import kind_of_node
 from onnxscript.language.literals import cast_array
 from onnxscript.language.operators import AST_COMPARE
 from onnxscript.source import parse_lines
+from onnxscript.value_types import SequenceTypeSpec
 
 if TYPE_CHECKING:
     from onnxscript.evaluator.protocol import FunctionRef
@@ -254,6 +256,15 @@ def _attribute_base_type(annotation: Any) -> type | None:
     return None
 
 
+def _sequence_of_any(annotation: Any) -> SequenceTypeSpec | None:
+    """A sequence of any tensors for an input annotated with sequences of no one type
+    (``Sequence[T]``, ``Sequence[FLOAT | INT64]``): a list given for it is a sequence."""
+    choice = type_choice(annotation) if annotation is not None else None
+    if choice is None or not all(isinstance(t, SequenceTypeSpec) for t in choice.types):
+        return None
+    return SequenceTypeSpec(ANY_TENSOR)
+
+
 _KIND_TYPES: dict[int, type] = {
     AT.INT: int, AT.INTS: int, AT.FLOAT: float, AT.FLOATS: float, AT.STRING: str, AT.STRINGS: str,
 }  # fmt: skip
@@ -269,15 +280,18 @@ class EagerFunction:
         self.function = rewritten_function(fn.function, fn.source)
         self.param_names = frozenset(p.name for p in self.signature.params)
         graph = fn.function_ir.graph
-        self.input_types = [getattr(v, "declared_type", None) for v in graph.inputs]
-        self.n_outputs = len(graph.outputs)
-        self.output_dtypes = [
-            getattr(getattr(v, "declared_type", None), "dtype", None) for v in graph.outputs
-        ]
         try:
             annotations = inspect.get_annotations(fn.function, eval_str=True)
         except Exception:
             annotations = {}
+        self.input_types = [
+            getattr(v, "declared_type", None) or _sequence_of_any(annotations.get(v.name or ""))
+            for v in graph.inputs
+        ]
+        self.n_outputs = len(graph.outputs)
+        self.output_dtypes = [
+            getattr(getattr(v, "declared_type", None), "dtype", None) for v in graph.outputs
+        ]
         self.attr_types: dict[str, type] = {}
         for p in self.signature.attributes:
             base = _attribute_base_type(annotations.get(p.name))

@@ -1,6 +1,8 @@
 """What a parameter's annotation declares: a tensor input (``FLOAT[N]``, ``Optional[...]``,
-``Sequence[FLOAT]``, a ``TypeVar`` over tensor types, or no annotation) or an attribute
-(``int``, ``float``, ``str``, ``bool`` and sequences of them).
+``Sequence[FLOAT]``, a ``TypeVar`` over tensor types, a ``Union`` of them, or no
+annotation) or an attribute (``int``, ``float``, ``str``, ``bool`` and sequences of them);
+and for a tensor input, the types it allows (``type_choice``: what ``op_schema`` and
+``op_signature`` state, values annotated with one ``TypeVar`` sharing one constraint).
 
 The rule is the one torch.onnx applies to the ATen library's functions, so that a traced
 function and the exporter read a signature the same way.
@@ -12,13 +14,20 @@ import collections.abc
 import inspect
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from onnxscript.language.attributes import AT
 from onnxscript.language.binding import OutputParam, Param, Signature
 from onnxscript.onnx_types import is_tensor_type
-from onnxscript.value_types import SequenceTypeSpec, TypeSpec
+from onnxscript.value_types import (
+    OptionalTypeSpec,
+    SequenceTypeSpec,
+    TensorTypeSpec,
+    TypeSpec,
+    element_type,
+)
 
 ATTR_KINDS = {int: AT.INT, bool: AT.INT, float: AT.FLOAT, str: AT.STRING}
 LIST_KINDS = {int: AT.INTS, bool: AT.INTS, float: AT.FLOATS, str: AT.STRINGS}
@@ -51,23 +60,93 @@ def attribute_kind(annotation: Any) -> int | None:
     return None
 
 
+ANY_TENSOR = TensorTypeSpec(None)
+"""A tensor of any element type and shape (an unannotated input, ``TensorType``)."""
+
+
+@dataclass(frozen=True)
+class TypeChoice:
+    """What a tensor annotation lets a value be: one of ``types`` (``ANY_TENSOR`` standing
+    for every tensor type), and ``type_param``, the name of the ``TypeVar`` whose type the
+    value shares with every other value annotated with it (``"T"`` for ``T`` and
+    ``Optional[T]``, ``"Sequence_T"`` for ``Sequence[T]``), or ``None``."""
+
+    types: tuple[TypeSpec, ...]
+    type_param: str | None = None
+
+
+def type_choice(annotation: Any) -> TypeChoice | None:
+    """The types a tensor annotation allows, ``None`` when it declares no tensor input.
+
+    A tensor type allows itself; a ``TypeVar`` its constraints, else every tensor type of
+    its bound, else every tensor type; ``Union[A, B]`` (or ``A | B``) the union of what
+    ``A`` and ``B`` allow; ``Optional[X]`` what ``X`` allows; ``Sequence[X]`` sequences of
+    what ``X`` allows; no annotation (or ``TensorType``, ``Any``) every tensor type.
+    """
+    if annotation is inspect.Parameter.empty or _is_any_tensor(annotation):
+        return TypeChoice((ANY_TENSOR,))
+    if is_tensor_type(annotation):
+        return TypeChoice((element_only(annotation.type_spec()),))
+    if isinstance(annotation, typing.TypeVar):
+        options = annotation.__constraints__ or (
+            (annotation.__bound__,) if annotation.__bound__ is not None else ()
+        )
+        allowed = _union(options) if options else (ANY_TENSOR,)
+        return TypeChoice(allowed, annotation.__name__) if allowed is not None else None
+    origin = typing.get_origin(annotation)
+    if origin is typing.Union or origin is types.UnionType:
+        args = typing.get_args(annotation)
+        present = [a for a in args if a is not type(None)]
+        if len(present) == 1:  # Optional[X]: what X allows (the name of its TypeVar too)
+            return type_choice(present[0])
+        union = _union(present)
+        return TypeChoice(union) if union is not None else None
+    if origin in LIST_ORIGINS:
+        args = typing.get_args(annotation)
+        inner = type_choice(args[0]) if len(args) == 1 else None
+        if inner is None:
+            return None
+        name = f"Sequence_{inner.type_param}" if inner.type_param else None
+        return TypeChoice(tuple(SequenceTypeSpec(t) for t in inner.types), name)
+    return None
+
+
+def _is_any_tensor(annotation: Any) -> bool:
+    """``TensorType`` itself (the base of ``FLOAT``, ...; ``bound=TensorType``), or
+    ``typing.Any``."""
+    if annotation is typing.Any:
+        return True
+    return isinstance(annotation, type) and annotation.__name__ == "TensorType"
+
+
+def _union(options: Sequence[Any]) -> tuple[TypeSpec, ...] | None:
+    """The types any of ``options`` allows, in order, once each (``None`` if one of them is
+    no tensor annotation)."""
+    found: dict[TypeSpec, None] = {}
+    for option in options:
+        choice = type_choice(option)
+        if choice is None:
+            return None
+        found.update(dict.fromkeys(choice.types))
+    if ANY_TENSOR in found:
+        return (ANY_TENSOR,)
+    return tuple(found)
+
+
+def element_only(spec: TypeSpec) -> TypeSpec:
+    """``spec`` without its shapes (a constraint on types says nothing of shapes)."""
+    if isinstance(spec, TensorTypeSpec):
+        return element_type(spec.dtype) if spec.dtype is not None else ANY_TENSOR
+    if isinstance(spec, SequenceTypeSpec):
+        return SequenceTypeSpec(element_only(spec.elem))
+    return OptionalTypeSpec(element_only(spec.elem))
+
+
 def is_tensor_annotation(annotation: Any) -> bool:
     """Whether an annotation declares a tensor (or sequence of tensors) input: a tensor
     type, a ``TypeVar`` bound or constrained to them, unions, optionals and sequences of
     these, or no annotation at all."""
-    if annotation is inspect.Parameter.empty or is_tensor_type(annotation):
-        return True
-    if isinstance(annotation, typing.TypeVar):
-        bound = annotation.__bound__
-        options = annotation.__constraints__ or ((bound,) if bound is not None else ())
-        return all(is_tensor_annotation(o) for o in options)
-    origin = typing.get_origin(annotation)
-    args = [a for a in typing.get_args(annotation) if a is not type(None)]
-    if origin is typing.Union or origin is types.UnionType:
-        return all(is_tensor_annotation(a) for a in args)
-    if origin in LIST_ORIGINS:
-        return len(args) == 1 and is_tensor_annotation(args[0])
-    return isinstance(annotation, type) and annotation.__name__ == "TensorType"
+    return type_choice(annotation) is not None
 
 
 def callable_signature(fn: Callable[..., Any], name: str) -> Signature:
@@ -115,15 +194,17 @@ def annotation_type(annotation: Any) -> TypeSpec | None:
     return None
 
 
-def return_types(annotation: Any) -> list[TypeSpec | None]:
-    """One type per output a return annotation declares (one untyped output without an
-    annotation; ``tuple[FLOAT, INT64]`` gives two)."""
+def output_annotations(annotation: Any) -> list[Any]:
+    """The annotation of each output a return annotation declares: ``tuple[FLOAT, INT64]``
+    (or ``(FLOAT, INT64)``) declares two; no annotation one, unannotated
+    (``inspect.Parameter.empty``)."""
     if annotation is inspect.Signature.empty or annotation is None:
-        return [None]
+        return [inspect.Parameter.empty]
+    if isinstance(annotation, tuple):
+        return list(annotation)
     if typing.get_origin(annotation) is tuple:
-        items = [a for a in typing.get_args(annotation) if a is not Ellipsis]
-        return [annotation_type(a) for a in items]
-    return [annotation_type(annotation)]
+        return [a for a in typing.get_args(annotation) if a is not Ellipsis]
+    return [annotation]
 
 
 def type_hints(fn: Callable[..., Any]) -> dict[str, Any]:
@@ -137,11 +218,15 @@ def type_hints(fn: Callable[..., Any]) -> dict[str, Any]:
 
 
 __all__ = [
+    "ANY_TENSOR",
+    "TypeChoice",
     "annotation_type",
     "attribute_kind",
     "callable_signature",
+    "element_only",
     "is_tensor_annotation",
-    "return_types",
+    "output_annotations",
+    "type_choice",
     "type_hints",
     "unwrap_optional",
 ]

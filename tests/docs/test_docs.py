@@ -42,5 +42,9 @@ def test_code_blocks_run(path: Path):
 
 
 def _annotated(fn: OnnxFunction) -> bool:
+    """Every parameter annotated, and with one type (a ``TypeVar`` or ``Union`` input has
+    none in the compiled function)."""
     parameters = inspect.signature(fn.function).parameters.values()
-    return all(p.annotation is not inspect.Parameter.empty for p in parameters)
+    if any(p.annotation is inspect.Parameter.empty for p in parameters):
+        return False
+    return all(v.declared_type is not None for v in fn.function_ir.graph.inputs)
