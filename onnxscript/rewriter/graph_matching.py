@@ -314,7 +314,8 @@ def _run_check(
     except Exception as error:  # a checker's crash is its refusal, said with the error
         name = getattr(check, "__qualname__", repr(check))
         return MatchResult().fail(f"checker {name} raised {type(error).__name__}: {error}")
-    result = as_match_result(outcome, getattr(check, "__qualname__", "a checker"))
+    what = getattr(check, "__qualname__", "a checker")
+    result = as_match_result(outcome, what, none_accepts=isinstance(item, ir.Value))
     if not result and not result.failure_nodes_and_values:
         result.fail(result.reason, item)
     return result

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 import onnx_ir as ir
 
+from onnxscript.ir_utils.display import display_nodes
+
 
 @dataclasses.dataclass
 class MatchContext:
@@ -20,12 +22,12 @@ class MatchContext:
     nodes: Sequence[ir.Node] = ()
 
     def display(self, *, in_graph_order: bool = True) -> None:
-        nodes = list(self.nodes)
+        """Print the matched nodes (in graph order, or as matched)."""
         if in_graph_order:
-            order = {id(n): i for i, n in enumerate(self.graph_or_function)}
-            nodes.sort(key=lambda n: order.get(id(n), -1))
-        for node in nodes:
-            print(node)
+            display_nodes(self.nodes)
+        else:
+            for node in self.nodes:
+                node.display()
 
 
 __all__ = ["MatchContext"]

@@ -12,6 +12,7 @@ from onnxscript.rewriter.pattern_builder import (
     OpsetPatternBuilder,
     msft_op,
     onnxop,
+    torch_module_op,
 )
 from onnxscript.rewriter.pattern_graph import (
     ANY_VALUE,
@@ -33,8 +34,6 @@ from onnxscript.rewriter.pattern_graph import (
 from onnxscript.rewriter.pattern_rules import Pattern, ReplacementPatternFunction, RewriteRule
 from onnxscript.rewriter.replacement import ReplacementSubgraph, RewriterContext
 from onnxscript.rewriter.tracer import MatchInfo, MatchingTracer, MatchStatus
-
-torch_module_op = OpsetPatternBuilder(PrefixPattern("pkg.torch"))
 
 __all__ = [
     "ANY_VALUE",

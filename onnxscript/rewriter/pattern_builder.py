@@ -4,14 +4,17 @@ giving a :class:`~onnxscript.rewriter.pattern_graph.GraphPattern`."""
 
 from __future__ import annotations
 
+import contextlib
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from onnxscript.rewriter.pattern_graph import (
+    CURRENT_OPSET,
     GraphPattern,
     NodeOutputPattern,
     NodePattern,
+    PrefixPattern,
     StringPattern,
     ValuePattern,
     to_attr_pattern,
@@ -58,6 +61,8 @@ class OpPatternBuilder:
             allow_other_inputs=bool(_allow_other_inputs),
             check=_check,
         )
+        if self._opset.nodes is not None:
+            self._opset.nodes.append(node)
         if len(node.outputs) == 1:
             return node.outputs[0]
         return tuple(node.outputs)
@@ -69,6 +74,8 @@ class OpsetPatternBuilder:
 
     def __init__(self, domain: str | StringPattern, record: bool = False) -> None:
         self._domain = to_string_pattern(domain)
+        self.nodes: list[NodePattern] | None = [] if record else None
+        """The node patterns made, in order, when ``record``."""
 
     @property
     def domain(self) -> StringPattern:
@@ -86,6 +93,19 @@ class OpsetPatternBuilder:
 
 onnxop = OpsetPatternBuilder("")
 msft_op = OpsetPatternBuilder("com.microsoft")
+torch_module_op = OpsetPatternBuilder(PrefixPattern("pkg.torch"))
+"""Calls of the functions torch.onnx makes of modules (domains ``pkg.torch...``)."""
+
+
+@contextlib.contextmanager
+def pattern_builder(builder: OpsetPatternBuilder) -> Iterator[None]:
+    """Within the block, ``x + y`` (and the other operators) of value patterns build
+    nodes with ``builder`` (its domain; recorded when it records)."""
+    token = CURRENT_OPSET.set(builder)
+    try:
+        yield
+    finally:
+        CURRENT_OPSET.reset(token)
 
 
 def trace_pattern(function: Callable[..., Any]) -> GraphPattern:
@@ -93,7 +113,9 @@ def trace_pattern(function: Callable[..., Any]) -> GraphPattern:
     others (positional or keyword, not ``*args``/``**kwargs``) a variable each."""
     names = _value_parameters(function)
     variables = [ValuePattern(name) for name in names]
-    result = function(OpsetPatternBuilder(""), *variables)
+    builder = OpsetPatternBuilder("")
+    with pattern_builder(builder):
+        result = function(builder, *variables)
     outputs = list(result) if isinstance(result, (tuple, list)) else [result]
     for output in outputs:
         if not isinstance(output, NodeOutputPattern):
@@ -119,5 +141,7 @@ __all__ = [
     "OpsetPatternBuilder",
     "msft_op",
     "onnxop",
+    "pattern_builder",
+    "torch_module_op",
     "trace_pattern",
 ]

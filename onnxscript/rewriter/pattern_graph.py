@@ -10,14 +10,32 @@ or :class:`AttrPattern` (any value, bound by name). Op types and domains are mat
 
 from __future__ import annotations
 
+import contextvars
 import math
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import onnx_ir as ir
 
 Checker = Callable[..., Any]
 """A node or value checker: ``check(context, node_or_value) -> bool | MatchResult``."""
+
+
+_T_contra = TypeVar("_T_contra", contravariant=True)
+
+
+@runtime_checkable
+class Predicate(Protocol[_T_contra]):
+    """What string and attribute patterns are: ``matches(item) -> bool`` (0.7.2's
+    ``_pattern_ir.Pattern``)."""
+
+    def matches(self, item: _T_contra) -> bool: ...
+
+
+CURRENT_OPSET: contextvars.ContextVar[Any] = contextvars.ContextVar("pattern_opset", default=None)
+"""The pattern builder whose domain ``x + y`` and the other operators of value patterns
+use (set by :func:`onnxscript.rewriter.pattern_builder.pattern_builder`; the default
+domain when unset)."""
 
 
 class StringPattern:
@@ -200,6 +218,10 @@ class ValuePattern:
 
 
 def _binary(op_type: str, left: Any, right: Any) -> ValuePattern:
+    opset = CURRENT_OPSET.get()
+    if opset is not None:
+        made: ValuePattern = getattr(opset, op_type)(left, right)
+        return made
     node = NodePattern(
         StringConstantPattern(""), StringConstantPattern(op_type), [left, right], {}, [None]
     )
@@ -312,6 +334,39 @@ class OrValue(ValuePattern):
 
     def __repr__(self) -> str:
         return f"OrValue({self._values!r})"
+
+
+BacktrackingOr = OrValue
+"""0.7.2's name for alternatives tried in turn (its ``OrValue`` picks this one or
+:class:`OpIdDispatchOr`; ours tries alternatives in turn always)."""
+
+
+class OpIdDispatchOr(OrValue):
+    """Alternatives told apart by the op producing the value: ``op_to_pattern`` maps an
+    operator identifier ``(domain, op_type, overload)`` to ``(tag, pattern)``."""
+
+    def __init__(
+        self,
+        op_to_pattern: Mapping[tuple[str, str, str], tuple[Any, ValuePattern]],
+        name: str | None = None,
+        tag_var: str | None = None,
+    ) -> None:
+        self._op_to_pattern = dict(op_to_pattern)
+        entries = list(self._op_to_pattern.values())
+        super().__init__(
+            [pattern for _, pattern in entries],
+            name,
+            tag_var,
+            [tag for tag, _ in entries] if tag_var is not None else None,
+        )
+
+    def get_pattern(self, value: ir.Value) -> tuple[Any, ValuePattern] | None:
+        """The ``(tag, pattern)`` for the op producing ``value``, or None."""
+        producer = value.producer()
+        if producer is None:
+            return None
+        op_id = (producer.domain, producer.op_type, producer.overload)
+        return self._op_to_pattern.get(op_id)
 
 
 class NodeOutputPattern(ValuePattern):
@@ -465,15 +520,19 @@ def _nodes_before(
 
 __all__ = [
     "ANY_VALUE",
+    "CURRENT_OPSET",
     "AnyValue",
     "AttrConstantPattern",
     "AttrPattern",
     "AttrVar",
+    "BacktrackingOr",
     "Constant",
     "GraphPattern",
     "NodeOutputPattern",
     "NodePattern",
+    "OpIdDispatchOr",
     "OrValue",
+    "Predicate",
     "PrefixPattern",
     "StringConstantPattern",
     "StringPattern",

@@ -113,6 +113,11 @@ def _condition_outcome(
     return as_match_result(outcome, "the condition")
 
 
+def always_true(*args: Any, **kwargs: Any) -> bool:
+    """The condition of a rule given none: every match is accepted."""
+    return True
+
+
 class ReplacementPatternFunction:
     """A replacement function, wrapped (as 0.7 let rules be written)."""
 
@@ -172,10 +177,17 @@ class RewriteRule(Pattern):
         result, status = self.match_with_status(
             model, graph_or_function, node, remove_nodes=self.remove_nodes
         )
-        replacement = self._replace(result) if result else None
+        refused: MatchFailureError | None = None
+        try:
+            replacement = self._replace(result) if result else None
+        except MatchFailureError as failure:  # the replacement declines, as a check would
+            replacement, refused = None, failure
         if result and replacement is None:
             status = MatchStatus.REPLACEMENT_FAILED
-            result.fail("the replacement function returned None")
+            if refused is not None:
+                result.fail(refused.reason, refused.failure_sources)
+            else:
+                result.fail("the replacement function returned None")
         elif replacement is not None and self.as_function:
             refusal = self._function_refusal(graph_or_function, replacement)
             if refusal is not None:
@@ -246,4 +258,4 @@ class RewriteRule(Pattern):
         return rule
 
 
-__all__ = ["Pattern", "ReplacementPatternFunction", "RewriteRule"]
+__all__ = ["Pattern", "ReplacementPatternFunction", "RewriteRule", "always_true"]

@@ -32,7 +32,6 @@ from onnxscript.rewriter.rules.common.defaults_structural import structural_defa
 from onnxscript.rewriter.rules.common.dropout import dropout_inference_rule, dropout_zero_rule
 from onnxscript.rewriter.rules.common.flatten_to_reshape import flatten_to_reshape_rule
 from onnxscript.rewriter.rules.common.gemm import (
-    gemm_to_matmul_add_rule,
     matmul_add_to_gemm_rule,
     transpose_a_matmul_add_to_gemm_rule,
     transpose_ab_matmul_add_to_gemm_rule,
@@ -42,6 +41,7 @@ from onnxscript.rewriter.rules.common.materialize_reshape_shape import (
     materialize_reshape_shape_rule,
 )
 from onnxscript.rewriter.rules.common.matmul_reshape import (
+    gemm_to_matmul_add_rule,
     one_reshape_matmul_reshape_rule,
     two_reshapes_matmul_reshape_rule,
 )

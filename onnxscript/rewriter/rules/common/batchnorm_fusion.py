@@ -102,14 +102,12 @@ def _folded(node: ir.Node, bn: ir.Node) -> tuple[np.ndarray, np.ndarray] | None:
     return new_weight.astype(weight.dtype, copy=False), new_bias.astype(weight.dtype)
 
 
-class FuseBatchNorm(RewriteRuleClassBase):
+class _FuseBatchNormBase(RewriteRuleClassBase):
     """``BatchNormalization(Op(x, w[, b]), ...)`` -> ``Op(x, w', b')`` for Op one of
     Conv, ConvTranspose, Gemm."""
 
-    def __init__(self, op_type: str, name: str) -> None:
-        super().__init__(name)
-        self._op_type = op_type
-        self._found: tuple[np.ndarray, np.ndarray] | None = None
+    _op_type = "Conv"
+    _found: tuple[np.ndarray, np.ndarray] | None = None
 
     def pattern(self, op: Any, x: Any, scale: Any, bias: Any, mean: Any, var: Any) -> Any:
         y = getattr(op, self._op_type)(x, _allow_other_inputs=True, _outputs=["y"])
@@ -140,13 +138,26 @@ class FuseBatchNorm(RewriteRuleClassBase):
         return rebuilt(op, node, [x, *values], drop=list(changes), **changes)
 
 
-fuse_batchnorm_into_conv_rule = FuseBatchNorm.rule("Conv", "FuseBatchNormIntoConv")
-fuse_batchnorm_into_conv_transpose_rule = FuseBatchNorm.rule(
-    "ConvTranspose", "FuseBatchNormIntoConvTranspose"
-)
-fuse_batchnorm_into_gemm_rule = FuseBatchNorm.rule("Gemm", "FuseBatchNormIntoGemm")
+class FuseBatchNormIntoConv(_FuseBatchNormBase):
+    _op_type = "Conv"
+
+
+class FuseBatchNormIntoConvTranspose(_FuseBatchNormBase):
+    _op_type = "ConvTranspose"
+
+
+class FuseBatchNormIntoGemm(_FuseBatchNormBase):
+    _op_type = "Gemm"
+
+
+fuse_batchnorm_into_conv_rule = FuseBatchNormIntoConv.rule()
+fuse_batchnorm_into_conv_transpose_rule = FuseBatchNormIntoConvTranspose.rule()
+fuse_batchnorm_into_gemm_rule = FuseBatchNormIntoGemm.rule()
 
 __all__ = [
+    "FuseBatchNormIntoConv",
+    "FuseBatchNormIntoConvTranspose",
+    "FuseBatchNormIntoGemm",
     "fuse_batchnorm_into_conv_rule",
     "fuse_batchnorm_into_conv_transpose_rule",
     "fuse_batchnorm_into_gemm_rule",

@@ -12,9 +12,9 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.replacement import RewriterContext
 
 _T = ir.DataType
@@ -40,56 +40,54 @@ _MERGED_AS_072 = frozenset({(_T.FLOAT, _T.FLOAT16), (_T.FLOAT, _T.BFLOAT16)})
 """(intermediate, final) pairs onnxscript 0.7.2 merges whatever the source type."""
 
 
-def _cast_cast_pattern(op: Any, x: Any, to: Any, mid_to: Any) -> Any:
-    return op.Cast(op.Cast(x, to=mid_to, _outputs=["mid"]), to=to)
+class CastCast(RewriteRuleClassBase):
+    """``Cast(Cast(x, T1), T2)`` -> ``Cast(x, T2)`` when the first Cast changes no value."""
+
+    def pattern(self, op: Any, x: Any, to: Any, mid_to: Any) -> Any:
+        return op.Cast(op.Cast(x, to=mid_to, _outputs=["mid"]), to=to)
+
+    def check(
+        self, context: MatchContext, x: ir.Value, to: ir.Attr, mid_to: ir.Attr, **_: Any
+    ) -> MatchResult:
+        result = MatchResult()
+        middle, final = ir.DataType(mid_to.as_int()), ir.DataType(to.as_int())
+        if middle == final or (middle, final) in _MERGED_AS_072:
+            return result
+        if x.dtype is not None and (x.dtype == middle or middle in _EXACT.get(x.dtype, ())):
+            return result
+        return result.fail(f"casting {x.dtype} to {middle.name} may change values", x)
+
+    def rewrite(
+        self, op: RewriterContext, x: ir.Value, to: ir.Attr, mid_to: ir.Attr, mid: ir.Value
+    ) -> ir.Value:
+        """One Cast with the attributes of the Cast that decides the values: the first when
+        both cast to one type (its ``saturate`` applies), else the second."""
+        inner = mid.producer()
+        outer = next(iter(mid.uses())).node
+        deciding = inner if inner is not None and mid_to.as_int() == to.as_int() else outer
+        attributes = {a.name: a for a in deciding.attributes.values()}
+        value: ir.Value = op.Cast(x, **attributes)
+        return value
 
 
-def _cast_cast_check(
-    context: MatchContext, x: ir.Value, to: ir.Attr, mid_to: ir.Attr
-) -> MatchResult:
-    result = MatchResult()
-    middle, final = ir.DataType(mid_to.as_int()), ir.DataType(to.as_int())
-    if middle == final or (middle, final) in _MERGED_AS_072:
+class CastIdentity(RewriteRuleClassBase):
+    """``Cast(x, to=T)`` -> ``x`` when ``x`` has type ``T``."""
+
+    def pattern(self, op: Any, x: Any, to: Any) -> Any:
+        return op.Cast(x, to=to)
+
+    def check(self, context: MatchContext, x: ir.Value, to: ir.Attr) -> MatchResult:
+        result = MatchResult()
+        if x.dtype is None or x.dtype.value != to.as_int():
+            return result.fail("the input's type is not known to be the target type", x)
         return result
-    if x.dtype is not None and (x.dtype == middle or middle in _EXACT.get(x.dtype, ())):
-        return result
-    return result.fail(f"casting {x.dtype} to {middle.name} may change values", x)
+
+    def rewrite(self, op: RewriterContext, x: ir.Value, to: ir.Attr) -> ir.Value:
+        value: ir.Value = op.Identity(x)
+        return value
 
 
-def _cast_cast_replacement(
-    op: RewriterContext, x: ir.Value, to: ir.Attr, mid_to: ir.Attr, mid: ir.Value
-) -> ir.Value:
-    """One Cast with the attributes of the Cast that decides the values: the first when
-    both cast to one type (its ``saturate`` applies), else the second."""
-    inner = mid.producer()
-    outer = next(iter(mid.uses())).node
-    deciding = inner if inner is not None and mid_to.as_int() == to.as_int() else outer
-    attributes = {a.name: a for a in deciding.attributes.values()}
-    value: ir.Value = op.Cast(x, **attributes)
-    return value
+cast_cast_rule = CastCast.rule()
+no_op_cast_rule = CastIdentity.rule()
 
-
-def _no_op_cast_pattern(op: Any, x: Any, to: Any) -> Any:
-    return op.Cast(x, to=to)
-
-
-def _no_op_cast_check(context: MatchContext, x: ir.Value, to: ir.Attr) -> MatchResult:
-    result = MatchResult()
-    if x.dtype is None or x.dtype.value != to.as_int():
-        return result.fail("the input's type is not known to be the target type", x)
-    return result
-
-
-def _identity(op: RewriterContext, x: ir.Value, to: ir.Attr) -> ir.Value:
-    value: ir.Value = op.Identity(x)
-    return value
-
-
-cast_cast_rule = RewriteRule(
-    _cast_cast_pattern, _cast_cast_replacement, _cast_cast_check, name="CastCast"
-)
-no_op_cast_rule = RewriteRule(
-    _no_op_cast_pattern, _identity, _no_op_cast_check, name="CastIdentity"
-)
-
-__all__ = ["cast_cast_rule", "no_op_cast_rule"]
+__all__ = ["CastCast", "CastIdentity", "cast_cast_rule", "no_op_cast_rule"]

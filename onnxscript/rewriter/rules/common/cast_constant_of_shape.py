@@ -22,11 +22,11 @@ _CASTABLE = frozenset(
 )
 
 
-def _with_value(op: Any, shape: Any, value: Any, to: Any) -> Any:
+def cast_constant_of_shape(op: Any, shape: Any, value: Any, to: Any) -> Any:
     return op.Cast(op.ConstantOfShape(shape, value=value), to=to)
 
 
-def _without_value(op: Any, shape: Any, to: Any) -> Any:
+def cast_constant_of_shape_without_value(op: Any, shape: Any, to: Any) -> Any:
     return op.Cast(op.ConstantOfShape(shape, _allow_other_attributes=False), to=to)
 
 
@@ -41,11 +41,15 @@ def _castable(context: MatchContext, to: ir.Attr, value: ir.Attr | None = None) 
     return result
 
 
-def _cast_value(op: RewriterContext, shape: ir.Value, to: ir.Attr, value: ir.Attr) -> ir.Value:
+def fused_cast_constant_of_shape(
+    op: RewriterContext, shape: ir.Value, to: ir.Attr, value: ir.Attr
+) -> ir.Value:
     return _constant_of_shape(op, shape, to, value.as_tensor().numpy().reshape(1))
 
 
-def _cast_zero(op: RewriterContext, shape: ir.Value, to: ir.Attr) -> ir.Value:
+def fused_cast_constant_of_shape_without_value(
+    op: RewriterContext, shape: ir.Value, to: ir.Attr
+) -> ir.Value:
     return _constant_of_shape(op, shape, to, np.zeros(1, np.float32))
 
 
@@ -59,10 +63,20 @@ def _constant_of_shape(
 
 
 cast_constant_of_shape_rule = RewriteRule(
-    _with_value, _cast_value, _castable, name="CastConstantOfShape"
+    cast_constant_of_shape, fused_cast_constant_of_shape, _castable, name="CastConstantOfShape"
 )
 cast_constant_of_shape_without_value_rule = RewriteRule(
-    _without_value, _cast_zero, _castable, name="CastConstantOfShapeWithoutValue"
+    cast_constant_of_shape_without_value,
+    fused_cast_constant_of_shape_without_value,
+    _castable,
+    name="CastConstantOfShapeWithoutValue",
 )
 
-__all__ = ["cast_constant_of_shape_rule", "cast_constant_of_shape_without_value_rule"]
+__all__ = [
+    "cast_constant_of_shape",
+    "cast_constant_of_shape_rule",
+    "cast_constant_of_shape_without_value",
+    "cast_constant_of_shape_without_value_rule",
+    "fused_cast_constant_of_shape",
+    "fused_cast_constant_of_shape_without_value",
+]

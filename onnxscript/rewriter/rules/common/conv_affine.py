@@ -114,4 +114,9 @@ class AffineConvFusion(RewriteRuleClassBase):
 conv_affine_fusion_rule = ConvAffineFusion.rule()
 affine_conv_fusion_rule = AffineConvFusion.rule()
 
-__all__ = ["affine_conv_fusion_rule", "conv_affine_fusion_rule"]
+__all__ = [
+    "AffineConvFusion",
+    "ConvAffineFusion",
+    "affine_conv_fusion_rule",
+    "conv_affine_fusion_rule",
+]

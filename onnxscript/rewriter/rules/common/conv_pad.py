@@ -11,6 +11,7 @@ Conv, the input zero point (default 0) for ConvInteger."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -36,6 +37,28 @@ def _kernel(node: ir.Node) -> list[int] | None:
     if w_dims is None or not all(isinstance(d, int) for d in w_dims[2:]):
         return None
     return [int(d) for d in w_dims[2:] if isinstance(d, int)]
+
+
+def read_conv_attributes(conv: ir.Node) -> dict[str, Any]:
+    """The padding-relevant attributes of a Conv node: ``kernel_shape`` (from the weight
+    when not given), ``strides`` (default ones), ``auto_pad`` (default NOTSET) and
+    ``pads`` when given."""
+    found: dict[str, Any] = {"kernel_shape": _kernel(conv)}
+    found["strides"] = attr_ints(conv, "strides") or [1] * len(found["kernel_shape"] or [])
+    found["auto_pad"] = attr_str(conv, "auto_pad", "NOTSET")
+    pads = attr_ints(conv, "pads")
+    if pads is not None:
+        found["pads"] = pads
+    return found
+
+
+def fill_pads_with_axes(pads: Sequence[int], axes: Sequence[int], rank: int) -> list[int]:
+    """A Pad's ``pads`` over ``axes`` as pads over every axis of a rank-``rank`` input:
+    ``[begin_0, ..., begin_{rank-1}, end_0, ..., end_{rank-1}]`` (axes not listed: 0)."""
+    full = [0] * (2 * rank)
+    for i, axis in enumerate(a % rank for a in axes):
+        full[axis], full[axis + rank] = pads[i], pads[i + len(axes)]
+    return full
 
 
 def explicit_pads(node: ir.Node) -> list[int] | None:
@@ -64,12 +87,10 @@ def explicit_pads(node: ir.Node) -> list[int] | None:
     return begins + ends
 
 
-class NormalizePadFormat(RewriteRuleClassBase):
-    """``Conv(x, w, auto_pad=...)`` -> ``Conv(x, w, pads=[...])`` (or ConvInteger)."""
+class NormalizePadFormatConv(RewriteRuleClassBase):
+    """``Conv(x, w, auto_pad=...)`` -> ``Conv(x, w, pads=[...])``."""
 
-    def __init__(self, op_type: str, name: str) -> None:
-        super().__init__(name)
-        self._op_type = op_type
+    _op_type = "Conv"
 
     def pattern(self, op: Any, x: Any, w: Any) -> Any:
         return getattr(op, self._op_type)(x, w, _allow_other_inputs=True, _outputs=["out"])
@@ -102,9 +123,7 @@ def _pad_spatial(pad: ir.Node, rank: int) -> list[int] | None:
         return None
     if any(not -rank <= a < rank for a in axes):
         return None
-    full = [0] * (2 * rank)
-    for i, axis in enumerate(a % rank for a in axes):
-        full[axis], full[axis + rank] = pads[i], pads[i + len(axes)]
+    full = fill_pads_with_axes(pads, axes, rank)
     if any(full[a] or full[a + rank] for a in (0, 1)):
         return None
     return full[2:rank] + full[rank + 2 :]
@@ -126,12 +145,10 @@ def _pad_value_fits(pad: ir.Node, conv: ir.Node) -> bool:
     return bool((pad_value == zero_point).all())
 
 
-class FusePadIntoConv(RewriteRuleClassBase):
-    """``Conv(Pad(x, pads), w)`` -> ``Conv(x, w, pads=conv_pads + pads)`` (or ConvInteger)."""
+class FuseConvPad(RewriteRuleClassBase):
+    """``Conv(Pad(x, pads), w)`` -> ``Conv(x, w, pads=conv_pads + pads)``."""
 
-    def __init__(self, op_type: str, name: str) -> None:
-        super().__init__(name)
-        self._op_type = op_type
+    _op_type = "Conv"
 
     def pattern(self, op: Any, x: Any, pads: Any, w: Any) -> Any:
         padded = op.Pad(x, pads, _allow_other_inputs=True, _outputs=["padded"])
@@ -164,17 +181,33 @@ class FusePadIntoConv(RewriteRuleClassBase):
         return rebuilt(op, conv, inputs, drop=["auto_pad"], pads=pads)
 
 
-normalize_pad_format_conv_rule = NormalizePadFormat.rule("Conv", "NormalizePadFormatConv")
-normalize_pad_format_conv_integer_rule = NormalizePadFormat.rule(
-    "ConvInteger", "NormalizePadFormatConvInteger"
-)
-fuse_pad_into_conv_rule = FusePadIntoConv.rule("Conv", "FuseConvPad")
-fuse_pad_into_conv_integer_rule = FusePadIntoConv.rule("ConvInteger", "FuseConvIntegerPad")
+class NormalizePadFormatConvInteger(NormalizePadFormatConv):
+    """The same for ``ConvInteger``."""
+
+    _op_type = "ConvInteger"
+
+
+class FuseConvIntegerPad(FuseConvPad):
+    """The same for ``ConvInteger`` (the Pad value must be its input zero point)."""
+
+    _op_type = "ConvInteger"
+
+
+normalize_pad_format_conv_rule = NormalizePadFormatConv.rule()
+normalize_pad_format_conv_integer_rule = NormalizePadFormatConvInteger.rule()
+fuse_pad_into_conv_rule = FuseConvPad.rule()
+fuse_pad_into_conv_integer_rule = FuseConvIntegerPad.rule()
 
 __all__ = [
+    "FuseConvIntegerPad",
+    "FuseConvPad",
+    "NormalizePadFormatConv",
+    "NormalizePadFormatConvInteger",
     "explicit_pads",
+    "fill_pads_with_axes",
     "fuse_pad_into_conv_integer_rule",
     "fuse_pad_into_conv_rule",
     "normalize_pad_format_conv_integer_rule",
     "normalize_pad_format_conv_rule",
+    "read_conv_attributes",
 ]

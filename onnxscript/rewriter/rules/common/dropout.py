@@ -14,10 +14,14 @@ from onnxscript.ir_utils.value_facts import SMALL_CONSTANT, constant_array
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.pattern_rules import RewriteRule
-from onnxscript.rewriter.replacement import RewriterContext
+from onnxscript.rewriter.rules.common.no_op_arithmetic import identity
 
 
-def _pattern(op: Any, x: Any) -> Any:
+def dropout_zero(op: Any, x: Any) -> Any:
+    return op.Dropout(x, _allow_other_inputs=True)
+
+
+def dropout_inference(op: Any, x: Any) -> Any:
     return op.Dropout(x, _allow_other_inputs=True)
 
 
@@ -51,12 +55,9 @@ def _inference_mode(context: MatchContext, x: ir.Value) -> MatchResult:
     return result
 
 
-def _identity(op: RewriterContext, x: ir.Value) -> ir.Value:
-    value: ir.Value = op.Identity(x)
-    return value
+dropout_zero_rule = RewriteRule(dropout_zero, identity, _ratio_is_zero, name="DropoutZero")
+dropout_inference_rule = RewriteRule(
+    dropout_inference, identity, _inference_mode, name="DropoutInference"
+)
 
-
-dropout_zero_rule = RewriteRule(_pattern, _identity, _ratio_is_zero, name="DropoutZero")
-dropout_inference_rule = RewriteRule(_pattern, _identity, _inference_mode, name="DropoutInference")
-
-__all__ = ["dropout_inference_rule", "dropout_zero_rule"]
+__all__ = ["dropout_inference", "dropout_inference_rule", "dropout_zero", "dropout_zero_rule"]

@@ -69,4 +69,4 @@ class Flatten2Reshape(RewriteRuleClassBase):
 
 flatten_to_reshape_rule = Flatten2Reshape.rule()
 
-__all__ = ["flatten_to_reshape_rule", "flattened_shape"]
+__all__ = ["Flatten2Reshape", "flatten_to_reshape_rule", "flattened_shape"]

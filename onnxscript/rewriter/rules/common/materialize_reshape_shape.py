@@ -74,4 +74,4 @@ class MaterializeReshapeShape(RewriteRuleClassBase):
 
 materialize_reshape_shape_rule = MaterializeReshapeShape.rule()
 
-__all__ = ["materialize_reshape_shape_rule", "materialized_shape"]
+__all__ = ["MaterializeReshapeShape", "materialize_reshape_shape_rule", "materialized_shape"]

@@ -7,6 +7,10 @@ batch dims of ``y`` are 1). ``two_reshapes_matmul_reshape_rule`` also allows ``y
 be reshaped, when that reshape only adds or drops unit batch dims. A final shape written
 with one ``-1`` is accepted, so a symbolic batch dim of ``x`` is no obstacle; the dims the
 rule must compare have to be known (sizes, or a ``-1`` in the final shape).
+
+``gemm_to_matmul_add_rule`` does the same for ``Reshape(Gemm(Reshape(x, s1), y, c), s2)``
+(alpha = beta = 1, no transposition): ``Add(MatMul(x, y), c)``, when ``c`` adds one row
+(rank <= 1, or leading dims 1) so that it broadcasts over ``x``'s batch dims the same way.
 """
 
 from __future__ import annotations
@@ -17,9 +21,11 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from onnxscript.ir_utils.value_facts import Dim, constant_ints, dims
+from onnxscript.ir_utils.value_facts import Dim, attr_float, attr_int, constant_ints, dims
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
+from onnxscript.rewriter.pattern_rules import RewriteRule
+from onnxscript.rewriter.rules.common.node_copies import has_ref_attributes
 
 
 def _valid_shape(shape: list[int] | None) -> bool:
@@ -136,7 +142,78 @@ class TwoReshapesMatMulReshape(RewriteRuleClassBase):
         return op.MatMul(x, y)
 
 
+def check_if_not_need_reshape(context: Any, *args: Any, **_: Any) -> bool:
+    """The condition of both rules, read off a match's nodes (``context.root`` the outer
+    Reshape): whether ``MatMul`` broadcasting makes the Reshapes unnecessary."""
+    outer = context.root
+    matmul = outer.inputs[0].producer() if outer.inputs[0] is not None else None
+    if matmul is None or matmul.op_type != "MatMul":
+        return False
+    first = matmul.inputs[0].producer() if matmul.inputs[0] is not None else None
+    if first is None or first.op_type != "Reshape":
+        return False
+    second = matmul.inputs[1].producer() if matmul.inputs[1] is not None else None
+    y, s0 = matmul.inputs[1], None
+    if second is not None and second.op_type == "Reshape":
+        y, s0 = second.inputs[0], second.inputs[1]
+    return bool(_check(first.inputs[0], first.inputs[1], y, outer.inputs[1], s0))
+
+
+def reshape_gemm_reshape_pattern(
+    op: Any, input_a: Any, input_b: Any, input_c: Any, shape_a: Any, shape_c: Any
+) -> Any:
+    flat = op.Reshape(input_a, shape_a)
+    return op.Reshape(op.Gemm(flat, input_b, input_c, _outputs=["gemm"]), shape_c)
+
+
+def _gemm_check(
+    context: Any,
+    input_a: ir.Value,
+    input_b: ir.Value,
+    input_c: ir.Value,
+    shape_a: ir.Value,
+    shape_c: ir.Value,
+    gemm: ir.Value,
+) -> MatchResult:
+    node = gemm.producer()
+    assert node is not None
+    result = MatchResult()
+    if has_ref_attributes(node):
+        return result.fail("the Gemm has attribute references", node)
+    if attr_int(node, "transA", 0) or attr_int(node, "transB", 0):
+        return result.fail("the Gemm transposes an operand", node)
+    if attr_float(node, "alpha", 1.0) != 1.0 or attr_float(node, "beta", 1.0) != 1.0:
+        return result.fail("alpha and beta must be 1", node)
+    found = _check(input_a, shape_a, input_b, shape_c)
+    if not found:
+        return found
+    a_dims, b_dims, c_dims = dims(input_a), dims(input_b), dims(input_c)
+    flat, out = constant_ints(shape_a), constant_ints(shape_c)
+    assert a_dims is not None and b_dims is not None and flat is not None and out is not None
+    if _identities(a_dims, flat, b_dims, None, out):
+        return found  # nothing is reshaped: the addend broadcasts as it did
+    if c_dims is None or not all(d == 1 for d in c_dims[:-1]):
+        return result.fail("the addend must be one row (rank <= 1, or leading dims 1)", input_c)
+    return found
+
+
+def matmul_add(op: Any, input_a: Any, input_b: Any, input_c: Any, **_: Any) -> Any:
+    return op.Add(op.MatMul(input_a, input_b), input_c)
+
+
+gemm_to_matmul_add_rule = RewriteRule(
+    reshape_gemm_reshape_pattern, matmul_add, _gemm_check, name="ReshapeGemmReshapeToMatMulAdd"
+)
 one_reshape_matmul_reshape_rule = OneReshapeMatMulReshape.rule()
 two_reshapes_matmul_reshape_rule = TwoReshapesMatMulReshape.rule()
 
-__all__ = ["one_reshape_matmul_reshape_rule", "two_reshapes_matmul_reshape_rule"]
+__all__ = [
+    "OneReshapeMatMulReshape",
+    "TwoReshapesMatMulReshape",
+    "check_if_not_need_reshape",
+    "gemm_to_matmul_add_rule",
+    "matmul_add",
+    "one_reshape_matmul_reshape_rule",
+    "reshape_gemm_reshape_pattern",
+    "two_reshapes_matmul_reshape_rule",
+]

@@ -12,18 +12,29 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript.ir_utils.value_facts import SMALL_CONSTANT, broadcast_keeps_shape, constant_array
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.replacement import RewriterContext
 
 
-def _same_op_rule(op_type: str, combine: Any, name: str) -> RewriteRule:
-    def pattern(op: Any, x: Any, first: Any, second: Any) -> Any:
-        inner = getattr(op, op_type)(x, first)
-        return getattr(op, op_type)(inner, second)
+class _SuccessiveBound(RewriteRuleClassBase):
+    """``Op(Op(x, a), b)`` -> ``Op(x, combine(a, b))`` for constants ``a``, ``b``."""
 
-    def check(context: MatchContext, first: ir.Value, second: ir.Value) -> MatchResult:
+    op_type = "Min"
+
+    @staticmethod
+    def combine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        result: np.ndarray = np.minimum(a, b)
+        return result
+
+    def pattern(self, op: Any, x: Any, first: Any, second: Any) -> Any:
+        inner = getattr(op, self.op_type)(x, first)
+        return getattr(op, self.op_type)(inner, second)
+
+    def check(
+        self, context: MatchContext, first: ir.Value, second: ir.Value, **_: Any
+    ) -> MatchResult:
         result = MatchResult()
         if (
             constant_array(first, SMALL_CONSTANT) is None
@@ -32,16 +43,28 @@ def _same_op_rule(op_type: str, combine: Any, name: str) -> RewriteRule:
             return result.fail("the bounds are not both constants", context.root)
         return result
 
-    def replacement(
-        op: RewriterContext, x: ir.Value, first: ir.Value, second: ir.Value
+    def rewrite(
+        self, op: RewriterContext, x: ir.Value, first: ir.Value, second: ir.Value
     ) -> ir.Value:
         a, b = constant_array(first, SMALL_CONSTANT), constant_array(second, SMALL_CONSTANT)
         assert a is not None and b is not None
-        bound = op.initializer(ir.tensor(combine(a, b)), name=f"{x.name or 'x'}_{op_type.lower()}")
-        value: ir.Value = getattr(op, op_type)(x, bound)
+        stem = f"{x.name or 'x'}_{self.op_type.lower()}"
+        bound = op.initializer(ir.tensor(self.combine(a, b)), name=stem)
+        value: ir.Value = getattr(op, self.op_type)(x, bound)
         return value
 
-    return RewriteRule(pattern, replacement, check, name=name)
+
+class FuseSuccessiveMin(_SuccessiveBound):
+    op_type = "Min"
+
+
+class FuseSuccessiveMax(_SuccessiveBound):
+    op_type = "Max"
+
+    @staticmethod
+    def combine(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        result: np.ndarray = np.maximum(a, b)
+        return result
 
 
 def _scalar_bound(x: ir.Value, bound: ir.Value) -> np.ndarray | None:
@@ -51,33 +74,38 @@ def _scalar_bound(x: ir.Value, bound: ir.Value) -> np.ndarray | None:
     return array.reshape(())
 
 
-def _clip_rule(outer_op: str, inner_op: str, name: str) -> RewriteRule:
+class _BoundsToClip(RewriteRuleClassBase):
     """``outer(inner(x, first), second)`` as a Clip: Min inside gives the upper bound."""
 
-    def pattern(op: Any, x: Any, first: Any, second: Any) -> Any:
-        inner = getattr(op, inner_op)(x, first)
-        return getattr(op, outer_op)(inner, second)
+    inner_op = "Min"
+    outer_op = "Max"
 
-    def bounds(x: ir.Value, first: ir.Value, second: ir.Value) -> tuple[Any, Any] | None:
+    def pattern(self, op: Any, x: Any, first: Any, second: Any) -> Any:
+        inner = getattr(op, self.inner_op)(x, first)
+        return getattr(op, self.outer_op)(inner, second)
+
+    def _bounds(self, x: ir.Value, first: ir.Value, second: ir.Value) -> tuple[Any, Any] | None:
         a, b = _scalar_bound(x, first), _scalar_bound(x, second)
         if a is None or b is None:
             return None
-        return (b, a) if inner_op == "Min" else (a, b)
+        return (b, a) if self.inner_op == "Min" else (a, b)
 
-    def check(context: MatchContext, x: ir.Value, first: ir.Value, second: ir.Value) -> MatchResult:
+    def check(
+        self, context: MatchContext, x: ir.Value, first: ir.Value, second: ir.Value
+    ) -> MatchResult:
         result = MatchResult()
-        found = bounds(x, first, second)
+        found = self._bounds(x, first, second)
         if found is None:
             return result.fail("the bounds are not one-element constants keeping x's shape", x)
         low, high = found
-        if inner_op == "Min" and not low <= high:
+        if self.inner_op == "Min" and not low <= high:
             return result.fail("the lower bound exceeds the upper one", context.root)
         return result
 
-    def replacement(
-        op: RewriterContext, x: ir.Value, first: ir.Value, second: ir.Value
+    def rewrite(
+        self, op: RewriterContext, x: ir.Value, first: ir.Value, second: ir.Value
     ) -> ir.Value:
-        found = bounds(x, first, second)
+        found = self._bounds(x, first, second)
         assert found is not None
         stem = x.name or "x"
         low = op.initializer(ir.tensor(found[0]), name=f"{stem}_min")
@@ -85,12 +113,31 @@ def _clip_rule(outer_op: str, inner_op: str, name: str) -> RewriteRule:
         value: ir.Value = op.Clip(x, low, high)
         return value
 
-    return RewriteRule(pattern, replacement, check, name=name)
+
+class FuseMinMaxToClip(_BoundsToClip):
+    """``Max(Min(x, high), low)``."""
+
+    inner_op, outer_op = "Min", "Max"
 
 
-min_min_rule = _same_op_rule("Min", np.minimum, "FuseSuccessiveMin")
-max_max_rule = _same_op_rule("Max", np.maximum, "FuseSuccessiveMax")
-min_max_rule = _clip_rule("Max", "Min", "FuseMinMaxToClip")
-max_min_rule = _clip_rule("Min", "Max", "FuseMaxMinToClip")
+class FuseMaxMinToClip(_BoundsToClip):
+    """``Min(Max(x, low), high)``."""
 
-__all__ = ["max_max_rule", "max_min_rule", "min_max_rule", "min_min_rule"]
+    inner_op, outer_op = "Max", "Min"
+
+
+min_min_rule = FuseSuccessiveMin.rule()
+max_max_rule = FuseSuccessiveMax.rule()
+min_max_rule = FuseMinMaxToClip.rule()
+max_min_rule = FuseMaxMinToClip.rule()
+
+__all__ = [
+    "FuseMaxMinToClip",
+    "FuseMinMaxToClip",
+    "FuseSuccessiveMax",
+    "FuseSuccessiveMin",
+    "max_max_rule",
+    "max_min_rule",
+    "min_max_rule",
+    "min_min_rule",
+]

@@ -17,14 +17,26 @@ from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.replacement import RewriterContext
 
 
-def _neutral_rule(op_type: str, neutral: int, name: str) -> RewriteRule:
-    def pattern(op: Any, x: Any, neutral_value: Any) -> Any:
-        return getattr(op, op_type)(x, neutral_value)
+def add_0(op: Any, x: Any, neutral_value: Any) -> Any:
+    return op.Add(x, neutral_value)
 
-    def check(context: MatchContext, x: ir.Value, neutral_value: ir.Value) -> MatchResult:
-        return _is_neutral(x, neutral_value, neutral)
 
-    return RewriteRule(pattern, _identity, check, name=name)
+def sub_0(op: Any, x: Any, neutral_value: Any) -> Any:
+    return op.Sub(x, neutral_value)
+
+
+def mul_by_1(op: Any, x: Any, neutral_value: Any) -> Any:
+    return op.Mul(x, neutral_value)
+
+
+def div_by_1(op: Any, x: Any, neutral_value: Any) -> Any:
+    return op.Div(x, neutral_value)
+
+
+def identity(op: RewriterContext, x: ir.Value, **_: Any) -> ir.Value:
+    """The replacement of every no-op rule: ``x`` itself."""
+    value: ir.Value = op.Identity(x)
+    return value
 
 
 def _is_neutral(x: ir.Value, value: ir.Value, neutral: int) -> MatchResult:
@@ -39,14 +51,27 @@ def _is_neutral(x: ir.Value, value: ir.Value, neutral: int) -> MatchResult:
     return result
 
 
-def _identity(op: RewriterContext, x: ir.Value, **_: Any) -> ir.Value:
-    value: ir.Value = op.Identity(x)
-    return value
+def _is_0(context: MatchContext, x: ir.Value, neutral_value: ir.Value) -> MatchResult:
+    return _is_neutral(x, neutral_value, 0)
 
 
-add_0_rule = _neutral_rule("Add", 0, "Add0")
-sub_0_rule = _neutral_rule("Sub", 0, "Sub0")
-mul_by_1_rule = _neutral_rule("Mul", 1, "MulBy1")
-div_by_1_rule = _neutral_rule("Div", 1, "DivBy1")
+def _is_1(context: MatchContext, x: ir.Value, neutral_value: ir.Value) -> MatchResult:
+    return _is_neutral(x, neutral_value, 1)
 
-__all__ = ["add_0_rule", "div_by_1_rule", "mul_by_1_rule", "sub_0_rule"]
+
+add_0_rule = RewriteRule(add_0, identity, _is_0, name="Add0")
+sub_0_rule = RewriteRule(sub_0, identity, _is_0, name="Sub0")
+mul_by_1_rule = RewriteRule(mul_by_1, identity, _is_1, name="MulBy1")
+div_by_1_rule = RewriteRule(div_by_1, identity, _is_1, name="DivBy1")
+
+__all__ = [
+    "add_0",
+    "add_0_rule",
+    "div_by_1",
+    "div_by_1_rule",
+    "identity",
+    "mul_by_1",
+    "mul_by_1_rule",
+    "sub_0",
+    "sub_0_rule",
+]

@@ -13,12 +13,10 @@ from onnxscript.rewriter.rules.common.node_copies import rebuilt
 _BIAS_INDEX = {"Conv": 2, "ConvTranspose": 2, "Gemm": 2, "QLinearConv": 8}
 
 
-class RemoveOptionalBias(RewriteRuleClassBase):
+class _RemoveOptionalBias(RewriteRuleClassBase):
     """``Op(..., bias)`` with a constant all-zero bias -> ``Op(...)``."""
 
-    def __init__(self, op_type: str, name: str) -> None:
-        super().__init__(name)
-        self._op_type = op_type
+    _op_type = "Conv"
 
     def pattern(self, op: Any, x: Any) -> Any:
         return getattr(op, self._op_type)(x, _allow_other_inputs=True, _outputs=["out"])
@@ -38,16 +36,32 @@ class RemoveOptionalBias(RewriteRuleClassBase):
         return rebuilt(op, node, list(node.inputs)[: _BIAS_INDEX[self._op_type]])
 
 
-remove_optional_bias_from_conv_rule = RemoveOptionalBias.rule("Conv", "RemoveOptionalBiasFromConv")
-remove_optional_bias_from_conv_transpose_rule = RemoveOptionalBias.rule(
-    "ConvTranspose", "RemoveOptionalBiasFromConvTranspose"
-)
-remove_optional_bias_from_qlinear_conv_rule = RemoveOptionalBias.rule(
-    "QLinearConv", "RemoveOptionalBiasFromQLinearConv"
-)
-remove_optional_bias_from_gemm_rule = RemoveOptionalBias.rule("Gemm", "RemoveOptionalBiasFromGemm")
+class RemoveOptionalBiasFromConv(_RemoveOptionalBias):
+    _op_type = "Conv"
+
+
+class RemoveOptionalBiasFromConvTranspose(_RemoveOptionalBias):
+    _op_type = "ConvTranspose"
+
+
+class RemoveOptionalBiasFromQLinearConv(_RemoveOptionalBias):
+    _op_type = "QLinearConv"
+
+
+class RemoveOptionalBiasFromGemm(_RemoveOptionalBias):
+    _op_type = "Gemm"
+
+
+remove_optional_bias_from_conv_rule = RemoveOptionalBiasFromConv.rule()
+remove_optional_bias_from_conv_transpose_rule = RemoveOptionalBiasFromConvTranspose.rule()
+remove_optional_bias_from_qlinear_conv_rule = RemoveOptionalBiasFromQLinearConv.rule()
+remove_optional_bias_from_gemm_rule = RemoveOptionalBiasFromGemm.rule()
 
 __all__ = [
+    "RemoveOptionalBiasFromConv",
+    "RemoveOptionalBiasFromConvTranspose",
+    "RemoveOptionalBiasFromGemm",
+    "RemoveOptionalBiasFromQLinearConv",
     "remove_optional_bias_from_conv_rule",
     "remove_optional_bias_from_conv_transpose_rule",
     "remove_optional_bias_from_gemm_rule",

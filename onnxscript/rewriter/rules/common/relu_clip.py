@@ -14,7 +14,6 @@ from onnxscript.ir_utils.value_facts import SMALL_CONSTANT, constant_array
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.replacement import RewriterContext
 
 _Bounds = tuple[np.ndarray | None, np.ndarray | None]
@@ -111,27 +110,33 @@ class FuseSuccessiveClipRelu(_ClipChain):
     inner_op, outer_op = "Relu", "Clip"
 
 
-class FuseSuccessiveReluClip(_ClipChain):
+class FuseSuccessiveReluClip(FuseSuccessiveClipRelu):
     """``Relu(Clip(x, ...))``."""
 
     inner_op, outer_op = "Clip", "Relu"
 
 
-def _relu_relu(op: Any, x: Any) -> Any:
-    return op.Relu(op.Relu(x))
+class FuseSuccessiveRelu(RewriteRuleClassBase):
+    """``Relu(Relu(x))`` -> ``Relu(x)``."""
+
+    def pattern(self, op: Any, x: Any) -> Any:
+        return op.Relu(op.Relu(x))
+
+    def rewrite(self, op: RewriterContext, x: ir.Value) -> ir.Value:
+        value: ir.Value = op.Relu(x)
+        return value
 
 
-def _relu(op: RewriterContext, x: ir.Value) -> ir.Value:
-    value: ir.Value = op.Relu(x)
-    return value
-
-
-successive_relu_rule = RewriteRule(_relu_relu, _relu, name="FuseSuccessiveRelu")
+successive_relu_rule = FuseSuccessiveRelu.rule()
 successive_clip_rule = FuseSuccessiveClip.rule()
 successive_clip_relu_rule = FuseSuccessiveClipRelu.rule()
 successive_relu_clip_rule = FuseSuccessiveReluClip.rule()
 
 __all__ = [
+    "FuseSuccessiveClip",
+    "FuseSuccessiveClipRelu",
+    "FuseSuccessiveRelu",
+    "FuseSuccessiveReluClip",
     "clip_bounds",
     "intersection",
     "successive_clip_relu_rule",

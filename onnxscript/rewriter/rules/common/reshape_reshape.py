@@ -92,4 +92,4 @@ class ReshapeReshape(RewriteRuleClassBase):
 
 reshape_reshape_rule = ReshapeReshape.rule()
 
-__all__ = ["outer_shape", "reshape_reshape_rule"]
+__all__ = ["ReshapeReshape", "outer_shape", "reshape_reshape_rule"]

@@ -96,4 +96,9 @@ class ScatterAllDynamic(RewriteRuleClassBase):
 no_op_static_scatter_nd_rule = ScatterAllStatic.rule()
 no_op_dynamic_scatter_nd_rule = ScatterAllDynamic.rule()
 
-__all__ = ["no_op_dynamic_scatter_nd_rule", "no_op_static_scatter_nd_rule"]
+__all__ = [
+    "ScatterAllDynamic",
+    "ScatterAllStatic",
+    "no_op_dynamic_scatter_nd_rule",
+    "no_op_static_scatter_nd_rule",
+]

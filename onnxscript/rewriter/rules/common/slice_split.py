@@ -75,4 +75,4 @@ class SlicesSplit(RewriteRuleClassBase):
 
 slice_split_rule = SlicesSplit.rule()
 
-__all__ = ["slice_split_rule"]
+__all__ = ["SlicesSplit", "slice_split_rule"]

@@ -95,4 +95,10 @@ class CollapseSliceToShape(RewriteRuleClassBase):
 collapse_slice_rule = CollapseSlice.rule()
 collapse_slice2_rule = CollapseSliceToShape.rule()
 
-__all__ = ["collapse_slice2_rule", "collapse_slice_rule", "slice_bounds"]
+__all__ = [
+    "CollapseSlice",
+    "CollapseSliceToShape",
+    "collapse_slice2_rule",
+    "collapse_slice_rule",
+    "slice_bounds",
+]

@@ -9,29 +9,33 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript.ir_utils.value_facts import SMALL_CONSTANT, constant_array, rank
+from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.replacement import RewriterContext
 
 
-def _pattern(op: Any, x: Any, shape: Any) -> Any:
-    return op.Reshape(op.Squeeze(x, _allow_other_inputs=True), shape)
+class SqueezeReshape(RewriteRuleClassBase):
+    """The rule ``SqueezeReshape1d``."""
+
+    def __init__(self) -> None:
+        super().__init__("SqueezeReshape1d")
+
+    def pattern(self, op: Any, x: Any, shape: Any) -> Any:
+        return op.Reshape(op.Squeeze(x, _allow_other_inputs=True), shape)
+
+    def check(self, context: MatchContext, x: ir.Value, shape: ir.Value) -> MatchResult:
+        result = MatchResult()
+        array = constant_array(shape, SMALL_CONSTANT)
+        if array is None or array.shape != (1,) or int(array[0]) != -1:
+            return result.fail("the shape is not [-1]", shape)
+        return result
+
+    def rewrite(self, op: RewriterContext, x: ir.Value, shape: ir.Value) -> ir.Value:
+        value: ir.Value = op.Identity(x) if rank(x) == 1 else op.Reshape(x, shape)
+        return value
 
 
-def _check(context: MatchContext, x: ir.Value, shape: ir.Value) -> MatchResult:
-    result = MatchResult()
-    array = constant_array(shape, SMALL_CONSTANT)
-    if array is None or array.shape != (1,) or int(array[0]) != -1:
-        return result.fail("the shape is not [-1]", shape)
-    return result
+squeeze_reshape_1d_rule = SqueezeReshape.rule()
 
-
-def _replacement(op: RewriterContext, x: ir.Value, shape: ir.Value) -> ir.Value:
-    value: ir.Value = op.Identity(x) if rank(x) == 1 else op.Reshape(x, shape)
-    return value
-
-
-squeeze_reshape_1d_rule = RewriteRule(_pattern, _replacement, _check, name="SqueezeReshape1d")
-
-__all__ = ["squeeze_reshape_1d_rule"]
+__all__ = ["SqueezeReshape", "squeeze_reshape_1d_rule"]

@@ -76,4 +76,10 @@ class TransposeTranspose(RewriteRuleClassBase):
 no_op_transpose_rule = TransposeIdentity.rule()
 transpose_transpose_rule = TransposeTranspose.rule()
 
-__all__ = ["no_op_transpose_rule", "permutation", "transpose_transpose_rule"]
+__all__ = [
+    "TransposeIdentity",
+    "TransposeTranspose",
+    "no_op_transpose_rule",
+    "permutation",
+    "transpose_transpose_rule",
+]

@@ -80,4 +80,4 @@ class UnsqueezeUnsqueeze(RewriteRuleClassBase):
 
 unsqueeze_unsqueeze_rule = UnsqueezeUnsqueeze.rule()
 
-__all__ = ["merged_axes", "unsqueeze_unsqueeze_rule"]
+__all__ = ["UnsqueezeUnsqueeze", "merged_axes", "unsqueeze_unsqueeze_rule"]

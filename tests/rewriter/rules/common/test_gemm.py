@@ -73,18 +73,42 @@ def test_to_gemm_refused(text: str) -> None:
     assert "MatMul" in op_types(result)
 
 
-@pytest.mark.parametrize(("attrs", "w"), [("", "[2,3]"), ("<transB=1>", "[3,2]")])
-def test_gemm_to_matmul_add(attrs: str, w: str) -> None:
-    # 0.7.2's gemm_to_matmul_add_rule left every Gemm we gave it unchanged.
-    text = f"""g (float[4,2] x, float{w} w, float[3] c) => (float[4,3] z) {{
-  z = Gemm{attrs}(x, w, c) }}"""
+def reshape_gemm_reshape(x: str, flat: str, c: str, out: str, attrs: str = "") -> str:
+    return f"""g (float{x} x, float[3,5] w, float{c} c) => (float{out} z) {{
+  s1 = Constant<value_ints={flat}>()
+  r = Reshape(x, s1)
+  y = Gemm{attrs}(r, w, c)
+  s2 = Constant<value_ints={out}>()
+  z = Reshape(y, s2) }}"""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        reshape_gemm_reshape("[2,4,3]", "[8,3]", "[5]", "[2,4,5]"),
+        reshape_gemm_reshape("[2,4,3]", "[-1,3]", "[1,5]", "[2,4,5]"),
+        reshape_gemm_reshape("[8,3]", "[8,3]", "[8,5]", "[8,5]"),  # nothing reshaped
+    ],
+)
+def test_gemm_to_matmul_add(text: str) -> None:
+    # 0.7.2's gemm_to_matmul_add_rule: Reshape-Gemm-Reshape -> MatMul + Add.
     result = check_rule(text, [gemm_to_matmul_add_rule])
-    assert "Gemm" not in op_types(result) and op_types(result)[-2:] == ["MatMul", "Add"]
+    assert [t for t in op_types(result) if t != "Constant"] == ["MatMul", "Add"]
 
 
-@pytest.mark.parametrize("attrs", ["<alpha=2.0>", "<transA=1>"])
-def test_gemm_to_matmul_add_refused(attrs: str) -> None:
-    x = "[2,4]" if "transA" in attrs else "[4,2]"
-    text = f"""g (float{x} x, float[2,3] w, float[3] c) => (float[4,3] z) {{
-  z = Gemm{attrs}(x, w, c) }}"""
+@pytest.mark.parametrize(
+    "text",
+    [
+        reshape_gemm_reshape("[2,4,3]", "[8,3]", "[8,5]", "[2,4,5]"),  # a bias per row
+        reshape_gemm_reshape("[2,4,3]", "[8,3]", "[5]", "[2,4,5]", "<alpha=2.0>"),
+        reshape_gemm_reshape("[2,4,3]", "[8,3]", "[5]", "[4,2,5]"),  # rows regrouped
+    ],
+)
+def test_gemm_to_matmul_add_refused(text: str) -> None:
+    assert "Gemm" in op_types(check_rule(text, [gemm_to_matmul_add_rule]))
+
+
+def test_plain_gemm_is_not_rewritten() -> None:
+    text = """g (float[4,3] x, float[3,5] w, float[5] c) => (float[4,5] z) {
+  z = Gemm(x, w, c) }"""
     assert op_types(check_rule(text, [gemm_to_matmul_add_rule])) == ["Gemm"]
