@@ -27,6 +27,7 @@ BOTTOM = {
     "defaults",
     "compiled_patterns",
     "proto_graphs",
+    "proto_nodes",
     "unique_names",
     "program",
     "value_types",

@@ -13,6 +13,9 @@ Every other keyword (``inline_limit``, ``large_limit``, ``tensor_file``, ``opset
 goes to ``proto2python`` as is. The generated code differs from 0.7's in form (it uses this
 package's imports and defines ``make_model()`` for a model) but compiles back to an
 isomorphic model.
+
+``has_input`` and ``is_onnx_op`` are 0.7's node helpers of this module
+(:mod:`onnxscript.proto_nodes`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 
 import onnx
 
+from onnxscript.proto_nodes import has_input, is_onnx_op
 from onnxscript.reverse import proto2python
 
 
@@ -46,4 +50,4 @@ def export2python(
     )
 
 
-__all__ = ["export2python"]
+__all__ = ["export2python", "has_input", "is_onnx_op"]
