@@ -30,37 +30,41 @@ class CosSinCacheFusion(RewriteRuleClassBase):
     by :func:`_frequencies`) to the contrib op with caches."""
 
     def __init__(self, max_positions: int = MAX_POSITIONS) -> None:
-        super().__init__("CosSinCache", remove_nodes=False)
+        super().__init__("CosSinCache")
         self._max_positions = max_positions
 
-    def pattern(self, op: Any, x: Any, freqs: Any) -> Any:
-        angles = op.Concat(freqs, freqs, _outputs=["angles"])
-        cos = op.Unsqueeze(op.Cos(angles), [1])
-        sin = op.Unsqueeze(op.Sin(angles), [1])
+    def pattern(self, op: Any, x: Any, cos: Any, sin: Any) -> Any:
+        # Only the rotary embedding is matched (and replaced): the cos / sin computation
+        # is usually shared by every layer, and is read by _angles.
         return op.RotaryEmbedding(x, cos, sin, _domain=DOMAIN, _outputs=["y"])
 
     def check(
-        self, context: Any, x: ir.Value, freqs: ir.Value, angles: ir.Value, y: ir.Value
+        self, context: Any, x: ir.Value, cos: ir.Value, sin: ir.Value, y: ir.Value
     ) -> MatchResult:
         result = MatchResult()
-        if facts.node_attr_int(angles, "axis", 0) not in (2, -1):
-            return result.fail("the angles are not concatenated on the last axis", angles)
         if facts.node_attr_int(y, "interleaved", 0):
             return result.fail("the rotary embedding is interleaved", y)
-        found = _frequencies(freqs)
+        angles = _angles(cos, sin)
+        if angles is None:
+            return result.fail("cos and sin are not Unsqueeze(Cos|Sin(Concat(f, f)), 1)", cos)
+        found = _frequencies(angles)
         if found is None:
-            return result.fail("the angles are not positions times a constant inv_freq", freqs)
-        width = facts.static_dim(angles, -1)
+            return result.fail("the angles are not positions times a constant inv_freq", cos)
+        width = facts.static_dim(cos, -1)
         if width is None or 2 * found[1].size != width:
-            return result.fail("inv_freq does not have rotary_dim / 2 numbers", freqs)
+            return result.fail("inv_freq does not have rotary_dim / 2 numbers", cos)
         return result
 
-    def rewrite(self, op: Any, x: ir.Value, freqs: ir.Value, y: ir.Value, **_: Any) -> Any:
+    def rewrite(self, op: Any, x: ir.Value, cos: ir.Value, sin: ir.Value, y: ir.Value) -> Any:
+        freqs = _angles(cos, sin)
+        assert freqs is not None
         found = _frequencies(freqs)
         assert found is not None
         positions, inv_freq = found
         if isinstance(positions, int):
             position_ids = op.Constant(value=ir.tensor(np.array([positions], dtype=np.int64)))
+        elif isinstance(positions, tuple):
+            position_ids = op.Unsqueeze(positions[0], op.Constant(value_ints=[0]))
         else:
             position_ids = positions
         cos, sin = _caches(op, x, inv_freq, self._max_positions)
@@ -72,38 +76,114 @@ class CosSinCacheFusion(RewriteRuleClassBase):
         )
 
 
-def _frequencies(freqs: ir.Value) -> tuple[ir.Value | int, np.ndarray] | None:
-    """``freqs = [Cast](Mul(Cast(positions), inv_freq))``: the positions (the 2-D int64
-    position ids, or the start of ``Range(start, n, 1)``) and inv_freq as float32."""
+def _angles(cos: ir.Value, sin: ir.Value) -> ir.Value | None:
+    """``f`` when ``cos = Unsqueeze(Cos(Concat(f, f)), [1])`` and ``sin`` the same with
+    Sin (of the same Concat), concatenated on the last axis; None otherwise."""
+    concats = []
+    for value, op_type in ((cos, "Cos"), (sin, "Sin")):
+        unsqueeze = _producer(value)
+        if unsqueeze is None or unsqueeze.op_type != "Unsqueeze" or len(unsqueeze.inputs) != 2:
+            return None
+        if facts.constant_ints(unsqueeze.inputs[1]) != [1]:
+            return None
+        trig = _producer(unsqueeze.inputs[0])
+        if trig is None or trig.op_type != op_type:
+            return None
+        concat = _producer(trig.inputs[0])
+        if concat is None or concat.op_type != "Concat" or len(concat.inputs) != 2:
+            return None
+        concats.append(concat)
+    concat = concats[0]
+    if concats[1] is not concat or concat.inputs[0] is not concat.inputs[1]:
+        return None
+    if concat.attributes.get_int("axis", 0) not in (2, -1):
+        return None
+    return concat.inputs[0]
+
+
+def _frequencies(freqs: ir.Value) -> tuple[Positions, np.ndarray] | None:
+    """The positions (the 2-D int64 position ids, or the start of ``Range(start, n, 1)``)
+    and inv_freq (as float32) of ``freqs [B, S, rotary_dim / 2]``, maybe cast to float:
+
+    * ``Mul(Cast(positions[..., None]), inv_freq)`` (either operand order), or
+    * ``Transpose(MatMul(inv_freq [1, d, 1], Cast(positions[:, None, :])), [0, 2, 1])``
+      (transformers' ``inv_freq_expanded @ position_ids_expanded``; the inv_freq maybe
+      Expanded to the batch size)."""
     node = freqs.producer()
-    if node is not None and node.op_type == "Cast" and freqs.dtype == ir.DataType.FLOAT:
-        node = node.inputs[0].producer() if node.inputs[0] is not None else None
-    if node is None or node.op_type != "Mul" or freqs.dtype != ir.DataType.FLOAT:
+    if freqs.dtype != ir.DataType.FLOAT:
+        return None
+    if node is not None and node.op_type == "Cast":
+        node = _producer(node.inputs[0])
+    if node is not None and node.op_type == "Transpose":
+        if list(node.attributes.get_ints("perm", [])) != [0, 2, 1]:
+            return None
+        product = _producer(node.inputs[0])
+        if product is None or product.op_type != "MatMul":
+            return None
+        inv_freq = _constant_vector(_unexpanded(product.inputs[0]))
+        positions = _positions(product.inputs[1], 1)
+        return (positions, inv_freq) if inv_freq is not None and positions is not None else None
+    if node is None or node.op_type != "Mul":
         return None
     for cast_side, const_side in ((0, 1), (1, 0)):
         inv_freq = _constant_vector(node.inputs[const_side])
-        positions = _positions(node.inputs[cast_side])
+        positions = _positions(node.inputs[cast_side], 2)
         if inv_freq is not None and positions is not None:
             return positions, inv_freq
     return None
 
 
-def _positions(value: ir.Value | None) -> ir.Value | int | None:
-    """``Cast(Unsqueeze(position_ids, [2]))`` or ``Cast(Unsqueeze(Range(s, n, 1), [0,
-    2]))`` to float: the position ids or ``s``."""
-    cast = value.producer() if value is not None else None
-    if cast is None or cast.op_type != "Cast" or cast.inputs[0] is None:
+def _producer(value: ir.Value | None) -> ir.Node | None:
+    return value.producer() if value is not None else None
+
+
+def _is_float_cast(node: ir.Node) -> bool:
+    return node.op_type == "Cast" and node.attributes.get_int("to", 0) == ir.DataType.FLOAT
+
+
+def _unexpanded(value: ir.Value | None) -> ir.Value | None:
+    """The input of ``Expand(x, shape)`` computing ``value``, or ``value``."""
+    node = _producer(value)
+    if node is not None and node.op_type == "Expand":
+        return node.inputs[0]
+    return value
+
+
+Positions = ir.Value | int | tuple[ir.Value]
+"""2-D position ids, the start of a Range of positions, or 1-D position ids (a 1-tuple)."""
+
+
+def _positions(value: ir.Value | None, axis: int) -> Positions | None:
+    """``Cast(Unsqueeze(position_ids, [axis]))`` (the Cast to float before or after the
+    Unsqueeze), the same of 1-D position ids unsqueezed on ``[0, axis]``, or of ``Range(s,
+    n, 1)``: the position ids (1-D ones as a 1-tuple) or ``s``."""
+    node = _producer(value)
+    if node is None or len(node.inputs) < 1:
         return None
-    unsqueeze = cast.inputs[0].producer()
-    if unsqueeze is None or unsqueeze.op_type != "Unsqueeze" or len(unsqueeze.inputs) != 2:
+    if _is_float_cast(node):
+        unsqueeze, source = _producer(node.inputs[0]), None
+        if unsqueeze is not None and unsqueeze.op_type == "Unsqueeze":
+            source = unsqueeze.inputs[0]
+    elif node.op_type == "Unsqueeze":
+        unsqueeze, cast = node, _producer(node.inputs[0])
+        source = cast.inputs[0] if cast is not None and _is_float_cast(cast) else None
+    else:
         return None
-    source, axes = unsqueeze.inputs[0], facts.constant_ints(unsqueeze.inputs[1])
+    if unsqueeze is None or len(unsqueeze.inputs) != 2:
+        return None
+    axes = facts.constant_ints(unsqueeze.inputs[1])
     if source is None or source.dtype != ir.DataType.INT64:
         return None
-    if axes == [2] and facts.rank(source) == 2:
+    if axes == [axis] and facts.rank(source) == 2:
         return source
     steps = source.producer()
-    if axes != [0, 2] or steps is None or steps.op_type != "Range":
+    if (
+        axes == [0, axis]
+        and facts.rank(source) == 1
+        and (steps is None or steps.op_type != "Range")
+    ):
+        return (source,)  # 1-D position ids: the batch axis added for the contrib op
+    if axes != [0, axis] or steps is None or steps.op_type != "Range":
         return None
     start, step = facts.constant_ints(steps.inputs[0]), facts.constant_ints(steps.inputs[2])
     return start[0] if start is not None and len(start) == 1 and step == [1] else None

@@ -16,7 +16,7 @@ import onnx_ir.passes.common as common
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
-from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN
+from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
 from onnxscript.rewriter.ort_fusions.fuse_functions import fuse_function
 from onnxscript.rewriter.rules.fusion import facts
 from onnxscript.rewriter.rules.fusion.rotary_parts import END, cut_at, parts, rotate_half
@@ -77,17 +77,35 @@ def _per_position(table: ir.Value, x: ir.Value) -> bool:
 
 class PartialRotaryEmbeddingFusion(RewriteRuleClassBase):
     """``Concat(RotaryEmbedding(x[..., :k], cos, sin), x[..., k:])`` (intermediate ops)
-    to ``RotaryEmbedding(x, cos, sin, rotary_embedding_dim=k)``."""
+    to ``RotaryEmbedding(x, cos, sin, rotary_embedding_dim=k)``; ``contrib``: the same
+    of ``com.microsoft``'s RotaryEmbedding with its position ids and caches (when the
+    caches were made first, as 0.7's order of the fusions does)."""
 
-    def __init__(self, split: bool = False) -> None:
-        super().__init__("PartialRotaryEmbeddingSplit" if split else "PartialRotaryEmbedding")
+    def __init__(self, split: bool = False, contrib: bool = False) -> None:
+        name = "PartialRotaryEmbedding" + ("Split" if split else "") + ("MS" if contrib else "")
+        super().__init__(name)
         self._split = split
+        self._contrib = contrib
 
     def pattern(
-        self, op: Any, x: Any, cos: Any, sin: Any, s1: Any, e1: Any, s2: Any, e2: Any
+        self,
+        op: Any,
+        x: Any,
+        cos: Any,
+        sin: Any,
+        s1: Any,
+        e1: Any,
+        s2: Any,
+        e2: Any,
+        position_ids: Any,
     ) -> Any:
         kept, passed = parts(op, x, (s1, e1, s2, e2), self._split, ("kept", "passed"))
-        rope = op.RotaryEmbedding(kept, cos, sin, _domain=DOMAIN, _outputs=["rope"])
+        if self._contrib:
+            rope = op.RotaryEmbedding(
+                kept, position_ids, cos, sin, _domain=MS_DOMAIN, _outputs=["rope"]
+            )
+        else:
+            rope = op.RotaryEmbedding(kept, cos, sin, _domain=DOMAIN, _outputs=["rope"])
         return op.Concat(rope, passed, _outputs=["joined"])
 
     def check(
@@ -114,8 +132,23 @@ class PartialRotaryEmbeddingFusion(RewriteRuleClassBase):
         return result
 
     def rewrite(
-        self, op: Any, x: ir.Value, cos: ir.Value, sin: ir.Value, kept: ir.Value, **_: Any
+        self,
+        op: Any,
+        x: ir.Value,
+        cos: ir.Value,
+        sin: ir.Value,
+        kept: ir.Value,
+        rope: ir.Value,
+        position_ids: ir.Value | None = None,
+        **_: Any,
     ) -> Any:
+        if self._contrib:
+            node = rope.producer()
+            assert node is not None
+            attributes = {name: attr.value for name, attr in node.attributes.items()}
+            attributes["num_heads"] = facts.static_dim(x, 1)
+            attributes["rotary_embedding_dim"] = facts.static_dim(kept, 3)
+            return op.RotaryEmbedding(x, position_ids, cos, sin, _domain=MS_DOMAIN, **attributes)
         return op.RotaryEmbedding(
             x,
             cos,
@@ -167,7 +200,11 @@ rotary_embedding_rules = RewriteRuleSet(
     [RotaryEmbeddingFusion.rule(), RotaryEmbeddingFusion.rule(split=True)], commute=True
 )
 partial_embedding_rules = RewriteRuleSet(
-    [PartialRotaryEmbeddingFusion.rule(), PartialRotaryEmbeddingFusion.rule(split=True)]
+    [
+        PartialRotaryEmbeddingFusion.rule(split=split, contrib=contrib)
+        for contrib in (False, True)
+        for split in (False, True)
+    ]
 )
 unfused_rotary_rules = RewriteRuleSet([UnfusedRotaryEmbedding.rule()])
 

@@ -25,8 +25,9 @@ from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN
 from onnxscript.rewriter.ort_fusions.fuse_functions import fuse_function
 from onnxscript.rewriter.rules.fusion import facts
 
-SCALE_FORMS = ("split", "mul", "div", "none")
-"""Where the scale is: ``√scale`` on q and on kᵀ, a Mul or Div of the product, none."""
+SCALE_FORMS = ("split", "split_div", "mul", "div", "none")
+"""Where the scale is: ``√scale`` on q and on kᵀ (multiplied, or divided by
+``1/√scale``), a Mul or Div of the product, none."""
 
 MASK_FORMS = ("bool", "add", "none")
 
@@ -49,6 +50,8 @@ class SDPA(RewriteRuleClassBase):
         key_t = op.Transpose(k, perm=[0, 2, 3, 1] if self._key_bshd else [0, 1, 3, 2])
         if self._scale_form == "split":
             scores = op.MatMul(op.Mul(q, s1), op.Mul(key_t, s2))
+        elif self._scale_form == "split_div":
+            scores = op.MatMul(op.Div(q, s1), op.Div(key_t, s2))
         elif self._scale_form == "mul":
             scores = op.Mul(op.MatMul(q, key_t), s1)
         elif self._scale_form == "div":
@@ -104,8 +107,10 @@ class SDPA(RewriteRuleClassBase):
             return 1.0
         if s1 is None or s1 <= 0:
             return None
-        if self._scale_form == "split":
-            return s1 * s2 if s2 is not None and s2 > 0 else None
+        if self._scale_form in ("split", "split_div"):
+            if s2 is None or s2 <= 0:
+                return None
+            return s1 * s2 if self._scale_form == "split" else 1.0 / (s1 * s2)
         return s1 if self._scale_form == "mul" else 1.0 / s1
 
     def rewrite(

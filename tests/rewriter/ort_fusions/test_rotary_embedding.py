@@ -131,7 +131,7 @@ def test_debug_reports_why_nothing_fused(capsys: pytest.CaptureFixture[str]) -> 
     assert rotary_embedding.fuse_rotary_embedding(model) == 1
     assert cos_sin_cache.fuse_cos_sin_cache(model, debug=True) == 0
     report = capsys.readouterr().out
-    assert "CosSinCache" in report and "NO_MATCH" in report
+    assert "CosSinCache" in report and ("NO_MATCH" in report or "CONDITION_FAILED" in report)
 
 
 # A tiny Llama with a KV cache (tests/function_libs/real_models.py, dynamic shapes) -----
