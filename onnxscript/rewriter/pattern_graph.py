@@ -397,8 +397,8 @@ class NodePattern:
 
     def __init__(
         self,
-        domain: StringPattern,
-        op: StringPattern,
+        domain: str | StringPattern,
+        op: str | StringPattern,
         inputs: Sequence[Any],
         attributes: dict[str, AttrPattern],
         outputs: Sequence[str | None],
@@ -407,14 +407,25 @@ class NodePattern:
         allow_other_inputs: bool = False,
         check: Checker | None = None,
     ) -> None:
-        self.domain = domain
-        self.op = op
+        self.domain = to_string_pattern(domain)
+        self.op = to_string_pattern(op)
         self.inputs: list[ValuePattern | None] = [to_value_pattern(x) for x in inputs]
         self.attributes = attributes
         self.outputs = [NodeOutputPattern(self, i, name) for i, name in enumerate(outputs)]
         self.allow_other_attributes = allow_other_attributes
         self.allow_other_inputs = allow_other_inputs
-        self.check = check
+        self._check = check
+
+    @property
+    def check(self) -> Checker | None:
+        """The node checker, ``check(context, node) -> bool | MatchResult``."""
+        return self._check
+
+    @property
+    def _op_identifier(self) -> tuple[str, str, str] | None:
+        """``(domain, op_type, "")`` when both are fixed strings (0.7.2's operator id)."""
+        domain, op = self.domain.exact(), self.op.exact()
+        return None if domain is None or op is None else (domain, op, "")
 
     @property
     def op_text(self) -> str:
@@ -463,7 +474,14 @@ def to_attr_pattern(value: Any) -> AttrPattern:
 class GraphPattern:
     """A pattern with its inputs (the pattern function's variables) and outputs."""
 
-    def __init__(self, inputs: Sequence[ValuePattern], outputs: Sequence[ValuePattern]) -> None:
+    def __init__(
+        self,
+        inputs: Sequence[ValuePattern],
+        outputs: Sequence[ValuePattern],
+        nodes: Sequence[NodePattern] | None = None,
+    ) -> None:
+        """``nodes`` (0.7.2's argument) is not needed: the nodes are found from the
+        outputs."""
         self.inputs = list(inputs)
         self.outputs = list(outputs)
         if not self.outputs:
@@ -482,6 +500,16 @@ class GraphPattern:
         producer = self.outputs[0].producer()
         assert producer is not None
         return producer
+
+    @property
+    def output_nodes(self) -> list[NodePattern]:
+        """The producers of the outputs, in the outputs' order, each once."""
+        found: list[NodePattern] = []
+        for output in self.outputs:
+            producer = output.producer()
+            if producer is not None and all(producer is not f for f in found):
+                found.append(producer)
+        return found
 
     @property
     def has_single_root(self) -> bool:

@@ -14,13 +14,14 @@ import onnx_ir as ir
 @dataclasses.dataclass
 class ReplacementSubgraph:
     """What a replacement function built: the values replacing the pattern's outputs,
-    the new nodes and initializers, and the opsets the nodes use (domain -> version)."""
+    the new nodes and initializers, and the opsets the nodes use ((domain, version) pairs,
+    version None when not given)."""
 
     match: Any
     new_outputs: Sequence[ir.Value]
     new_nodes: Sequence[ir.Node]
     new_initializers: Sequence[ir.Value]
-    used_opsets: dict[str, int | None]
+    used_opsets: set[tuple[str, int | None]]
 
 
 class RewriterContext:
@@ -28,13 +29,24 @@ class RewriterContext:
 
     ``op.OpType(*inputs, _domain="", _version=None, _outputs=1, **attributes)``: inputs
     are values, None (an omitted input) or numbers / arrays (made Constants);
-    ``_outputs`` is a count or a list of output names; attributes take Python values,
-    tensors, graphs or the ``ir.Attr`` a pattern bound (renamed to the keyword)."""
+    ``_outputs`` is a count or a list of output names, ``_name`` the node's name;
+    attributes take Python values, tensors, graphs or the ``ir.Attr`` a pattern bound
+    (renamed to the keyword). ``nodes``, ``initializers`` and ``used_opsets`` are what it
+    recorded (0.7.2's ``TapeBuilder``)."""
 
     def __init__(self) -> None:
         self.nodes: list[ir.Node] = []
         self.initializers: list[ir.Value] = []
-        self.used_opsets: dict[str, int | None] = {}
+        self.used_opsets: set[tuple[str, int | None]] = set()
+
+    def _add_node(self, node: ir.Node) -> None:
+        self.nodes.append(node)
+
+    def _add_initializer(self, value: ir.Value) -> None:
+        self.initializers.append(value)
+
+    def _record_opset(self, domain: str, version: int | None) -> None:
+        self.used_opsets.add((domain, version))
 
     def __getattr__(self, op_type: str) -> Any:
         if op_type.startswith("_"):
@@ -58,28 +70,33 @@ class RewriterContext:
         _domain: str = "",
         _version: int | None = None,
         _outputs: int | Sequence[str] = 1,
+        _name: str | None = None,
         **attributes: Any,
     ) -> Any:
         domain = "" if _domain == "ai.onnx" else _domain
         values = [self._input(x) for x in inputs]
         count = _outputs if isinstance(_outputs, int) else len(_outputs)
         attrs = _attributes(attributes)
-        node = ir.Node(domain, op_type, values, attrs, num_outputs=count, version=_version)
+        node = ir.Node(
+            domain, op_type, values, attrs, num_outputs=count, version=_version, name=_name
+        )
         if not isinstance(_outputs, int):
             for value, name in zip(node.outputs, _outputs):
                 value.name = name or None
-        self.nodes.append(node)
-        if domain not in self.used_opsets or self.used_opsets[domain] is None:
-            self.used_opsets[domain] = _version
+        self._add_node(node)
+        self._record_opset(domain, _version)
         return node.outputs[0] if count == 1 else tuple(node.outputs)
 
     def initializer(self, tensor: ir.TensorProtocol, name: str | None = None) -> ir.Value:
         """A new constant of the graph (an initializer of the main graph; a Constant node
-        inside functions and subgraphs)."""
+        inside functions and subgraphs), named ``name`` or else the tensor's name (one of
+        them is required, as in 0.7.2; a name the graph has already gets a suffix)."""
+        if not (name or tensor.name):
+            raise ValueError("an initializer needs a name (give name=... or a named tensor)")
         value = ir.Value(name=name or tensor.name, const_value=tensor)
         value.type = ir.TensorType(tensor.dtype)
         value.shape = ir.Shape(tensor.shape.numpy())
-        self.initializers.append(value)
+        self._add_initializer(value)
         return value
 
     def _input(self, x: Any) -> ir.Value | None:

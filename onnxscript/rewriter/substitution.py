@@ -175,15 +175,18 @@ def taken_names(graph: ir.Graph) -> set[str]:
 
 
 def _register_opsets(
-    model: ir.Model, container: ir.Graph | ir.Function, used: dict[str, int | None]
+    model: ir.Model, container: ir.Graph | ir.Function, used: set[tuple[str, int | None]]
 ) -> None:
     targets = [model.opset_imports]
     if isinstance(container, ir.Function):
         targets.append(container.opset_imports)
-    for domain, version in used.items():
+    versions: dict[str, int] = {}
+    for domain, version in sorted(used, key=lambda pair: pair[1] is None):
+        versions.setdefault(domain, version if version is not None else 1)
+    for domain, version in versions.items():
         for imports in targets:
             if domain not in imports:
-                imports[domain] = version if version is not None else 1
+                imports[domain] = version
 
 
 def _out_of_order(graph: ir.Graph, new_nodes: Sequence[ir.Node]) -> bool:

@@ -70,8 +70,10 @@ def _run(
         import onnx.reference
 
         return list(onnx.reference.ReferenceEvaluator(model).run(None, dict(feeds)))
+    import onnxruntime
+
     options = runtime.session_options()
-    options.graph_optimization_level = level
+    options.graph_optimization_level = onnxruntime.GraphOptimizationLevel(level)
     return list(runtime.session(model, options).run(None, dict(feeds)))
 
 

@@ -16,7 +16,7 @@ def test_ops_record_nodes_with_domain_and_opsets():
     z = op.Relu(y)
     assert [(n.domain, n.op_type) for n in op.nodes] == [("com.microsoft", "Gelu"), ("", "Relu")]
     assert z.producer().inputs[0] is y
-    assert op.used_opsets == {"com.microsoft": None, "": None}
+    assert op.used_opsets == {("com.microsoft", None), ("", None)}
 
 
 def test_outputs_count_and_names():

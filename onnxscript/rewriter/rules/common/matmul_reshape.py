@@ -92,6 +92,68 @@ def _identities(
     return _resolved(s2, int(np.prod(out))) == out
 
 
+def _strip_leading_ones(shape: Sequence[Dim]) -> list[Dim]:
+    start = 0
+    while start < len(shape) - 1 and shape[start] == 1:
+        start += 1
+    return list(shape[start:])
+
+
+def _same_up_to_leading_ones(source: Sequence[Dim], target: list[int]) -> bool:
+    """Whether Reshape of ``source`` to ``target`` only adds or drops leading 1 dims."""
+    if -1 in target:
+        if not all(isinstance(d, int) for d in source):
+            return False
+        target = _resolved(target, int(np.prod([d for d in source if isinstance(d, int)])))
+    kept, wanted = _strip_leading_ones(source), _strip_leading_ones(target)
+    return len(kept) == len(wanted) and all(
+        isinstance(d, int) and d == w for d, w in zip(kept, wanted)
+    )
+
+
+def _matmul_dims(x: Sequence[Dim], y: Sequence[Dim]) -> list[Dim] | None:
+    """MatMul's result dims (numpy's rules, 1-D operands included), None when unknown."""
+    if not x or not y:
+        return None
+    left = [1, *x] if len(x) == 1 else list(x)
+    right = [*y, 1] if len(y) == 1 else list(y)
+    if left[-1] is None or left[-1] != right[-2]:
+        return None  # the contracted dims must be known to agree
+    batch: list[Dim] = []
+    a, b = left[:-2], right[:-2]
+    width = max(len(a), len(b))
+    ones: list[Dim] = [1] * width
+    a, b = ones[: width - len(a)] + a, ones[: width - len(b)] + b
+    for da, db in zip(a, b):
+        if da == 1 or da == db:
+            batch.append(db)
+        elif db == 1:
+            batch.append(da)
+        else:
+            return None
+    out = [*batch, left[-2], right[-1]]
+    if len(x) == 1:
+        out.pop(-2)
+    if len(y) == 1:
+        out.pop(-1)
+    return out
+
+
+def _only_unit_dims(
+    x: Sequence[Dim], s1: list[int], y: Sequence[Dim], s0: list[int] | None, s2: list[int]
+) -> bool:
+    """Whether the inner Reshapes only add or drop leading 1 dims (MatMul broadcasts past
+    them), or make a vector ``y`` a column, and the last Reshape gives ``MatMul(x, y)``'s
+    shape."""
+    if not _same_up_to_leading_ones(x, s1):
+        return False
+    column = len(y) == 1 and s0 is not None and len(s0) == 2 and s0[1] == 1 and s0[0] == y[0]
+    if s0 is not None and not column and not _same_up_to_leading_ones(y, s0):
+        return False
+    expected = _matmul_dims(x, y)
+    return expected is not None and _gives(s2, expected)
+
+
 def _check(
     x: ir.Value, s1: ir.Value, y: ir.Value, s2: ir.Value, y_reshape: ir.Value | None = None
 ) -> MatchResult:
@@ -107,6 +169,8 @@ def _check(
         return result.fail("the ranks of x and y must be known", [x, y])
     assert shape1 is not None and shape2 is not None
     if _identities(x_dims, shape1, y_dims, shape0, shape2):
+        return result
+    if _only_unit_dims(x_dims, shape1, y_dims, shape0, shape2):
         return result
     if shape0 is not None and not (_unit_batch_matrix(shape0) and shape0[-2:] == y_dims[-2:]):
         return result.fail("y's Reshape must only add or drop unit batch dims", y_reshape)
@@ -190,8 +254,10 @@ def _gemm_check(
     a_dims, b_dims, c_dims = dims(input_a), dims(input_b), dims(input_c)
     flat, out = constant_ints(shape_a), constant_ints(shape_c)
     assert a_dims is not None and b_dims is not None and flat is not None and out is not None
-    if _identities(a_dims, flat, b_dims, None, out):
-        return found  # nothing is reshaped: the addend broadcasts as it did
+    if _identities(a_dims, flat, b_dims, None, out) or _only_unit_dims(
+        a_dims, flat, b_dims, None, out
+    ):
+        return found  # only unit dims reshaped: the addend broadcasts as it did
     if c_dims is None or not all(d == 1 for d in c_dims[:-1]):
         return result.fail("the addend must be one row (rank <= 1, or leading dims 1)", input_c)
     return found

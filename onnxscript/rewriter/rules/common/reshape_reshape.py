@@ -85,7 +85,10 @@ class ReshapeReshape(RewriteRuleClassBase):
     ) -> ir.Value:
         outer = next(iter(middle.uses())).node
         attributes = {a.name: a for a in outer.attributes.values()}
-        target = shape if self._shape is None else np.array(self._shape, np.int64)
+        target = shape
+        if self._shape is not None:
+            merged = ir.tensor(np.array(self._shape, np.int64))
+            target = op.initializer(merged, f"{shape.name or 'shape'}_merged")
         value: ir.Value = op.Reshape(x, target, **attributes)
         return value
 

@@ -25,11 +25,11 @@ def _repeated(op: Any, kv: Any, name: str) -> Any:
     return op.Reshape(expanded, _allow_other_inputs=True, _outputs=[f"{name}_repeated"])
 
 
-class GroupedKeyValueFusion(RewriteRuleClassBase):
+class OnnxGroupQueryAttention(RewriteRuleClassBase):
     """``Attention(q, repeat_kv(k), repeat_kv(v), ...)`` to ``Attention(q, k, v, ...)``."""
 
     def __init__(self) -> None:
-        super().__init__("GroupQueryAttention23")
+        super().__init__("ONNXGQA")
 
     def pattern(self, op: Any, q: Any, k: Any, v: Any) -> Any:
         return op.Attention(
@@ -142,7 +142,7 @@ class KeyValueCacheFusion(RewriteRuleClassBase):
         return op.Attention(q, k, v, mask, past_k, past_v, _outputs=3, **dict(node.attributes))
 
 
-gqa_rules = [GroupedKeyValueFusion.rule()]
+gqa_rules = [OnnxGroupQueryAttention.rule()]
 kv_cache_rules = [KeyValueCacheFusion.rule()]
 gqa_ruleset = RewriteRuleSet(gqa_rules)
 kv_cache_ruleset = RewriteRuleSet(kv_cache_rules)
@@ -155,8 +155,8 @@ def fuse_gqa(model: ir.Model) -> int:
 
 
 __all__ = [
-    "GroupedKeyValueFusion",
     "KeyValueCacheFusion",
+    "OnnxGroupQueryAttention",
     "fuse_gqa",
     "gqa_rules",
     "kv_cache_rules",

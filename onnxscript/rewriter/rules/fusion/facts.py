@@ -14,6 +14,10 @@ from onnxscript.ir_utils import value_facts
 FLOAT_TYPES = frozenset(
     {ir.DataType.FLOAT, ir.DataType.FLOAT16, ir.DataType.BFLOAT16, ir.DataType.DOUBLE}
 )
+"""The element types a normalization fusion takes."""
+
+STASH_TYPES = frozenset({ir.DataType.FLOAT, ir.DataType.DOUBLE})
+"""The types a normalization's statistics are computed in (its ``stash_type``)."""
 
 
 def constant_ints(value: ir.Value | None) -> list[int] | None:

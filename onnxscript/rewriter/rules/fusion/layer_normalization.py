@@ -17,11 +17,9 @@ from onnxscript.rewriter.rules.fusion import facts
 
 
 class LayerNormFusion(RewriteRuleClassBase):
-    """The decomposition to ``LayerNormalization(x, scale[, bias])``."""
+    """The decomposition to ``LayerNormalization(x, scale)``."""
 
-    def __init__(self, bias: bool) -> None:
-        super().__init__(f"LayerNormFusion{'Bias' if bias else ''}")
-        self._bias = bias
+    _bias = False
 
     def pattern(
         self, op: Any, x: Any, scale: Any, bias: Any, axes: Any, axes2: Any, epsilon: Any
@@ -81,7 +79,13 @@ class LayerNormFusion(RewriteRuleClassBase):
         )
 
 
-layer_normalization_rules = [LayerNormFusion.rule(bias=True), LayerNormFusion.rule(bias=False)]
+class LayerNormBiasFusion(LayerNormFusion):
+    """The decomposition with a bias added, to ``LayerNormalization(x, scale, bias)``."""
+
+    _bias = True
+
+
+layer_normalization_rules = [LayerNormBiasFusion.rule(), LayerNormFusion.rule()]
 # With a bias first: the form without would match its Mul (met earlier in the graph).
 layer_normalization_rulesets = [
     RewriteRuleSet(layer_normalization_rules[:1], commute=True),
@@ -95,6 +99,7 @@ def fuse_layer_normalization(model: ir.Model) -> int:
 
 
 __all__ = [
+    "LayerNormBiasFusion",
     "LayerNormFusion",
     "fuse_layer_normalization",
     "layer_normalization_rules",

@@ -17,7 +17,7 @@ from onnxscript.rewriter.rules.fusion import facts
 from onnxscript.rewriter.rules.fusion.rotary_parts import cut_at, parts, rotate_half
 
 
-class RotaryEmbeddingFusion(RewriteRuleClassBase):
+class RotaryEmbedding23Fusion(RewriteRuleClassBase):
     """Full rotation of 4-D ``[batch, heads, seq, head_dim]`` inputs, not interleaved; the
     halves taken by two Slices, or (``split``) by one Split, as the default rules leave
     them."""
@@ -79,7 +79,7 @@ def _batched(op: Any, freqs: ir.Value, x: ir.Value) -> Any:
     return op.Expand(freqs, op.Concat(batch, op.Constant(value_ints=[1, 1]), axis=0))
 
 
-class PartialRotaryEmbeddingFusion(RewriteRuleClassBase):
+class PartialRotaryEmbedding23Fusion(RewriteRuleClassBase):
     """``Concat(RotaryEmbedding(x[..., :k]), x[..., k:])`` to ``RotaryEmbedding(x,
     rotary_embedding_dim=k)``."""
 
@@ -135,10 +135,10 @@ def _last_axis(value: ir.Value, rank: int) -> bool:
     return node is not None and node.attributes.get_int("axis", 0) in (rank - 1, -1)
 
 
-rotary_embedding_rules = [RotaryEmbeddingFusion.rule(), RotaryEmbeddingFusion.rule(split=True)]
+rotary_embedding_rules = [RotaryEmbedding23Fusion.rule(), RotaryEmbedding23Fusion.rule(split=True)]
 partial_embedding_rules = [
-    PartialRotaryEmbeddingFusion.rule(),
-    PartialRotaryEmbeddingFusion.rule(split=True),
+    PartialRotaryEmbedding23Fusion.rule(),
+    PartialRotaryEmbedding23Fusion.rule(split=True),
 ]
 rotary_embedding_ruleset = RewriteRuleSet(rotary_embedding_rules, commute=True)
 partial_embedding_ruleset = RewriteRuleSet(partial_embedding_rules)
@@ -155,8 +155,8 @@ def fuse_partial_rotary_embedding(model: ir.Model) -> int:
 
 
 __all__ = [
-    "PartialRotaryEmbeddingFusion",
-    "RotaryEmbeddingFusion",
+    "PartialRotaryEmbedding23Fusion",
+    "RotaryEmbedding23Fusion",
     "fuse_partial_rotary_embedding",
     "fuse_rotary_embedding",
     "partial_embedding_rules",

@@ -1,0 +1,22 @@
+"""0.7.2's import path ``onnxscript.rewriter.rules.fusion._layer_norm``: LayerNormalization from its decomposition."""
+
+from __future__ import annotations
+
+from onnxscript.rewriter.ordered_rules import RewriteRuleSet
+from onnxscript.rewriter.rules.fusion.facts import FLOAT_TYPES as LAYER_NORM_INPUT_TYPES
+from onnxscript.rewriter.rules.fusion.facts import STASH_TYPES as LAYER_NORM_COMPUTE_TYPES
+from onnxscript.rewriter.rules.fusion.layer_normalization import (
+    LayerNormBiasFusion,
+    LayerNormFusion,
+    layer_normalization_rules,
+)
+
+layer_normalization_ruleset = RewriteRuleSet(layer_normalization_rules, commute=True)
+
+__all__ = [
+    "LAYER_NORM_COMPUTE_TYPES",
+    "LAYER_NORM_INPUT_TYPES",
+    "LayerNormBiasFusion",
+    "LayerNormFusion",
+    "layer_normalization_ruleset",
+]
