@@ -12,7 +12,7 @@ its own, ``T_<name>``, and any other output ``TReturn<i>``. ``op_signature`` is 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +24,7 @@ from onnxscript.language.annotations import ANY_TENSOR, type_choice
 from onnxscript.value_types import OptionalTypeSpec, SequenceTypeSpec, TensorTypeSpec, TypeSpec
 
 if TYPE_CHECKING:
+    from onnx_ir import AttributeType
     from onnx_ir.schemas import OpSignature
 
 _Option = onnx.defs.OpSchema.FormalParameterOption
@@ -153,6 +154,83 @@ def _attribute(attr: FormalAttribute) -> onnx.defs.OpSchema.Attribute:
     return onnx.defs.OpSchema.Attribute(attr.name, kind, "", required=not attr.has_default)
 
 
+def traced_op_schema(
+    function: Callable[..., Any], name: str, domain: str, version: int, doc: str = ""
+) -> onnx.defs.OpSchema:
+    """The schema of a Python function called as an op (a traced function), from its
+    annotations: tensor-annotated parameters are inputs, attribute-annotated ones
+    attributes (``language.annotations.callable_signature``), the return annotation gives
+    the outputs (``return_val_<i>``)."""
+    from onnxscript.language.annotations import callable_signature, output_annotations, type_hints
+
+    hints = type_hints(function)
+    sig = callable_signature(function, name)
+    inputs = [
+        annotated(p.name, hints.get(p.name, inspect.Parameter.empty), p.optional)
+        for p in sig.inputs
+    ]
+    returned = output_annotations(hints.get("return", inspect.Signature.empty))
+    outputs = [annotated(f"return_val_{i}", t) for i, t in enumerate(returned)]
+    attrs = [FormalAttribute(p.name, p.attr_kind, p.default, p.has_default) for p in sig.attributes]
+    return build_op_schema(name, domain, version, inputs, outputs, attrs, doc)
+
+
+def op_signature_from_function(
+    func: Callable[..., Any],
+    domain: str,
+    name: str | None = None,
+    overload: str = "",
+    since_version: int = 1,
+) -> OpSignature:
+    """onnx_ir's ``OpSignature`` of a Python function from its annotations (onnxscript
+    0.7's ``onnxscript.ir._schemas`` function): what a traced function's ``op_signature``
+    is, named ``domain::name`` (the function's name by default), with ``overload`` and
+    ``since_version``. A parameter annotated neither as a tensor nor as an attribute is a
+    TypeError."""
+    import dataclasses
+
+    op_name = name if name is not None else func.__name__
+    schema = traced_op_schema(func, op_name, domain, since_version, func.__doc__ or "")
+    signature = op_signature(schema, list(inspect.signature(func).parameters))
+    return dataclasses.replace(signature, overload=overload)
+
+
+def get_attr_type(type_: Any) -> AttributeType:
+    """onnx_ir's ``AttributeType`` of an attribute annotated ``type_`` (onnxscript 0.7's
+    rule): ``int``/``bool``, ``float``, ``str``, onnx_ir's ``Tensor``/``TensorProtocol``
+    and ``Graph``/``GraphProtocol``, and lists, tuples or sequences of one of them;
+    ``UNDEFINED`` for anything else (``Optional[int]`` included)."""
+    import typing
+
+    import onnx_ir as ir
+
+    from onnxscript.language.annotations import ATTR_KINDS, LIST_KINDS, LIST_ORIGINS
+
+    kinds: dict[Any, int] = {
+        **ATTR_KINDS,
+        ir.Tensor: ir.AttributeType.TENSOR,
+        ir.TensorProtocol: ir.AttributeType.TENSOR,
+        ir.Graph: ir.AttributeType.GRAPH,
+        ir.GraphProtocol: ir.AttributeType.GRAPH,
+    }
+    list_kinds: dict[Any, int] = {
+        **LIST_KINDS,
+        ir.Tensor: ir.AttributeType.TENSORS,
+        ir.TensorProtocol: ir.AttributeType.TENSORS,
+        ir.Graph: ir.AttributeType.GRAPHS,
+        ir.GraphProtocol: ir.AttributeType.GRAPHS,
+    }
+    if isinstance(type_, type) and type_ in kinds:
+        return ir.AttributeType(kinds[type_])
+    if typing.get_origin(type_) in LIST_ORIGINS:
+        args = {a for a in typing.get_args(type_) if a is not Ellipsis}
+        if len(args) == 1:
+            (element,) = args
+            if isinstance(element, type) and element in list_kinds:
+                return ir.AttributeType(list_kinds[element])
+    return ir.AttributeType.UNDEFINED
+
+
 def op_signature(schema: onnx.defs.OpSchema, order: Sequence[str] = ()) -> OpSignature:
     """onnx_ir's ``OpSignature`` of a schema (onnx_ir is imported here, on first use).
 
@@ -181,6 +259,9 @@ __all__ = [
     "FormalInput",
     "annotated",
     "build_op_schema",
+    "get_attr_type",
     "op_signature",
+    "op_signature_from_function",
+    "traced_op_schema",
     "type_strings",
 ]

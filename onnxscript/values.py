@@ -476,23 +476,11 @@ class TracedOnnxFunction(FunctionRef, Generic[_P, _R]):
     @functools.cached_property
     def op_schema(self) -> onnx.defs.OpSchema:
         """An ``onnx.defs.OpSchema`` of the function, from its annotations."""
-        from onnxscript import function_schema as fs
-        from onnxscript.language.annotations import output_annotations, type_hints
+        from onnxscript.function_schema import traced_op_schema
 
-        hints = type_hints(self.function)
-        sig = self.call_signature
-        inputs = [
-            fs.annotated(p.name, hints.get(p.name, inspect.Parameter.empty), p.optional)
-            for p in sig.inputs
-        ]
-        returned = output_annotations(hints.get("return", inspect.Signature.empty))
-        outputs = [fs.annotated(f"return_val_{i}", t) for i, t in enumerate(returned)]
-        attrs = [
-            fs.FormalAttribute(p.name, p.attr_kind, p.default, p.has_default)
-            for p in sig.attributes
-        ]
-        doc = self.__doc__ or ""
-        return fs.build_op_schema(self.name, self.domain, self.version, inputs, outputs, attrs, doc)
+        return traced_op_schema(
+            self.function, self.name, self.domain, self.version, self.__doc__ or ""
+        )
 
     op_signature = OnnxFunction.op_signature  # from its op_schema, as for script functions
 

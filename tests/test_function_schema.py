@@ -266,3 +266,114 @@ def test_any_annotation_is_an_input_of_any_type():
 
     params, _ = _describe(TracedOnnxFunction(op, f).op_signature)
     assert params[0] == ("x", "T_x", _any(), True)
+
+
+# -- onnxscript 0.7's onnxscript.ir._schemas ----------------------------------------------
+
+
+def test_ir_schemas_is_this_module_under_0_7s_path():
+    import onnx_ir
+    import onnxscript.ir._schemas
+    from onnxscript.ir._schemas import get_attr_type, op_signature_from_function
+
+    import onnxscript.function_schema
+
+    assert onnxscript.ir._schemas is onnxscript.function_schema
+    assert onnxscript.function_schema.__spec__.name == "onnxscript.function_schema"
+    assert callable(get_attr_type) and callable(op_signature_from_function)
+    assert onnxscript.ir.Model is onnx_ir.Model  # the rest is still onnx_ir
+
+
+def test_get_attr_type_as_0_7_2_reads_annotations():
+    import onnx_ir as ir
+    from onnxscript.ir._schemas import get_attr_type
+
+    AT = ir.AttributeType
+    expected = {  # each as onnxscript 0.7.2 answers
+        int: AT.INT,
+        bool: AT.INT,
+        float: AT.FLOAT,
+        str: AT.STRING,
+        ir.Tensor: AT.TENSOR,
+        ir.TensorProtocol: AT.TENSOR,
+        ir.Graph: AT.GRAPH,
+        ir.GraphProtocol: AT.GRAPH,
+        Sequence[int]: AT.INTS,
+        list[float]: AT.FLOATS,
+        Sequence[str]: AT.STRINGS,
+        Sequence[bool]: AT.INTS,
+        tuple[int, ...]: AT.INTS,
+        tuple[int, int]: AT.INTS,
+        tuple[str]: AT.STRINGS,
+        list[ir.Tensor]: AT.TENSORS,
+        list[ir.Graph]: AT.GRAPHS,
+        Optional[int]: AT.UNDEFINED,
+        Optional[Sequence[int]]: AT.UNDEFINED,
+        FLOAT: AT.UNDEFINED,
+        ir.TypeProtocol: AT.UNDEFINED,
+        ir.ExternalTensor: AT.UNDEFINED,
+        onnx.TensorProto: AT.UNDEFINED,
+        Sequence[Sequence[int]]: AT.UNDEFINED,
+        list: AT.UNDEFINED,
+        object: AT.UNDEFINED,
+        Any: AT.UNDEFINED,
+    }
+    assert {t: get_attr_type(t) for t in expected} == expected
+
+
+_T = TypeVar("_T", FLOAT, DOUBLE)
+
+
+def _annotated(
+    x: FLOAT,
+    y: INT64,
+    z: _T,
+    w: _T,
+    opt: Optional[FLOAT] = None,
+    *,
+    alpha: float = 1.0,
+    axes: Sequence[int] = (1,),
+    flag: bool = False,
+) -> _T:
+    raise NotImplementedError
+
+
+def test_op_signature_from_function_is_a_traced_functions_signature():
+    from onnxscript.ir._schemas import op_signature_from_function
+
+    signature = op_signature_from_function(_annotated, "my.domain")
+    assert (signature.domain, signature.name, signature.overload, signature.since_version) == (
+        "my.domain",
+        "_annotated",
+        "",
+        1,
+    )
+    # as 0.7.2: parameters in the function's order, a TypeVar's constraint shared
+    kinds = [(p.name, type(p).__name__) for p in signature.params]
+    assert kinds == [
+        ("x", "Parameter"),
+        ("y", "Parameter"),
+        ("z", "Parameter"),
+        ("w", "Parameter"),
+        ("opt", "Parameter"),
+        ("alpha", "AttributeParameter"),
+        ("axes", "AttributeParameter"),
+        ("flag", "AttributeParameter"),
+    ]
+    params = signature.params_map
+    assert params["z"].type_constraint is params["w"].type_constraint
+    assert params["z"].type_constraint.name == "_T"  # named after the TypeVar
+    assert {str(t) for t in params["z"].type_constraint.allowed_types} == {"FLOAT", "DOUBLE"}
+    assert params["x"].type_constraint.name == "T_x" and params["x"].required
+    assert not params["opt"].required
+    assert (params["alpha"].type, params["alpha"].default.value) == (
+        onnx.AttributeProto.FLOAT,
+        1.0,
+    )
+    assert params["flag"].type == onnx.AttributeProto.INT and params["flag"].default.value == 0
+    assert list(params["axes"].default.value) == [1]
+    traced = TracedOnnxFunction(Opset("my.domain", 1), _annotated).op_signature
+    assert [p.name for p in traced.params] == [p.name for p in signature.params]
+
+    named = op_signature_from_function(_annotated, "", name="G", overload="ov", since_version=3)
+    assert (named.domain, named.name, named.overload, named.since_version) == ("", "G", "ov", 3)

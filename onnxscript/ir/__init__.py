@@ -4,7 +4,9 @@ torch.onnx and code written for onnxscript 0.7 use: ``from onnxscript import ir`
 
 This module replaces itself with ``onnx_ir`` in ``sys.modules``, and submodules
 (``onnxscript.ir.convenience``, ``onnxscript.ir.passes.common``, ...) resolve to the same
-module objects as ``onnx_ir.convenience`` and so on, so that classes are shared.
+module objects as ``onnx_ir.convenience`` and so on, so that classes are shared. The one
+exception is 0.7's ``onnxscript.ir._schemas`` (``op_signature_from_function``,
+``get_attr_type``), which onnx_ir lacks: it is :mod:`onnxscript.function_schema`.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ import onnx_ir
 from onnx_ir import *  # noqa: F403
 
 _PREFIX = __name__ + "."
+
+_OWN = {"_schemas": "onnxscript.function_schema"}
+"""Submodules of ``onnxscript.ir`` that are modules of this package, not of onnx_ir."""
 
 
 class _SubmoduleAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -35,7 +40,8 @@ class _SubmoduleAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         self._specs: dict[str, importlib.machinery.ModuleSpec | None] = {}
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
-        module = importlib.import_module("onnx_ir." + spec.name[len(_PREFIX) :])
+        name = spec.name[len(_PREFIX) :]
+        module = importlib.import_module(_OWN.get(name) or "onnx_ir." + name)
         self._specs[module.__name__] = module.__spec__
         return module
 
