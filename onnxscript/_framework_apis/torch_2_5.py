@@ -9,13 +9,14 @@ import onnx_ir as ir
 
 from onnxscript import optimizer, version_converter
 from onnxscript._framework_apis._external_data import check_with_onnx, save_with_external_data
-from onnxscript.function_libs.torch_lib.registration import OpRecord, collect_ops
+from onnxscript.function_libs.torch_lib.registration import OpRecord, registered_ops
 
 
 def get_torchlib_ops() -> list[OpRecord]:
-    """Every ATen overload the library implements: ``qualified_name``
-    (``"aten::add.Tensor"``), ``function`` and ``is_complex``."""
-    return collect_ops()
+    """Every ATen overload of the default registry (the library's functions and those
+    users registered with ``torch_op``): ``qualified_name`` (``"aten::add.Tensor"``),
+    ``function`` and ``is_complex``."""
+    return registered_ops()
 
 
 def optimize(model: ir.Model) -> ir.Model:

@@ -585,7 +585,30 @@ BREADTH_NN = [
 """Entries reaching the neural-network overloads registered for breadth (the losses,
 pooling, norms, pixel shuffles and im2col reuse entries above)."""
 
-OPS = FIRST_SUBSET + DECOMPOSED + COMPLEX + BREADTH_ELEMENTWISE + BREADTH_LINALG_RANDOM + BREADTH_NN
+ZERO_SEVEN_NAMES = [
+    "angle",
+    "angle@int64",
+    "conj",
+    "resolve_conj",
+    "resolve_neg",
+    "true_divide@complex64",
+    "nn.functional.conv1d@complex64",
+    "nn.functional.conv2d@complex64",
+    "nn.functional.conv3d@complex64",
+]
+"""Entries reaching the overloads registered for the names of onnxscript 0.7 that
+``ops/`` binds (angle, _conj, resolve_conj and resolve_neg of real tensors; the complex
+variants of conv1d-3d and true_divide)."""
+
+OPS = (
+    FIRST_SUBSET
+    + DECOMPOSED
+    + COMPLEX
+    + BREADTH_ELEMENTWISE
+    + BREADTH_LINALG_RANDOM
+    + BREADTH_NN
+    + ZERO_SEVEN_NAMES
+)
 """Every OpInfo sample set the harness runs."""
 
 NOT_RUN = {

@@ -1,4 +1,4 @@
-"""Scaled dot-product attention and interpolation (ops/attention.py, ops/upsample.py):
+"""Scaled dot-product attention and interpolation (aten/attention.py, aten/upsample.py):
 modules exported with dynamic shapes and run by onnxruntime at the export's sizes and two
 others, against torch; a tiny GPT-2 with dynamic batch and sequence; the fused attention
 kernels' overloads against torch's math; every OpInfo sample of the entries that reach

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from onnxscript.function_libs.torch_lib.ops import complex as complex_ops
-from onnxscript.function_libs.torch_lib.ops import elementwise, shape
+from onnxscript.function_libs.torch_lib.aten import complex as complex_ops
+from onnxscript.function_libs.torch_lib.aten import elementwise, shape
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 

@@ -8,6 +8,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from onnxscript._framework_apis.torch_2_11 import get_torchlib_ops  # noqa: E402
+
 from tests.function_libs.core_aten import UNREACHED, core_overloads  # noqa: E402
 
 

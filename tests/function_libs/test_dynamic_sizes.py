@@ -18,7 +18,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnxruntime")
 
-from onnxscript.function_libs.torch_lib.ops import creation, masks, shape  # noqa: E402
+from onnxscript.function_libs.torch_lib.aten import creation, masks, shape  # noqa: E402
 from tests.function_libs.dynamic_export import (  # noqa: E402
     Difference,
     all_dynamic,

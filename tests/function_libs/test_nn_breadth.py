@@ -18,7 +18,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnxruntime")
 
-from onnxscript.function_libs.torch_lib.ops import (  # noqa: E402
+from onnxscript.function_libs.torch_lib.aten import (  # noqa: E402
     embedding,
     fake_quantize,
     losses,

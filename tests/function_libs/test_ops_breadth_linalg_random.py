@@ -174,7 +174,7 @@ def test_random_overloads_have_torch_shapes_types_and_ranges(mode: str):
 def test_multinomial_follows_the_weights():
     """Eagerly, with and without replacement: a class of weight 0 is never drawn and the
     frequencies follow the weights."""
-    from onnxscript.function_libs.torch_lib.ops.random import multinomial
+    from onnxscript.function_libs.torch_lib.aten.random import multinomial
 
     weights = np.array([[0.0, 1.0, 3.0]] * 2000, np.float32)
     drawn = np.asarray(multinomial(weights, 4, replacement=True))
@@ -196,7 +196,7 @@ def test_multinomial_follows_the_weights():
     ],
 )
 def test_vector_norm_orders_match_torch(ord: float, dim: list[int] | None, keepdim: bool):
-    from onnxscript.function_libs.torch_lib.ops.linalg import linalg_vector_norm
+    from onnxscript.function_libs.torch_lib.aten.linalg import linalg_vector_norm
 
     x = torch.randn(3, 4)
     x[0, 1] = 0
@@ -249,7 +249,7 @@ def test_grouped_mm_matches_torch(rows: int):
     """Each form of the groups, eagerly (torch's CPU kernel takes float32; its export
     takes bfloat16 only, which numpy cannot feed onnxruntime: the export is checked below).
     Sizes are multiples of 4 where torch's kernel wants strides of 16 bytes."""
-    from onnxscript.function_libs.torch_lib.ops.linalg import grouped_mm
+    from onnxscript.function_libs.torch_lib.aten.linalg import grouped_mm
 
     a2, b3 = (
         np.random.randn(rows, 8).astype(np.float32),
@@ -284,7 +284,7 @@ def test_grouped_mm_exports_with_dynamic_rows():
 def _eager_cases() -> list[tuple[str, Any, Any]]:
     """(id, our call on numpy arrays, torch's call) of the overloads whose OpInfo graphs,
     decomposed to the Core ATen IR for the harness's eager mode, do not reach them."""
-    from onnxscript.function_libs.torch_lib.ops import fft, linalg, unique, windows
+    from onnxscript.function_libs.torch_lib.aten import fft, linalg, unique, windows
 
     rng = np.random.default_rng(0)
     a, b = rng.standard_normal((2, 3, 4), np.float32), rng.standard_normal((2, 4, 5), np.float32)

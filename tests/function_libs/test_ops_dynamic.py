@@ -30,11 +30,11 @@ pytestmark = [
 
 LATER_SAMPLES: dict[tuple[str, str], str] = {
     ("gather", "tensor(uint8)"): (
-        "pending: ops/shape.py: aten::gather with a uint8 index (an empty one, which torch "
+        "pending: aten/shape.py: aten::gather with a uint8 index (an empty one, which torch "
         "accepts) gives GatherElements a uint8 index"
     ),
     ("masked_scatter", "ScatterND node. Name:'node_masked_scatter'"): (
-        "pending: ops/shape.py: aten::masked_scatter with a mask of higher rank than self "
+        "pending: aten/shape.py: aten::masked_scatter with a mask of higher rank than self "
         "(self broadcast to the mask) builds ScatterND indices of the mask's rank"
     ),
     ("as_strided.partial_views", "indices element out of"): (
@@ -42,7 +42,7 @@ LATER_SAMPLES: dict[tuple[str, str], str] = {
         "gap; with a symbolic size the bound is checked at run time)"
     ),
     ("_upsample_bilinear2d_aa", "antialiased interpolation with align_corners=True"): (
-        "pending: ops/upsample.py: antialiased bilinear with align_corners=True is refused "
+        "pending: aten/upsample.py: antialiased bilinear with align_corners=True is refused "
         "(ONNX Resize has no such sampling)"
     ),
 }

@@ -21,7 +21,7 @@ import onnx_ir as ir  # noqa: E402
 
 import onnxscript  # noqa: E402
 from onnxscript.evaluator import default_as  # noqa: E402
-from onnxscript.function_libs.torch_lib.ops import prims  # noqa: E402
+from onnxscript.function_libs.torch_lib.aten import prims  # noqa: E402
 from tests.function_libs import dynamic_export  # noqa: E402
 
 UNARY = {

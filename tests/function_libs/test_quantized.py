@@ -152,7 +152,7 @@ def test_eager_against_torch() -> None:
     evaluator calls them."""
     import onnx_ir as ir
 
-    from onnxscript.function_libs.torch_lib.ops import quantized
+    from onnxscript.function_libs.torch_lib.aten import quantized
 
     int8, int16 = int(ir.DataType.INT8), int(ir.DataType.INT16)
     x, q8, _, _ = _inputs(3)

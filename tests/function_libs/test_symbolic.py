@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from onnxscript.function_libs.torch_lib.ops import symbolic
+from onnxscript.function_libs.torch_lib.aten import symbolic
 
 BINARY: dict[str, tuple[Callable[..., Any], Any]] = {
     "add": (operator.add, symbolic.sym_add),

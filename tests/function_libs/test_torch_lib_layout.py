@@ -1,4 +1,4 @@
-"""The ATen library's layout: every module of ``ops/`` is an op module, found by walking
+"""The ATen library's layout: every module of ``aten/`` is an op module, found by walking
 the package; shared code lives in ``helpers/``; each ATen function's docstring starts with
 its ATen schema (``tools/aten_docstrings.py`` writes them)."""
 

@@ -165,7 +165,7 @@ def test_deform_conv2d_every_dim_dynamic(name: str) -> None:
 
 def test_eager_against_torchvision() -> None:
     """Our functions called on arrays (onnxscript's eager mode)."""
-    from onnxscript.function_libs.torch_lib.ops import vision
+    from onnxscript.function_libs.torch_lib.aten import vision
 
     boxes, scores = _boxes(25, 3), torch.rand(25, generator=_generator(3))
     kept = vision.nms(boxes.numpy(), scores.numpy(), 0.4)

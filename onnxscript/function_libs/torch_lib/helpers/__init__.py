@@ -2,5 +2,5 @@
 tensors, constants torch.onnx's recorder accepts, facts read off symbolic inputs (rank,
 static dims, element type), torch's type promotion and sizes that may be symbolic.
 
-Kept apart from ``ops/`` so that every module there is an op module (found by walking it).
+Kept apart from ``aten/`` so that every module there is an op module (found by walking it).
 """

@@ -24,6 +24,14 @@ def real_to_complex(self: Any, dtype: int) -> Any:
     return op.Pad(real, [0] * count + [0] * (count - 1) + [1])
 
 
+def cast_to(self: Any, dtype: int) -> Any:
+    """``self`` cast to element type ``dtype``; a complex one gives the layout's pair
+    (self, 0) of its part type (onnxscript 0.7's ``common.cast_to``)."""
+    if is_complex_dtype(dtype):
+        return real_to_complex(self, dtype)
+    return op.Cast(self, to=dtype)
+
+
 def parts_constant(value: complex | float) -> Any:
     """A complex number in the layout: the FLOAT vector (re, im)."""
     number = complex(value)
@@ -60,6 +68,7 @@ def complex_axis(self: Any, dim: int) -> int:
 
 __all__ = [
     "PART_TYPE",
+    "cast_to",
     "complex_axis",
     "complex_constant",
     "conjugate",

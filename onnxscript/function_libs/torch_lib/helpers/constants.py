@@ -20,9 +20,10 @@ def int64_constant(values: Any) -> Any:
     return array_constant(np.asarray(values, dtype=np.int64))
 
 
-def typed_constant(value: Any, dtype: ir.DataType) -> Any:
-    """A scalar constant of element type ``dtype`` (a Python number converted)."""
-    return op.Constant(value=ir.tensor(value, dtype=dtype))
+def typed_constant(array: Any, dtype: ir.DataType | int) -> Any:
+    """A constant of element type ``dtype`` (an ``ir.DataType`` or its onnx code) from a
+    Python number or an array of that type (onnxscript 0.7's ``common.constant``)."""
+    return op.Constant(value=ir.tensor(array, dtype=ir.DataType(dtype)))
 
 
 __all__ = ["array_constant", "int64_constant", "typed_constant"]

@@ -88,6 +88,13 @@ def concat_shape(pieces: Sequence[Any]) -> Any:
     return merged[0] if len(merged) == 1 else int64_typed(op.Concat(*merged, axis=0))
 
 
+def merge_dims(dims: Sequence[Any]) -> Any:
+    """Sizes (ints, rank-0 or 1-D INT64 values) as one 1-D INT64 value: a constant when
+    all are static, else a Concat (onnxscript 0.7's ``common.merge_dims``)."""
+    shape = concat_shape(size_pieces(dims))
+    return int64_constant(shape) if isinstance(shape, list) else shape
+
+
 def shape_input(size: Any) -> Any:
     """A size list as Reshape, Expand, ConstantOfShape and Tile take it: the list of ints
     when all are static; otherwise one Concat of INT64 pieces, each run of static ints a
@@ -308,6 +315,7 @@ __all__ = [
     "int64_typed",
     "is_static",
     "maximum",
+    "merge_dims",
     "minimum",
     "mul",
     "scalar_as",

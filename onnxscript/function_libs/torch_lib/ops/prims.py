@@ -1,260 +1,262 @@
-"""torch's primitive ops (``prims::``), which decompositions of some ATen ops leave
-behind (``aten::any`` becomes convert_element_type, sum and ne), and graphs traced through
-``torch._refs``. prims take operands of one shape and type (no broadcasting, no type
-promotion). The view prims (broadcast_in_dim, reshape, squeeze, transpose, resize) alias
-their input, which torch.export's functionalization refuses: torch.onnx reaches them only
-in graphs made otherwise."""
+"""onnxscript 0.7's module path ``onnxscript.function_libs.torch_lib.ops.prims``: its
+names bound to this library's functions (``torch_lib/aten/``, ``torch_lib/helpers/``).
+
+A function 0.7 registered is the one registered here for its first ATen overload (the
+comment lists 0.7's overloads, "complex" marking complex variants); a name 0.7 only
+declared (raising ``NotImplementedError``) is the function for that operator when the
+library has one, else an ``unsupported`` placeholder naming it. Written by
+``python tools/torchlib_faces.py``; do not edit.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 from onnxscript import opset18 as op
-from onnxscript.function_libs.torch_lib.helpers.complex_layout import (
-    is_complex_dtype,
-    real_to_complex,
-)
-from onnxscript.function_libs.torch_lib.helpers.constants import int64_constant
-from onnxscript.function_libs.torch_lib.helpers.facts import is_bool, is_integer, rank
-from onnxscript.function_libs.torch_lib.helpers.sizes import scalar_like, shape_input
-from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TReal, TTensor
-
-
-@aten("prims::convert_element_type")
-def convert_element_type(a: TTensor, dtype: int) -> TTensor:
-    """prims::convert_element_type(Tensor a, ScalarType dtype) -> Tensor"""
-    if is_complex_dtype(dtype):
-        return real_to_complex(a, dtype)
-    return op.Cast(a, to=dtype)
-
-
-def _reduce(onnx_op: str, inp: TTensor, dims: Sequence[int], output_dtype: int) -> TTensor:
-    reducer = getattr(op, onnx_op)
-    if rank(inp) == 0:
-        result = op.Identity(inp)
-    elif dims:
-        result = reducer(inp, list(dims), keepdims=0)
-    else:
-        result = op.Identity(inp)  # prims reduce exactly the dims given: none here
-    return result if output_dtype == -1 else op.Cast(result, to=output_dtype)
-
-
-@aten("prims::sum")
-def prims_sum(inp: TReal, dims: Sequence[int], *, output_dtype: int = -1) -> TReal:
-    """prims::sum(Tensor inp, int[]? dims, *, ScalarType? output_dtype=None) -> Tensor"""
-    return _reduce("ReduceSum", inp, dims, output_dtype)
-
-
-@aten("prims::prod")
-def prims_prod(inp: TReal, dims: Sequence[int], *, output_dtype: int = -1) -> TReal:
-    """prims::prod(Tensor inp, int[]? dims, *, ScalarType? output_dtype=None) -> Tensor"""
-    return _reduce("ReduceProd", inp, dims, output_dtype)
-
-
-@aten("prims::amax")
-def prims_amax(inp: TReal, dims: Sequence[int], *, output_dtype: int = -1) -> TReal:
-    """prims::amax(Tensor inp, int[]? dims, *, ScalarType? output_dtype=None) -> Tensor"""
-    return _reduce("ReduceMax", inp, dims, output_dtype)
-
-
-@aten("prims::amin")
-def prims_amin(inp: TReal, dims: Sequence[int], *, output_dtype: int = -1) -> TReal:
-    """prims::amin(Tensor inp, int[]? dims, *, ScalarType? output_dtype=None) -> Tensor"""
-    return _reduce("ReduceMin", inp, dims, output_dtype)
-
-
-@aten("prims::var")
-def prims_var(
-    inp: TReal, dims: Sequence[int], correction: float = 1.0, *, output_dtype: int = -1
-) -> TReal:
-    """prims::var(Tensor inp, int[]? dims, float? correction=1, *, ScalarType? output_dtype=None) -> Tensor"""
-    axes = list(dims) if dims else list(range(rank(inp)))
-    centered = op.Sub(inp, op.ReduceMean(inp, axes, keepdims=1))
-    total = op.ReduceSum(op.Mul(centered, centered), axes, keepdims=0)
-    count = scalar_like(op.ReduceProd(op.Gather(op.Shape(inp), axes), keepdims=0), inp)
-    result = op.Div(total, op.Sub(count, scalar_like(correction, inp)))
-    return result if output_dtype == -1 else op.Cast(result, to=output_dtype)
-
-
-@aten("prims::ne")
-def prims_ne(self: TTensor, other: TTensor) -> BOOL:
-    """prims::ne(Tensor self, Tensor other) -> Tensor"""
-    return op.Not(op.Equal(self, other))
-
-
-@aten("prims::eq")
-def prims_eq(self: TTensor, other: TTensor) -> BOOL:
-    """prims::eq(Tensor self, Tensor other) -> Tensor"""
-    return op.Equal(self, other)
-
-
-def _unary(onnx_op: str, name: str) -> Any:
-    """``prims::<name>``: one ONNX op on the tensor (its docstring starts with torch's
-    schema for it, as a ``def`` of the library's does)."""
-
-    def prim(self: TReal) -> TReal:
-        return getattr(op, onnx_op)(self)
-
-    prim.__name__ = prim.__qualname__ = f"prims_{name}"
-    prim.__doc__ = f"prims::{name}(Tensor self) -> Tensor\n\nONNX {onnx_op}."
-    return aten(f"prims::{name}")(prim)
-
-
-prims_abs = _unary("Abs", "abs")
-prims_acos = _unary("Acos", "acos")
-prims_acosh = _unary("Acosh", "acosh")
-prims_asin = _unary("Asin", "asin")
-prims_asinh = _unary("Asinh", "asinh")
-prims_atan = _unary("Atan", "atan")
-prims_atanh = _unary("Atanh", "atanh")
-prims_ceil = _unary("Ceil", "ceil")
-prims_cos = _unary("Cos", "cos")
-prims_cosh = _unary("Cosh", "cosh")
-prims_erf = _unary("Erf", "erf")
-prims_exp = _unary("Exp", "exp")
-prims_floor = _unary("Floor", "floor")
-prims_log = _unary("Log", "log")
-prims_neg = _unary("Neg", "neg")
-prims_round = _unary("Round", "round")  # half to even, as torch
-prims_sin = _unary("Sin", "sin")
-prims_sinh = _unary("Sinh", "sinh")
-prims_sqrt = _unary("Sqrt", "sqrt")
-prims_tan = _unary("Tan", "tan")
-prims_tanh = _unary("Tanh", "tanh")
-
-
-@aten("prims::add")
-def prims_add(self: TTensor, other: TTensor) -> TTensor:
-    """prims::add(Tensor self, Tensor other) -> Tensor"""
-    return op.Or(self, other) if is_bool(self) else op.Add(self, other)
-
-
-@aten("prims::sub")
-def prims_sub(self: TReal, other: TReal) -> TReal:
-    """prims::sub(Tensor self, Tensor other) -> Tensor"""
-    return op.Sub(self, other)
-
-
-@aten("prims::mul")
-def prims_mul(self: TTensor, other: TTensor) -> TTensor:
-    """prims::mul(Tensor self, Tensor other) -> Tensor"""
-    return op.And(self, other) if is_bool(self) else op.Mul(self, other)
-
-
-@aten("prims::div")
-def prims_div(self: TReal, other: TReal) -> TReal:
-    """prims::div(Tensor self, Tensor other) -> Tensor
-
-    True division of floats; integers truncate (C's ``/``), as ONNX Div does.
-    """
-    return op.Div(self, other)
-
-
-@aten("prims::remainder")
-def prims_remainder(self: TReal, other: TReal) -> TReal:
-    """prims::remainder(Tensor self, Tensor other) -> Tensor
-
-    Python's ``%``: the result takes the divisor's sign.
-    """
-    if is_integer(self):
-        return op.Mod(self, other)
-    return op.Sub(self, op.Mul(op.Floor(op.Div(self, other)), other))
-
-
-@aten("prims::pow")
-def prims_pow(self: TReal, other: TReal) -> TReal:
-    """prims::pow(Tensor self, Tensor other) -> Tensor"""
-    return op.Pow(self, other)
-
-
-@aten("prims::lt")
-def prims_lt(self: TReal, other: TReal) -> BOOL:
-    """prims::lt(Tensor self, Tensor other) -> Tensor"""
-    return op.Less(self, other)
-
-
-@aten("prims::le")
-def prims_le(self: TReal, other: TReal) -> BOOL:
-    """prims::le(Tensor self, Tensor other) -> Tensor"""
-    return op.LessOrEqual(self, other)
-
-
-@aten("prims::gt")
-def prims_gt(self: TReal, other: TReal) -> BOOL:
-    """prims::gt(Tensor self, Tensor other) -> Tensor"""
-    return op.Greater(self, other)
-
-
-@aten("prims::ge")
-def prims_ge(self: TReal, other: TReal) -> BOOL:
-    """prims::ge(Tensor self, Tensor other) -> Tensor"""
-    return op.GreaterOrEqual(self, other)
-
-
-@aten("prims::where")
-def prims_where(pred: BOOL, a: TTensor, b: TTensor) -> TTensor:
-    """prims::where(Tensor pred, Tensor a, Tensor b) -> Tensor"""
-    return op.Where(pred, a, b)
-
-
-@aten("prims::broadcast_in_dim")
-def prims_broadcast_in_dim(
-    a: TTensor, shape: Sequence[int], broadcast_dimensions: Sequence[int]
-) -> TTensor:
-    """prims::broadcast_in_dim(Tensor(a) a, SymInt[] shape, int[] broadcast_dimensions) -> Tensor(a)
-
-    Dim ``i`` of ``a`` becomes dim ``broadcast_dimensions[i]`` of the result; the
-    other dims of ``shape`` are new (``a`` unsqueezed there, then expanded)."""
-    kept = set(broadcast_dimensions)
-    new_axes = [axis for axis in range(len(shape)) if axis not in kept]
-    unsqueezed = op.Unsqueeze(a, new_axes) if new_axes else a
-    return op.Expand(unsqueezed, shape_input(list(shape)))
-
-
-@aten("prims::reshape")
-def prims_reshape(a: TTensor, shape: Sequence[int]) -> TTensor:
-    """prims::reshape(Tensor a, SymInt[] shape) -> Tensor
-
-    Every size given (no -1); a 0 is a size of 0.
-    """
-    return op.Reshape(a, shape_input(list(shape)), allowzero=1)
-
-
-@aten("prims::resize")
-def prims_resize(a: TTensor, shape: Sequence[int]) -> TTensor:
-    """prims::resize(Tensor(a!) a, SymInt[] shape) -> Tensor(a!)
-
-    ``a``'s elements in order, cut or padded to the new element count (torch leaves the
-    new elements uninitialized; they are zeros here)."""
-    target = shape_input(list(shape))
-    count = op.ReduceProd(target if not isinstance(target, list) else int64_constant(target))
-    flat = op.Slice(op.Reshape(a, [-1]), [0], op.Reshape(count, [1]))
-    missing = op.Max(op.Sub(count, op.Size(a)), int64_constant(0))
-    zero = scalar_like(0, a)
-    padded = op.Concat(flat, op.Expand(zero, op.Reshape(missing, [1])), axis=0)
-    return op.Reshape(padded, target, allowzero=1)
-
-
-@aten("prims::squeeze")
-def prims_squeeze(a: TTensor, dimensions: Sequence[int]) -> TTensor:
-    """prims::squeeze(Tensor(a) a, int[] dimensions) -> Tensor(a)"""
-    if not dimensions:
-        return op.Identity(a)
-    return op.Squeeze(a, list(dimensions))
-
-
-@aten("prims::transpose")
-def prims_transpose(a: TTensor, permutation: Sequence[int]) -> TTensor:
-    """prims::transpose(Tensor(a) a, int[] permutation) -> Tensor(a)"""
-    return op.Transpose(a, perm=list(permutation))
-
-
-@aten("prims::device_put")
-def prims_device_put(a: TTensor, device: str, non_blocking: bool = False) -> TTensor:
-    """prims::device_put(Tensor a, Device device, bool non_blocking=False) -> Tensor
-
-    A copy on another device: the same values.
-    """
-    return op.Identity(a)
+from onnxscript.function_libs.torch_lib.aten import prims
+from onnxscript.function_libs.torch_lib.unsupported import unsupported
+
+prims_abs = prims.prims_abs  # prims::abs
+prims_acos = prims.prims_acos  # prims::acos
+prims_acosh = prims.prims_acosh  # prims::acosh
+prims_add = prims.prims_add  # prims::add
+prims_amax = prims.prims_amax  # prims::amax (a placeholder in 0.7)
+prims_amin = prims.prims_amin  # prims::amin (a placeholder in 0.7)
+prims_as_strided = unsupported("prims::as_strided")
+prims_as_strided_scatter = unsupported("prims::as_strided_scatter")
+prims_asin = prims.prims_asin  # prims::asin
+prims_asinh = prims.prims_asinh  # prims::asinh
+prims_atan = prims.prims_atan  # prims::atan
+prims_atan2 = unsupported("prims::atan2")
+prims_atanh = prims.prims_atanh  # prims::atanh
+prims_bessel_i0 = unsupported("prims::bessel_i0")
+prims_bessel_i0e = unsupported("prims::bessel_i0e")
+prims_bessel_i1 = unsupported("prims::bessel_i1")
+prims_bessel_i1e = unsupported("prims::bessel_i1e")
+prims_bessel_j0 = unsupported("prims::bessel_j0")
+prims_bessel_j1 = unsupported("prims::bessel_j1")
+prims_bitwise_and = unsupported("prims::bitwise_and")
+prims_bitwise_not = unsupported("prims::bitwise_not")
+prims_bitwise_or = unsupported("prims::bitwise_or")
+prims_bitwise_xor = unsupported("prims::bitwise_xor")
+prims_broadcast_in_dim = prims.prims_broadcast_in_dim  # prims::broadcast_in_dim
+prims_cat = unsupported("prims::cat")
+prims_cbrt = unsupported("prims::cbrt")
+prims_ceil = prims.prims_ceil  # prims::ceil
+prims_clone = unsupported("prims::clone")
+prims_collapse_view = unsupported("prims::collapse_view")
+prims_conj = unsupported("prims::conj")
+prims_conj_physical = unsupported("prims::conj_physical")
+prims_convert_element_type = prims.convert_element_type  # prims::convert_element_type
+prims_copy_strided = unsupported("prims::copy_strided")
+prims_copy_to = unsupported("prims::copy_to")
+prims_cos = prims.prims_cos  # prims::cos
+prims_cosh = prims.prims_cosh  # prims::cosh
+prims_device_put = prims.prims_device_put  # prims::device_put
+prims_digamma = unsupported("prims::digamma")
+prims_div = prims.prims_div  # prims::div
+prims_empty = unsupported("prims::empty")
+prims_empty_strided = unsupported("prims::empty_strided")
+prims_eq = prims.prims_eq  # prims::eq
+prims_erf = prims.prims_erf  # prims::erf
+prims_erf_inv = unsupported("prims::erf_inv")
+prims_erfc = unsupported("prims::erfc")
+prims_erfcx = unsupported("prims::erfcx")
+prims_exp = prims.prims_exp  # prims::exp
+prims_exp2 = unsupported("prims::exp2")
+prims_expm1 = unsupported("prims::expm1")
+prims_fft_c2c = unsupported("prims::fft_c2c")
+prims_fft_c2r = unsupported("prims::fft_c2r")
+prims_fft_r2c = unsupported("prims::fft_r2c")
+prims_fill = unsupported("prims::fill")
+prims_floor = prims.prims_floor  # prims::floor
+prims_fmax = unsupported("prims::fmax")
+prims_fmin = unsupported("prims::fmin")
+prims_fmod = unsupported("prims::fmod")
+prims_full = unsupported("prims::full")
+prims_full_like = unsupported("prims::full_like")
+prims_gcd = unsupported("prims::gcd")
+prims_ge = prims.prims_ge  # prims::ge
+prims_gt = prims.prims_gt  # prims::gt
+prims_hypot = unsupported("prims::hypot")
+prims_igamma = unsupported("prims::igamma")
+prims_igammac = unsupported("prims::igammac")
+prims_imag = unsupported("prims::imag")
+prims_iota = unsupported("prims::iota")
+prims_isfinite = unsupported("prims::isfinite")
+prims_item = unsupported("prims::item")
+prims_le = prims.prims_le  # prims::le
+prims_lgamma = unsupported("prims::lgamma")
+prims_log = prims.prims_log  # prims::log
+prims_log10 = unsupported("prims::log10")
+prims_log1p = unsupported("prims::log1p")
+prims_log2 = unsupported("prims::log2")
+prims_lt = prims.prims_lt  # prims::lt
+prims_maximum = unsupported("prims::maximum")
+prims_maximum_value = unsupported("prims::maximum_value")
+prims_minimum = unsupported("prims::minimum")
+prims_minium_value = unsupported("prims::minium_value")
+prims_mul = prims.prims_mul  # prims::mul
+prims_ndtri = unsupported("prims::ndtri")
+prims_ne = prims.prims_ne  # prims::ne
+prims_neg = prims.prims_neg  # prims::neg
+prims_nextafter = unsupported("prims::nextafter")
+prims_normal = unsupported("prims::normal")
+prims_pow = prims.prims_pow  # prims::pow
+prims_prod = prims.prims_prod  # prims::prod (a placeholder in 0.7)
+prims_real = unsupported("prims::real")
+prims_reciprocal = unsupported("prims::reciprocal")
+prims_remainder = prims.prims_remainder  # prims::remainder (a placeholder in 0.7)
+prims_reshape = prims.prims_reshape  # prims::reshape
+prims_resize = prims.prims_resize  # prims::resize
+prims_rev = unsupported("prims::rev")
+prims_round = prims.prims_round  # prims::round
+prims_rsqrt = unsupported("prims::rsqrt")
+prims_scalar_tensor = unsupported("prims::scalar_tensor")
+prims_shift_left = unsupported("prims::shift_left")
+prims_shift_right_arithmetic = unsupported("prims::shift_right_arithmetic")
+prims_sign = unsupported("prims::sign")
+prims_signbit = unsupported("prims::signbit")
+prims_sin = prims.prims_sin  # prims::sin
+prims_sinh = prims.prims_sinh  # prims::sinh
+prims_slice = unsupported("prims::slice")
+prims_slice_in_dim = unsupported("prims::slice_in_dim")
+prims_spherical_bessel_j0 = unsupported("prims::spherical_bessel_j0")
+prims_split_dim = unsupported("prims::split_dim")
+prims_sqrt = prims.prims_sqrt  # prims::sqrt
+prims_squeeze = prims.prims_squeeze  # prims::squeeze
+prims_sub = prims.prims_sub  # prims::sub
+prims_sum = prims.prims_sum  # prims::sum
+prims_svd = unsupported("prims::svd")
+prims_tan = prims.prims_tan  # prims::tan
+prims_tanh = prims.prims_tanh  # prims::tanh
+prims_transpose = prims.prims_transpose  # prims::transpose
+prims_trunc = unsupported("prims::trunc")
+prims_uniform = unsupported("prims::uniform")
+prims_var = prims.prims_var  # prims::var
+prims_view_of = unsupported("prims::view_of")
+prims_where = prims.prims_where  # prims::where
+prims_zeta = unsupported("prims::zeta")
+
+__all__ = [
+    "op",
+    "prims_abs",
+    "prims_acos",
+    "prims_acosh",
+    "prims_add",
+    "prims_amax",
+    "prims_amin",
+    "prims_as_strided",
+    "prims_as_strided_scatter",
+    "prims_asin",
+    "prims_asinh",
+    "prims_atan",
+    "prims_atan2",
+    "prims_atanh",
+    "prims_bessel_i0",
+    "prims_bessel_i0e",
+    "prims_bessel_i1",
+    "prims_bessel_i1e",
+    "prims_bessel_j0",
+    "prims_bessel_j1",
+    "prims_bitwise_and",
+    "prims_bitwise_not",
+    "prims_bitwise_or",
+    "prims_bitwise_xor",
+    "prims_broadcast_in_dim",
+    "prims_cat",
+    "prims_cbrt",
+    "prims_ceil",
+    "prims_clone",
+    "prims_collapse_view",
+    "prims_conj",
+    "prims_conj_physical",
+    "prims_convert_element_type",
+    "prims_copy_strided",
+    "prims_copy_to",
+    "prims_cos",
+    "prims_cosh",
+    "prims_device_put",
+    "prims_digamma",
+    "prims_div",
+    "prims_empty",
+    "prims_empty_strided",
+    "prims_eq",
+    "prims_erf",
+    "prims_erf_inv",
+    "prims_erfc",
+    "prims_erfcx",
+    "prims_exp",
+    "prims_exp2",
+    "prims_expm1",
+    "prims_fft_c2c",
+    "prims_fft_c2r",
+    "prims_fft_r2c",
+    "prims_fill",
+    "prims_floor",
+    "prims_fmax",
+    "prims_fmin",
+    "prims_fmod",
+    "prims_full",
+    "prims_full_like",
+    "prims_gcd",
+    "prims_ge",
+    "prims_gt",
+    "prims_hypot",
+    "prims_igamma",
+    "prims_igammac",
+    "prims_imag",
+    "prims_iota",
+    "prims_isfinite",
+    "prims_item",
+    "prims_le",
+    "prims_lgamma",
+    "prims_log",
+    "prims_log1p",
+    "prims_log2",
+    "prims_log10",
+    "prims_lt",
+    "prims_maximum",
+    "prims_maximum_value",
+    "prims_minimum",
+    "prims_minium_value",
+    "prims_mul",
+    "prims_ndtri",
+    "prims_ne",
+    "prims_neg",
+    "prims_nextafter",
+    "prims_normal",
+    "prims_pow",
+    "prims_prod",
+    "prims_real",
+    "prims_reciprocal",
+    "prims_remainder",
+    "prims_reshape",
+    "prims_resize",
+    "prims_rev",
+    "prims_round",
+    "prims_rsqrt",
+    "prims_scalar_tensor",
+    "prims_shift_left",
+    "prims_shift_right_arithmetic",
+    "prims_sign",
+    "prims_signbit",
+    "prims_sin",
+    "prims_sinh",
+    "prims_slice",
+    "prims_slice_in_dim",
+    "prims_spherical_bessel_j0",
+    "prims_split_dim",
+    "prims_sqrt",
+    "prims_squeeze",
+    "prims_sub",
+    "prims_sum",
+    "prims_svd",
+    "prims_tan",
+    "prims_tanh",
+    "prims_transpose",
+    "prims_trunc",
+    "prims_uniform",
+    "prims_var",
+    "prims_view_of",
+    "prims_where",
+    "prims_zeta",
+]

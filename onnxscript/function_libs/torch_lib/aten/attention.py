@@ -29,7 +29,7 @@ from onnxscript.function_libs.torch_lib.helpers.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.helpers.facts import element_type, is_bool, rank
 from onnxscript.function_libs.torch_lib.helpers.sizes import is_static, scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TAnyTensor, TFloat
 from onnxscript.onnx_types import FLOAT, UINT64
 
 LSE_BLOCK = 32
@@ -214,7 +214,7 @@ def scaled_dot_product_attention(
     query: TFloat,
     key: TFloat,
     value: TFloat,
-    attn_mask: TTensor | None = None,
+    attn_mask: TAnyTensor | None = None,
     dropout_p: float = 0.0,
     is_causal: bool = False,
     scale: float | None = None,
@@ -232,7 +232,7 @@ def scaled_dot_product_flash_attention_for_cpu(
     value: TFloat,
     dropout_p: float = 0.0,
     is_causal: bool = False,
-    attn_mask: TTensor | None = None,
+    attn_mask: TAnyTensor | None = None,
     scale: float | None = None,
 ) -> tuple[TFloat, TFloat]:
     """_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp)
@@ -248,7 +248,7 @@ def scaled_dot_product_efficient_attention(
     query: TFloat,
     key: TFloat,
     value: TFloat,
-    attn_bias: TTensor | None,
+    attn_bias: TAnyTensor | None,
     compute_log_sumexp: bool,
     dropout_p: float = 0.0,
     is_causal: bool = False,

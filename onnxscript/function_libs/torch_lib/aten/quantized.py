@@ -17,7 +17,7 @@ from onnxscript.function_libs.torch_lib.helpers.constants import typed_constant
 from onnxscript.function_libs.torch_lib.helpers.facts import element_type, rank
 from onnxscript.function_libs.torch_lib.helpers.sizes import is_static
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import TFloat, TInt
+from onnxscript.function_libs.torch_lib.tensor_typing import TFloat, TIntOrUInt8
 
 FLOAT = ir.DataType.FLOAT
 
@@ -144,15 +144,20 @@ def _dequantize(
 @aten("quantized_decomposed::quantize_per_tensor")
 def quantize_per_tensor(
     input: TFloat, scale: float, zero_point: int, quant_min: int, quant_max: int, dtype: int
-) -> TInt:
+) -> TIntOrUInt8:
     """quantized_decomposed::quantize_per_tensor(Tensor input, float scale, int zero_point, int quant_min, int quant_max, ScalarType dtype) -> Tensor"""
     return _quantize(input, scale, zero_point, quant_min, quant_max, dtype)
 
 
 @aten("quantized_decomposed::quantize_per_tensor.tensor")
 def quantize_per_tensor_tensor(
-    input: TFloat, scale: TFloat, zero_point: TInt, quant_min: int, quant_max: int, dtype: int
-) -> TInt:
+    input: TFloat,
+    scale: TFloat,
+    zero_point: TIntOrUInt8,
+    quant_min: int,
+    quant_max: int,
+    dtype: int,
+) -> TIntOrUInt8:
     """quantized_decomposed::quantize_per_tensor.tensor(Tensor input, Tensor scale, Tensor zero_point, int quant_min, int quant_max, ScalarType dtype) -> Tensor"""
     return _quantize(input, scale, zero_point, quant_min, quant_max, dtype)
 
@@ -161,18 +166,18 @@ def quantize_per_tensor_tensor(
 def quantize_per_tensor_tensor2(
     input: TFloat,
     scale: TFloat,
-    zero_point: TInt,
-    quant_min: TInt,
-    quant_max: TInt,
+    zero_point: TIntOrUInt8,
+    quant_min: TIntOrUInt8,
+    quant_max: TIntOrUInt8,
     dtype: int,
-) -> TInt:
+) -> TIntOrUInt8:
     """quantized_decomposed::quantize_per_tensor.tensor2(Tensor input, Tensor scale, Tensor zero_point, Tensor quant_min, Tensor quant_max, ScalarType dtype) -> Tensor"""
     return _quantize(input, scale, zero_point, quant_min, quant_max, dtype)
 
 
 @aten("quantized_decomposed::dequantize_per_tensor")
 def dequantize_per_tensor(
-    input: TInt,
+    input: TIntOrUInt8,
     scale: float,
     zero_point: int,
     quant_min: int,
@@ -187,9 +192,9 @@ def dequantize_per_tensor(
 
 @aten("quantized_decomposed::dequantize_per_tensor.tensor")
 def dequantize_per_tensor_tensor(
-    input: TInt,
+    input: TIntOrUInt8,
     scale: TFloat,
-    zero_point: TInt,
+    zero_point: TIntOrUInt8,
     quant_min: int,
     quant_max: int,
     dtype: int,
@@ -202,11 +207,11 @@ def dequantize_per_tensor_tensor(
 
 @aten("quantized_decomposed::dequantize_per_tensor.tensor2")
 def dequantize_per_tensor_tensor2(
-    input: TInt,
+    input: TIntOrUInt8,
     scale: TFloat,
-    zero_point: TInt,
-    quant_min: TInt,
-    quant_max: TInt,
+    zero_point: TIntOrUInt8,
+    quant_min: TIntOrUInt8,
+    quant_max: TIntOrUInt8,
     dtype: int,
     *,
     out_dtype: int = -1,
@@ -219,21 +224,21 @@ def dequantize_per_tensor_tensor2(
 def quantize_per_channel(
     input: TFloat,
     scales: TFloat,
-    zero_points: TInt,
+    zero_points: TIntOrUInt8,
     axis: int,
     quant_min: int,
     quant_max: int,
     dtype: int,
-) -> TInt:
+) -> TIntOrUInt8:
     """quantized_decomposed::quantize_per_channel(Tensor input, Tensor scales, Tensor zero_points, int axis, int quant_min, int quant_max, ScalarType dtype) -> Tensor"""
     return _quantize(input, scales, zero_points, quant_min, quant_max, dtype, axis)
 
 
 @aten("quantized_decomposed::dequantize_per_channel")
 def dequantize_per_channel(
-    input: TInt,
+    input: TIntOrUInt8,
     scales: TFloat,
-    zero_points: TInt | None,
+    zero_points: TIntOrUInt8 | None,
     axis: int,
     quant_min: int,
     quant_max: int,

@@ -17,7 +17,7 @@ from onnxscript.function_libs.torch_lib.helpers.constants import int64_constant
 from onnxscript.function_libs.torch_lib.helpers.facts import element_type, is_floating, rank
 from onnxscript.function_libs.torch_lib.helpers.sizes import is_static, scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import TFloat, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import TAnyTensor, TFloat
 
 
 def _fake_quantize(
@@ -60,7 +60,7 @@ def fake_quantize_per_tensor_affine(
 
 @aten("aten::fake_quantize_per_tensor_affine.tensor_qparams")
 def fake_quantize_per_tensor_affine_tensor_qparams(
-    self: TFloat, scale: TFloat, zero_point: TTensor, quant_min: int, quant_max: int
+    self: TFloat, scale: TFloat, zero_point: TAnyTensor, quant_min: int, quant_max: int
 ) -> TFloat:
     """fake_quantize_per_tensor_affine.tensor_qparams(Tensor self, Tensor scale, Tensor zero_point, int quant_min, int quant_max) -> Tensor
 
@@ -77,7 +77,7 @@ def fake_quantize_per_tensor_affine_tensor_qparams(
 
 @aten("aten::fake_quantize_per_channel_affine")
 def fake_quantize_per_channel_affine(
-    self: TFloat, scale: TFloat, zero_point: TTensor, axis: int, quant_min: int, quant_max: int
+    self: TFloat, scale: TFloat, zero_point: TAnyTensor, axis: int, quant_min: int, quant_max: int
 ) -> TFloat:
     """fake_quantize_per_channel_affine(Tensor self, Tensor scale, Tensor zero_point, int axis, int quant_min, int quant_max) -> Tensor
 

@@ -35,7 +35,7 @@ from onnxscript.function_libs.torch_lib.helpers.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.helpers.facts import rank
 from onnxscript.function_libs.torch_lib.helpers.sizes import is_static, shape_input
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import TFloat, TReal
+from onnxscript.function_libs.torch_lib.tensor_typing import TFloat, TRealOrUInt8
 from onnxscript.onnx_types import FLOAT
 
 Settings = dict[str, Any]
@@ -194,30 +194,32 @@ def _float32_scale(
 
 
 @aten("aten::upsample_nearest1d")
-def upsample_nearest1d(self: TReal, output_size: Sequence[int], scales: float = NO_SCALE) -> TReal:
+def upsample_nearest1d(
+    self: TRealOrUInt8, output_size: Sequence[int], scales: float = NO_SCALE
+) -> TRealOrUInt8:
     """upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor"""
     return resize(self, output_size, [scales], NEAREST)
 
 
 @aten("aten::upsample_nearest2d")
 def upsample_nearest2d(
-    self: TReal,
+    self: TRealOrUInt8,
     output_size: Sequence[int],
     scales_h: float = NO_SCALE,
     scales_w: float = NO_SCALE,
-) -> TReal:
+) -> TRealOrUInt8:
     """upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor"""
     return resize(self, output_size, [scales_h, scales_w], NEAREST)
 
 
 @aten("aten::upsample_nearest3d")
 def upsample_nearest3d(
-    self: TReal,
+    self: TRealOrUInt8,
     output_size: Sequence[int],
     scales_d: float = NO_SCALE,
     scales_h: float = NO_SCALE,
     scales_w: float = NO_SCALE,
-) -> TReal:
+) -> TRealOrUInt8:
     """upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
     return resize(self, output_size, [scales_d, scales_h, scales_w], NEAREST)
 
@@ -226,39 +228,39 @@ def upsample_nearest3d(
     "aten::upsample_nearest1d.vec", "aten::upsample_nearest2d.vec", "aten::upsample_nearest3d.vec"
 )
 def upsample_nearest_vec(
-    input: TReal, output_size: Sequence[int] = (), scale_factors: Sequence[float] = ()
-) -> TReal:
+    input: TRealOrUInt8, output_size: Sequence[int] = (), scale_factors: Sequence[float] = ()
+) -> TRealOrUInt8:
     """upsample_nearest1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor"""
     return resize(input, output_size, scale_factors, NEAREST)
 
 
 @aten("aten::_upsample_nearest_exact1d")
 def upsample_nearest_exact1d(
-    self: TReal, output_size: Sequence[int], scales: float = NO_SCALE
-) -> TReal:
+    self: TRealOrUInt8, output_size: Sequence[int], scales: float = NO_SCALE
+) -> TRealOrUInt8:
     """_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor"""
     return resize(self, output_size, [scales], NEAREST_EXACT)
 
 
 @aten("aten::_upsample_nearest_exact2d")
 def upsample_nearest_exact2d(
-    self: TReal,
+    self: TRealOrUInt8,
     output_size: Sequence[int],
     scales_h: float = NO_SCALE,
     scales_w: float = NO_SCALE,
-) -> TReal:
+) -> TRealOrUInt8:
     """_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor"""
     return resize(self, output_size, [scales_h, scales_w], NEAREST_EXACT)
 
 
 @aten("aten::_upsample_nearest_exact3d")
 def upsample_nearest_exact3d(
-    self: TReal,
+    self: TRealOrUInt8,
     output_size: Sequence[int],
     scales_d: float = NO_SCALE,
     scales_h: float = NO_SCALE,
     scales_w: float = NO_SCALE,
-) -> TReal:
+) -> TRealOrUInt8:
     """_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor"""
     return resize(self, output_size, [scales_d, scales_h, scales_w], NEAREST_EXACT)
 
@@ -269,8 +271,8 @@ def upsample_nearest_exact3d(
     "aten::_upsample_nearest_exact3d.vec",
 )
 def upsample_nearest_exact_vec(
-    input: TReal, output_size: Sequence[int] = (), scale_factors: Sequence[float] = ()
-) -> TReal:
+    input: TRealOrUInt8, output_size: Sequence[int] = (), scale_factors: Sequence[float] = ()
+) -> TRealOrUInt8:
     """_upsample_nearest_exact1d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor"""
     return resize(input, output_size, scale_factors, NEAREST_EXACT)
 

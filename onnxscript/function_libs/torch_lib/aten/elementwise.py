@@ -22,12 +22,18 @@ from onnxscript.function_libs.torch_lib.helpers.facts import (
 from onnxscript.function_libs.torch_lib.helpers.promotion import promote
 from onnxscript.function_libs.torch_lib.helpers.sizes import is_static, scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, TFloat, TInt, TReal, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import (
+    BOOL,
+    TAnyTensor,
+    TFloat,
+    TIntOrUInt8,
+    TRealOrUInt8,
+)
 from onnxscript.onnx_types import DOUBLE, FLOAT
 
 
 @aten("aten::add.Tensor", "aten::add.Scalar")
-def add(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
+def add(self: TRealOrUInt8, other: TRealOrUInt8, alpha: float = 1.0) -> TRealOrUInt8:
     """add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
     if alpha != 1:
         other = op.Mul(other, op.CastLike(alpha, other))
@@ -35,7 +41,7 @@ def add(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
 
 
 @aten("aten::sub.Tensor", "aten::sub.Scalar")
-def sub(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
+def sub(self: TRealOrUInt8, other: TRealOrUInt8, alpha: float = 1.0) -> TRealOrUInt8:
     """sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
     if alpha != 1:
         other = op.Mul(other, op.CastLike(alpha, other))
@@ -43,7 +49,7 @@ def sub(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
 
 
 @aten("aten::rsub.Tensor", "aten::rsub.Scalar")
-def rsub(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
+def rsub(self: TRealOrUInt8, other: TRealOrUInt8, alpha: float = 1.0) -> TRealOrUInt8:
     """rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 
     ``other - alpha * self``; a symbolic size given as ``other`` (``n - x``) is cast to
@@ -52,7 +58,7 @@ def rsub(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
 
 
 @aten("aten::mul.Tensor", "aten::mul.Scalar")
-def mul(self: TTensor, other: TTensor) -> TTensor:
+def mul(self: TAnyTensor, other: TAnyTensor) -> TAnyTensor:
     """mul.Tensor(Tensor self, Tensor other) -> Tensor"""
     if is_bool(self):
         return op.And(self, other)
@@ -66,7 +72,7 @@ def div(self: TFloat, other: TFloat) -> TFloat:
 
 
 @aten("aten::div.Tensor_mode", "aten::div.Scalar_mode")
-def div_mode(self: TReal, other: TReal, *, rounding_mode: str = "") -> TReal:
+def div_mode(self: TRealOrUInt8, other: TRealOrUInt8, *, rounding_mode: str = "") -> TRealOrUInt8:
     # Optional attributes are written with a default of their own type (not Optional):
     # torch.onnx reads an Optional annotation as an input, and drops a None attribute.
     """div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor"""
@@ -82,7 +88,7 @@ def _trunc(x: TFloat) -> TFloat:
     return op.Where(op.Less(x, op.CastLike(0, x)), op.Ceil(x), op.Floor(x))
 
 
-def floor_divide_int(a: TReal, b: TReal) -> TReal:
+def floor_divide_int(a: TRealOrUInt8, b: TRealOrUInt8) -> TRealOrUInt8:
     """Integer division rounding toward minus infinity (ONNX Div truncates): ``a - a % b``
     (Mod takes the divisor's sign, as Python's %) is a multiple of ``b``, so dividing it
     is exact."""
@@ -90,7 +96,7 @@ def floor_divide_int(a: TReal, b: TReal) -> TReal:
 
 
 @aten("aten::floor_divide")
-def floor_divide(self: TReal, other: TReal) -> TReal:
+def floor_divide(self: TRealOrUInt8, other: TRealOrUInt8) -> TRealOrUInt8:
     """floor_divide(Tensor self, Tensor other) -> Tensor"""
     if is_integer(self):
         return floor_divide_int(self, other)
@@ -98,7 +104,7 @@ def floor_divide(self: TReal, other: TReal) -> TReal:
 
 
 @aten("aten::remainder.Tensor", "aten::remainder.Scalar")
-def remainder(self: TReal, other: TReal) -> TReal:
+def remainder(self: TRealOrUInt8, other: TRealOrUInt8) -> TRealOrUInt8:
     """remainder.Tensor(Tensor self, Tensor other) -> Tensor"""
     if is_integer(self):
         return op.Mod(self, other)  # fmod=0: the sign of the divisor, like Python
@@ -106,31 +112,31 @@ def remainder(self: TReal, other: TReal) -> TReal:
 
 
 @aten("aten::fmod.Tensor", "aten::fmod.Scalar")
-def fmod(self: TReal, other: TReal) -> TReal:
+def fmod(self: TRealOrUInt8, other: TRealOrUInt8) -> TRealOrUInt8:
     """fmod.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Mod(self, other, fmod=1)
 
 
 @aten("aten::pow.Tensor_Tensor", "aten::pow.Tensor_Scalar")
-def pow_(self: TReal, exponent: TReal) -> TReal:
+def pow_(self: TRealOrUInt8, exponent: TRealOrUInt8) -> TRealOrUInt8:
     """pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor"""
     return op.Pow(self, exponent)
 
 
 @aten("aten::pow.Scalar")
-def pow_scalar(self: float, exponent: TReal) -> TReal:
+def pow_scalar(self: float, exponent: TRealOrUInt8) -> TRealOrUInt8:
     """pow.Scalar(Scalar self, Tensor exponent) -> Tensor"""
     return op.Pow(op.CastLike(self, exponent), exponent)
 
 
 @aten("aten::neg")
-def neg(self: TReal) -> TReal:
+def neg(self: TRealOrUInt8) -> TRealOrUInt8:
     """neg(Tensor self) -> Tensor"""
     return op.Neg(self)
 
 
 @aten("aten::abs")
-def abs_(self: TReal) -> TReal:
+def abs_(self: TRealOrUInt8) -> TRealOrUInt8:
     """abs(Tensor self) -> Tensor"""
     return op.Abs(self)
 
@@ -220,13 +226,13 @@ def round_(self: TFloat) -> TFloat:
 
 
 @aten("aten::sign", "aten::sgn")
-def sign(self: TReal) -> TReal:
+def sign(self: TRealOrUInt8) -> TRealOrUInt8:
     """sign(Tensor self) -> Tensor"""
     return op.Sign(self)
 
 
 @aten("aten::relu")
-def relu(self: TReal) -> TReal:
+def relu(self: TRealOrUInt8) -> TRealOrUInt8:
     """relu(Tensor self) -> Tensor"""
     return op.Relu(self)
 
@@ -308,7 +314,9 @@ def selu(self: TFloat) -> TFloat:
 
 
 @aten("aten::clamp", "aten::clamp.Tensor")
-def clamp(self: TReal, min: TReal | None = None, max: TReal | None = None) -> TReal:
+def clamp(
+    self: TRealOrUInt8, min: TRealOrUInt8 | None = None, max: TRealOrUInt8 | None = None
+) -> TRealOrUInt8:
     """clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor"""
     result = self
     if min is not None:
@@ -319,49 +327,49 @@ def clamp(self: TReal, min: TReal | None = None, max: TReal | None = None) -> TR
 
 
 @aten("aten::maximum", "aten::max.other")
-def maximum(self: TReal, other: TReal) -> TReal:
+def maximum(self: TRealOrUInt8, other: TRealOrUInt8) -> TRealOrUInt8:
     """maximum(Tensor self, Tensor other) -> Tensor"""
     return op.Max(self, other)
 
 
 @aten("aten::minimum", "aten::min.other")
-def minimum(self: TReal, other: TReal) -> TReal:
+def minimum(self: TRealOrUInt8, other: TRealOrUInt8) -> TRealOrUInt8:
     """minimum(Tensor self, Tensor other) -> Tensor"""
     return op.Min(self, other)
 
 
 @aten("aten::eq.Tensor", "aten::eq.Scalar")
-def eq(self: TTensor, other: TTensor) -> BOOL:
+def eq(self: TAnyTensor, other: TAnyTensor) -> BOOL:
     """eq.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Equal(self, other)
 
 
 @aten("aten::ne.Tensor", "aten::ne.Scalar")
-def ne(self: TTensor, other: TTensor) -> BOOL:
+def ne(self: TAnyTensor, other: TAnyTensor) -> BOOL:
     """ne.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Not(op.Equal(self, other))
 
 
 @aten("aten::lt.Tensor", "aten::lt.Scalar")
-def lt(self: TReal, other: TReal) -> BOOL:
+def lt(self: TRealOrUInt8, other: TRealOrUInt8) -> BOOL:
     """lt.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Less(self, other)
 
 
 @aten("aten::le.Tensor", "aten::le.Scalar")
-def le(self: TReal, other: TReal) -> BOOL:
+def le(self: TRealOrUInt8, other: TRealOrUInt8) -> BOOL:
     """le.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.LessOrEqual(self, other)
 
 
 @aten("aten::gt.Tensor", "aten::gt.Scalar")
-def gt(self: TReal, other: TReal) -> BOOL:
+def gt(self: TRealOrUInt8, other: TRealOrUInt8) -> BOOL:
     """gt.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Greater(self, other)
 
 
 @aten("aten::ge.Tensor", "aten::ge.Scalar")
-def ge(self: TReal, other: TReal) -> BOOL:
+def ge(self: TRealOrUInt8, other: TRealOrUInt8) -> BOOL:
     """ge.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.GreaterOrEqual(self, other)
 
@@ -385,7 +393,7 @@ def logical_not(self: BOOL) -> BOOL:
 
 
 @aten("aten::bitwise_not")
-def bitwise_not(self: TTensor) -> TTensor:
+def bitwise_not(self: TAnyTensor) -> TAnyTensor:
     """bitwise_not(Tensor self) -> Tensor"""
     if is_bool(self):
         return op.Not(self)
@@ -409,25 +417,25 @@ def isinf(self: TFloat) -> BOOL:
 
 
 @aten("aten::where.self")
-def where(condition: BOOL, self: TTensor, other: TTensor) -> TTensor:
+def where(condition: BOOL, self: TAnyTensor, other: TAnyTensor) -> TAnyTensor:
     """where.self(Tensor condition, Tensor self, Tensor other) -> Tensor"""
     return op.Where(condition, self, other)
 
 
 @aten("aten::where.ScalarOther")
-def where_scalar_other(condition: BOOL, self: TTensor, other: float) -> TTensor:
+def where_scalar_other(condition: BOOL, self: TAnyTensor, other: float) -> TAnyTensor:
     """where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor"""
     return op.Where(condition, self, scalar_like(other, self))
 
 
 @aten("aten::where.ScalarSelf")
-def where_scalar_self(condition: BOOL, self: float, other: TTensor) -> TTensor:
+def where_scalar_self(condition: BOOL, self: float, other: TAnyTensor) -> TAnyTensor:
     """where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor"""
     return op.Where(condition, scalar_like(self, other), other)
 
 
 @aten("aten::masked_fill.Scalar", "aten::masked_fill.Tensor")
-def masked_fill(self: TTensor, mask: BOOL, value: TTensor) -> TTensor:
+def masked_fill(self: TAnyTensor, mask: BOOL, value: TAnyTensor) -> TAnyTensor:
     """masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor
 
     ``value`` where ``mask`` holds (a number, or a rank-0 tensor cast to self's type).
@@ -436,19 +444,19 @@ def masked_fill(self: TTensor, mask: BOOL, value: TTensor) -> TTensor:
 
 
 @aten("aten::type_as")
-def type_as(self: TTensor, other: TTensor) -> TTensor:
+def type_as(self: TAnyTensor, other: TAnyTensor) -> TAnyTensor:
     """type_as(Tensor self, Tensor other) -> Tensor"""
     return scalar_like(self, other)
 
 
 @aten("aten::to.dtype")
 def to_dtype(
-    self: TTensor,
+    self: TAnyTensor,
     dtype: int,
     non_blocking: bool = False,
     copy: bool = False,
     memory_format: str = "",
-) -> TTensor:
+) -> TAnyTensor:
     """to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)
 
     ``x.to(dtype)``, kept whole so torch need not decompose it into ``_to_copy``.
@@ -458,20 +466,20 @@ def to_dtype(
 
 @aten("aten::to.device")
 def to_device(
-    self: TTensor,
+    self: TAnyTensor,
     device: str,
     dtype: int,
     non_blocking: bool = False,
     copy: bool = False,
     memory_format: str = "",
-) -> TTensor:
+) -> TAnyTensor:
     """to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)"""
     return to_copy(self, dtype)
 
 
 @aten("aten::to.dtype_layout")
 def to_dtype_layout(
-    self: TTensor,
+    self: TAnyTensor,
     dtype: int = -1,
     layout: str = "",
     device: str = "",
@@ -479,21 +487,21 @@ def to_dtype_layout(
     non_blocking: bool = False,
     copy: bool = False,
     memory_format: str = "",
-) -> TTensor:
+) -> TAnyTensor:
     """to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a)"""
     return to_copy(self, dtype)
 
 
 @aten("aten::_to_copy")
 def to_copy(
-    self: TTensor,
+    self: TAnyTensor,
     dtype: int = -1,
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
     non_blocking: bool = False,
     memory_format: str = "",
-) -> TTensor:
+) -> TAnyTensor:
     """_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor"""
     if dtype == -1 or dtype is None:
         return op.Identity(self)
@@ -502,17 +510,24 @@ def to_copy(
     return op.Cast(self, to=dtype)
 
 
-@aten("aten::clone", "aten::alias", "aten::detach", "aten::lift_fresh_copy")
-def clone(self: TTensor, memory_format: str = "") -> TTensor:
+@aten(
+    "aten::clone",
+    "aten::alias",
+    "aten::detach",
+    "aten::lift_fresh_copy",
+    "aten::resolve_conj",
+    "aten::resolve_neg",
+)
+def clone(self: TAnyTensor, memory_format: str = "") -> TAnyTensor:
     """clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor"""
     return op.Identity(self)
 
 
-@aten("aten::conj")
-def conj(self: TTensor) -> TTensor:
+@aten("aten::conj", "aten::_conj")
+def conj(self: TAnyTensor) -> TAnyTensor:
     """conj(Tensor(a) self) -> Tensor(a)
 
-    A real tensor is its own conjugate (complex ones: ops/complex.py).
+    A real tensor is its own conjugate (complex ones: aten/complex.py).
     """
     return op.Identity(self)
 
@@ -571,6 +586,19 @@ def cosh(self: TFloat) -> TFloat:
     return op.Cosh(self)
 
 
+@aten("aten::angle")
+def angle(self: TRealOrUInt8) -> TFloat:
+    """angle(Tensor self) -> Tensor
+
+    The angle of a real number: pi for a negative one, else 0 (NaN stays NaN); integers
+    give float32, as in torch (complex ones: aten/complex.py)."""
+    if not is_floating(self):
+        self = op.Cast(self, to=FLOAT.dtype)
+    zero = op.CastLike(0.0, self)
+    result = op.Where(op.Less(self, zero), op.CastLike(math.pi, self), zero)
+    return op.Where(op.IsNaN(self), self, result)
+
+
 @aten("aten::atan2")
 def atan2(self: TFloat, other: TFloat) -> TFloat:
     """atan2(Tensor self, Tensor other) -> Tensor
@@ -621,25 +649,25 @@ def logical_xor(self: BOOL, other: BOOL) -> BOOL:
 
 
 @aten("aten::bitwise_and.Tensor", "aten::bitwise_and.Scalar", "aten::__and__.Tensor")
-def bitwise_and(self: TTensor, other: TTensor) -> TTensor:
+def bitwise_and(self: TAnyTensor, other: TAnyTensor) -> TAnyTensor:
     """bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.And(self, other) if is_bool(self) else op.BitwiseAnd(self, other)
 
 
 @aten("aten::bitwise_or.Tensor", "aten::bitwise_or.Scalar", "aten::__or__.Tensor")
-def bitwise_or(self: TTensor, other: TTensor) -> TTensor:
+def bitwise_or(self: TAnyTensor, other: TAnyTensor) -> TAnyTensor:
     """bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Or(self, other) if is_bool(self) else op.BitwiseOr(self, other)
 
 
 @aten("aten::bitwise_xor.Tensor", "aten::bitwise_xor.Scalar")
-def bitwise_xor(self: TTensor, other: TTensor) -> TTensor:
+def bitwise_xor(self: TAnyTensor, other: TAnyTensor) -> TAnyTensor:
     """bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Xor(self, other) if is_bool(self) else op.BitwiseXor(self, other)
 
 
 @aten("aten::copy")
-def copy(self: TTensor, src: TTensor, non_blocking: bool = False) -> TTensor:
+def copy(self: TAnyTensor, src: TAnyTensor, non_blocking: bool = False) -> TAnyTensor:
     """copy(Tensor self, Tensor src, bool non_blocking=False) -> Tensor
 
     ``self`` overwritten by ``src`` (broadcast to self's shape, in self's type).
@@ -648,7 +676,7 @@ def copy(self: TTensor, src: TTensor, non_blocking: bool = False) -> TTensor:
 
 
 @aten("aten::fill.Scalar")
-def fill(self: TTensor, value: float) -> TTensor:
+def fill(self: TAnyTensor, value: float) -> TAnyTensor:
     """fill.Scalar(Tensor self, Scalar value) -> Tensor"""
     return op.Expand(op.CastLike(value, self), op.Shape(self))
 
@@ -691,20 +719,20 @@ def true_divide_scalar(self: TFloat, other: TFloat) -> TFloat:
 
 
 @aten("aten::multiply.Tensor", "aten::multiply.Scalar")
-def multiply(self: TTensor, other: TTensor) -> TTensor:
+def multiply(self: TAnyTensor, other: TAnyTensor) -> TAnyTensor:
     """multiply.Tensor(Tensor self, Tensor other) -> Tensor"""
     return mul(*promote(self, other))
 
 
 @aten("aten::subtract.Tensor", "aten::subtract.Scalar")
-def subtract(self: TReal, other: TReal, alpha: float = 1.0) -> TReal:
+def subtract(self: TRealOrUInt8, other: TRealOrUInt8, alpha: float = 1.0) -> TRealOrUInt8:
     """subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
     a, b = promote(self, other)
     return sub(a, b, alpha=alpha)
 
 
 @aten("aten::mul")
-def mul_scalars(a: TReal, b: TReal) -> TReal:
+def mul_scalars(a: TRealOrUInt8, b: TRealOrUInt8) -> TRealOrUInt8:
     """mul(Scalar a, Scalar b) -> Scalar
 
     ``aten::mul(Scalar, Scalar)``, the TorchScript scalar form (FX graphs use
@@ -713,55 +741,55 @@ def mul_scalars(a: TReal, b: TReal) -> TReal:
 
 
 @aten("aten::eq")
-def eq_scalars(a: TReal, b: TReal) -> BOOL:
+def eq_scalars(a: TRealOrUInt8, b: TRealOrUInt8) -> BOOL:
     """eq(Scalar a, Scalar b) -> bool"""
     return op.Equal(a, b)
 
 
 @aten("aten::ne")
-def ne_scalars(a: TReal, b: TReal) -> BOOL:
+def ne_scalars(a: TRealOrUInt8, b: TRealOrUInt8) -> BOOL:
     """ne(Scalar a, Scalar b) -> bool"""
     return op.Not(op.Equal(a, b))
 
 
 @aten("aten::greater.Tensor")
-def greater(self: TReal, other: TReal) -> BOOL:
+def greater(self: TRealOrUInt8, other: TRealOrUInt8) -> BOOL:
     """greater.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Greater(*promote(self, other))
 
 
 @aten("aten::greater_equal.Tensor")
-def greater_equal(self: TReal, other: TReal) -> BOOL:
+def greater_equal(self: TRealOrUInt8, other: TRealOrUInt8) -> BOOL:
     """greater_equal.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.GreaterOrEqual(*promote(self, other))
 
 
 @aten("aten::less.Tensor")
-def less(self: TReal, other: TReal) -> BOOL:
+def less(self: TRealOrUInt8, other: TRealOrUInt8) -> BOOL:
     """less.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.Less(*promote(self, other))
 
 
 @aten("aten::less_equal.Tensor")
-def less_equal(self: TReal, other: TReal) -> BOOL:
+def less_equal(self: TRealOrUInt8, other: TRealOrUInt8) -> BOOL:
     """less_equal.Tensor(Tensor self, Tensor other) -> Tensor"""
     return op.LessOrEqual(*promote(self, other))
 
 
 @aten("aten::bitwise_and.Scalar_Tensor")
-def bitwise_and_scalar_tensor(self: TTensor, other: TTensor) -> TTensor:
+def bitwise_and_scalar_tensor(self: TAnyTensor, other: TAnyTensor) -> TAnyTensor:
     """bitwise_and.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"""
     return bitwise_and(other, scalar_like(self, other))
 
 
 @aten("aten::bitwise_or.Scalar_Tensor")
-def bitwise_or_scalar_tensor(self: TTensor, other: TTensor) -> TTensor:
+def bitwise_or_scalar_tensor(self: TAnyTensor, other: TAnyTensor) -> TAnyTensor:
     """bitwise_or.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"""
     return bitwise_or(other, scalar_like(self, other))
 
 
 @aten("aten::bitwise_xor.Scalar_Tensor")
-def bitwise_xor_scalar_tensor(self: TTensor, other: TTensor) -> TTensor:
+def bitwise_xor_scalar_tensor(self: TAnyTensor, other: TAnyTensor) -> TAnyTensor:
     """bitwise_xor.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"""
     return bitwise_xor(other, scalar_like(self, other))
 
@@ -780,7 +808,7 @@ _UNSIGNED = {
     "aten::__lshift__.Tensor",
     "aten::__lshift__.Scalar",
 )
-def bitwise_left_shift(self: TInt, other: TInt) -> TInt:
+def bitwise_left_shift(self: TIntOrUInt8, other: TIntOrUInt8) -> TIntOrUInt8:
     """bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor
 
     ONNX BitShift takes unsigned integers: a signed ``self`` is shifted as the unsigned
@@ -795,7 +823,7 @@ def bitwise_left_shift(self: TInt, other: TInt) -> TInt:
 
 
 @aten("aten::bitwise_left_shift.Scalar_Tensor")
-def bitwise_left_shift_scalar_tensor(self: TInt, other: TInt) -> TInt:
+def bitwise_left_shift_scalar_tensor(self: TIntOrUInt8, other: TIntOrUInt8) -> TIntOrUInt8:
     """bitwise_left_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"""
     return bitwise_left_shift(scalar_like(self, other), other)
 
@@ -806,7 +834,7 @@ def bitwise_left_shift_scalar_tensor(self: TInt, other: TInt) -> TInt:
     "aten::__rshift__.Tensor",
     "aten::__rshift__.Scalar",
 )
-def bitwise_right_shift(self: TInt, other: TInt) -> TInt:
+def bitwise_right_shift(self: TIntOrUInt8, other: TIntOrUInt8) -> TIntOrUInt8:
     """bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor
 
     Arithmetic shift: a signed ``self`` is divided by ``2**other`` rounding toward minus
@@ -822,25 +850,25 @@ def bitwise_right_shift(self: TInt, other: TInt) -> TInt:
 
 
 @aten("aten::bitwise_right_shift.Scalar_Tensor")
-def bitwise_right_shift_scalar_tensor(self: TInt, other: TInt) -> TInt:
+def bitwise_right_shift_scalar_tensor(self: TIntOrUInt8, other: TIntOrUInt8) -> TIntOrUInt8:
     """bitwise_right_shift.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"""
     return bitwise_right_shift(scalar_like(self, other), other)
 
 
 @aten("aten::clamp_max", "aten::clamp_max.Tensor")
-def clamp_max(self: TReal, max: TReal) -> TReal:
+def clamp_max(self: TRealOrUInt8, max: TRealOrUInt8) -> TRealOrUInt8:
     """clamp_max(Tensor self, Scalar max) -> Tensor"""
     return op.Min(self, scalar_like(max, self))
 
 
 @aten("aten::clamp_min", "aten::clamp_min.Tensor")
-def clamp_min(self: TReal, min: TReal) -> TReal:
+def clamp_min(self: TRealOrUInt8, min: TRealOrUInt8) -> TRealOrUInt8:
     """clamp_min(Tensor self, Scalar min) -> Tensor"""
     return op.Max(self, scalar_like(min, self))
 
 
 @aten("aten::remainder.Scalar_Tensor")
-def remainder_scalar_tensor(self: TReal, other: TReal) -> TReal:
+def remainder_scalar_tensor(self: TRealOrUInt8, other: TRealOrUInt8) -> TRealOrUInt8:
     """remainder.Scalar_Tensor(Scalar self, Tensor other) -> Tensor"""
     return remainder(scalar_like(self, other), other)
 
@@ -925,7 +953,7 @@ def frac(self: TFloat) -> TFloat:
 
 
 @aten("aten::heaviside")
-def heaviside(self: TReal, values: TReal) -> TReal:
+def heaviside(self: TRealOrUInt8, values: TRealOrUInt8) -> TRealOrUInt8:
     """heaviside(Tensor self, Tensor values) -> Tensor"""
     zero = _const(0, self)
     step = op.CastLike(op.Greater(self, zero), self)
@@ -933,7 +961,7 @@ def heaviside(self: TReal, values: TReal) -> TReal:
 
 
 @aten("aten::isfinite")
-def isfinite(self: TTensor) -> BOOL:
+def isfinite(self: TAnyTensor) -> BOOL:
     """isfinite(Tensor self) -> Tensor"""
     if not is_floating(self):
         return op.Expand(_bool(True), op.Shape(self))
@@ -941,7 +969,7 @@ def isfinite(self: TTensor) -> BOOL:
 
 
 @aten("aten::isneginf")
-def isneginf(self: TTensor) -> BOOL:
+def isneginf(self: TAnyTensor) -> BOOL:
     """isneginf(Tensor self) -> Tensor"""
     if not is_floating(self):
         return op.Expand(_bool(False), op.Shape(self))
@@ -949,7 +977,7 @@ def isneginf(self: TTensor) -> BOOL:
 
 
 @aten("aten::isposinf")
-def isposinf(self: TTensor) -> BOOL:
+def isposinf(self: TAnyTensor) -> BOOL:
     """isposinf(Tensor self) -> Tensor"""
     if not is_floating(self):
         return op.Expand(_bool(False), op.Shape(self))
@@ -1014,7 +1042,7 @@ def log_sigmoid(self: TFloat) -> TFloat:
 
 
 @aten("aten::signbit")
-def signbit(self: TReal) -> BOOL:
+def signbit(self: TRealOrUInt8) -> BOOL:
     """signbit(Tensor self) -> Tensor
 
     Negative, or -0.0 (whose reciprocal is -inf).
@@ -1099,7 +1127,7 @@ def round_decimals(self: TFloat, *, decimals: int = 0) -> TFloat:
 
 
 @aten("aten::relu6")
-def relu6(self: TReal) -> TReal:
+def relu6(self: TRealOrUInt8) -> TRealOrUInt8:
     """relu6(Tensor self) -> Tensor"""
     return op.Clip(self, _const(0, self), _const(6, self))
 
@@ -1142,7 +1170,9 @@ def hardtanh_backward(grad_output: TFloat, self: TFloat, min_val: float, max_val
 
 
 @aten("aten::addcmul")
-def addcmul(self: TReal, tensor1: TReal, tensor2: TReal, *, value: float = 1.0) -> TReal:
+def addcmul(
+    self: TRealOrUInt8, tensor1: TRealOrUInt8, tensor2: TRealOrUInt8, *, value: float = 1.0
+) -> TRealOrUInt8:
     """addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor"""
     product = op.Mul(tensor1, tensor2)
     if value != 1:
@@ -1160,7 +1190,7 @@ def addcdiv(self: TFloat, tensor1: TFloat, tensor2: TFloat, *, value: float = 1.
 
 
 @aten("aten::where.Scalar")
-def where_scalars(condition: BOOL, self: TTensor, other: TTensor) -> TTensor:
+def where_scalars(condition: BOOL, self: TAnyTensor, other: TAnyTensor) -> TAnyTensor:
     """where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor
 
     Two numbers (torch.onnx makes each a constant of its own Python type): of one type,
@@ -1190,7 +1220,7 @@ def _tensor(t: Any, dtype: int, default: ir.DataType) -> Any:
 @aten("aten::tensor.bool")
 def tensor_bool(
     t: bool, *, dtype: int = -1, device: str = "", requires_grad: bool = False
-) -> TTensor:
+) -> TAnyTensor:
     """tensor.bool(bool t, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False) -> Tensor"""
     return _tensor(t, dtype, ir.DataType.BOOL)
 
@@ -1198,7 +1228,7 @@ def tensor_bool(
 @aten("aten::tensor.float")
 def tensor_float(
     t: float, *, dtype: int = -1, device: str = "", requires_grad: bool = False
-) -> TTensor:
+) -> TAnyTensor:
     """tensor.float(float t, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False) -> Tensor"""
     return _tensor(t, dtype, ir.DataType.FLOAT)
 
@@ -1206,15 +1236,15 @@ def tensor_float(
 @aten("aten::tensor.int")
 def tensor_int(
     t: int, *, dtype: int = -1, device: str = "", requires_grad: bool = False
-) -> TTensor:
+) -> TAnyTensor:
     """tensor.int(int t, *, ScalarType? dtype=None, Device? device=None, bool requires_grad=False) -> Tensor"""
     return _tensor(t, dtype, ir.DataType.INT64)
 
 
 @aten("aten::isclose")
 def isclose(
-    self: TTensor,
-    other: TTensor,
+    self: TAnyTensor,
+    other: TAnyTensor,
     rtol: float = 1e-05,
     atol: float = 1e-08,
     equal_nan: bool = False,
@@ -1242,8 +1272,8 @@ def isclose(
 
 @aten("aten::allclose")
 def allclose(
-    self: TTensor,
-    other: TTensor,
+    self: TAnyTensor,
+    other: TAnyTensor,
     rtol: float = 1e-05,
     atol: float = 1e-08,
     equal_nan: bool = False,
@@ -1253,7 +1283,7 @@ def allclose(
 
 
 @aten("aten::equal")
-def equal(self: TTensor, other: TTensor) -> BOOL:
+def equal(self: TAnyTensor, other: TAnyTensor) -> BOOL:
     """equal(Tensor self, Tensor other) -> bool
 
     Whether every element is equal (the shapes are taken to be equal).
@@ -1267,6 +1297,6 @@ def _all_true(flags: Any) -> Any:
 
 
 @aten("aten::is_nonzero")
-def is_nonzero(self: TTensor) -> BOOL:
+def is_nonzero(self: TAnyTensor) -> BOOL:
     """is_nonzero(Tensor self) -> bool"""
     return op.Cast(op.Reshape(self, int64_constant([])), to=BOOL.dtype)

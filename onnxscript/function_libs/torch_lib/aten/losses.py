@@ -19,7 +19,7 @@ from onnxscript.function_libs.torch_lib.helpers.sizes import (
     scalar_like,
 )
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import TFloat, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import TAnyTensor, TFloat
 
 _NONE, _MEAN, _SUM = 0, 1, 2
 _REDUCTION_NAMES = ("none", "mean", "sum")
@@ -96,7 +96,7 @@ def _nll(log_probs: Any, target: Any, weight: Any, reduction: int, ignore_index:
 @aten("aten::nll_loss")
 def nll_loss(
     self: TFloat,
-    target: TTensor,
+    target: TAnyTensor,
     weight: TFloat | None = None,
     reduction: int = _MEAN,
     ignore_index: int = -100,
@@ -112,7 +112,7 @@ def nll_loss(
 
 @aten("aten::nll_loss_forward")
 def nll_loss_forward(
-    self: TFloat, target: TTensor, weight: TFloat | None, reduction: int, ignore_index: int
+    self: TFloat, target: TAnyTensor, weight: TFloat | None, reduction: int, ignore_index: int
 ) -> tuple[TFloat, TFloat]:
     """nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight)
 
@@ -128,7 +128,7 @@ def nll_loss_forward(
 @aten("aten::cross_entropy_loss")
 def cross_entropy_loss(
     self: TFloat,
-    target: TTensor,
+    target: TAnyTensor,
     weight: TFloat | None = None,
     reduction: int = _MEAN,
     ignore_index: int = -100,

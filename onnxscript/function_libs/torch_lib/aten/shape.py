@@ -14,6 +14,7 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.aten.elementwise import floor_divide_int
 from onnxscript.function_libs.torch_lib.helpers.complex_layout import complex_axis, parts_constant
 from onnxscript.function_libs.torch_lib.helpers.constants import int64_constant
 from onnxscript.function_libs.torch_lib.helpers.facts import dim as static_dim
@@ -46,9 +47,8 @@ from onnxscript.function_libs.torch_lib.helpers.sizes import (
     sub,
     vector_input,
 )
-from onnxscript.function_libs.torch_lib.ops.elementwise import floor_divide_int
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TAnyTensor
 
 
 def _reshape(self: Any, size: Any) -> Any:
@@ -81,25 +81,25 @@ def _own_dim(self: Any, size: Any, position: int) -> bool:
 
 
 @aten("aten::view", "aten::_unsafe_view", "aten::view_copy")
-def view(self: TTensor, size: Sequence[int]) -> TTensor:
+def view(self: TAnyTensor, size: Sequence[int]) -> TAnyTensor:
     """view(Tensor(a) self, SymInt[] size) -> Tensor(a)"""
     return _reshape(self, size)
 
 
 @aten("aten::reshape")
-def reshape(self: TTensor, shape: Sequence[int]) -> TTensor:
+def reshape(self: TAnyTensor, shape: Sequence[int]) -> TAnyTensor:
     """reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)"""
     return _reshape(self, shape)
 
 
 @aten("aten::view_as")
-def view_as(self: TTensor, other: TTensor) -> TTensor:
+def view_as(self: TAnyTensor, other: TAnyTensor) -> TAnyTensor:
     """view_as(Tensor(a) self, Tensor other) -> Tensor(a)"""
     return _reshape_like(self, other)
 
 
 @aten("aten::view_as", complex=True)
-def view_as_complex_layout(self: TTensor, other: TTensor) -> TTensor:
+def view_as_complex_layout(self: TAnyTensor, other: TAnyTensor) -> TAnyTensor:
     """view_as(Tensor(a) self, Tensor other) -> Tensor(a)
 
     A complex ``self`` shaped as ``other``, taken to be complex too (its layout's shape,
@@ -115,14 +115,14 @@ def _reshape_like(self: Any, other: Any) -> Any:
 
 
 @aten("aten::permute", "aten::permute_copy")
-def permute(self: TTensor, dims: Sequence[int]) -> TTensor:
+def permute(self: TAnyTensor, dims: Sequence[int]) -> TAnyTensor:
     """permute(Tensor(a) self, int[] dims) -> Tensor(a)"""
     count = rank(self)
     return op.Transpose(self, perm=[d % count if count else d for d in dims])
 
 
 @aten("aten::transpose.int", "aten::transpose_copy.int")
-def transpose(self: TTensor, dim0: int, dim1: int) -> TTensor:
+def transpose(self: TAnyTensor, dim0: int, dim1: int) -> TAnyTensor:
     """transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)"""
     count = rank(self)
     if count < 2:
@@ -134,19 +134,19 @@ def transpose(self: TTensor, dim0: int, dim1: int) -> TTensor:
 
 
 @aten("aten::contiguous")
-def contiguous(self: TTensor, *, memory_format: str = "") -> TTensor:
+def contiguous(self: TAnyTensor, *, memory_format: str = "") -> TAnyTensor:
     """contiguous(Tensor(a) self, *, MemoryFormat memory_format=0) -> Tensor(a)"""
     return op.Identity(self)
 
 
 @aten("aten::contiguous", complex=True)
-def contiguous_complex(self: TTensor, *, memory_format: str = "") -> TTensor:
+def contiguous_complex(self: TAnyTensor, *, memory_format: str = "") -> TAnyTensor:
     """contiguous(Tensor(a) self, *, MemoryFormat memory_format=0) -> Tensor(a)"""
     return op.Identity(self)
 
 
 @aten("aten::expand", "aten::expand_copy")
-def expand(self: TTensor, size: Sequence[int], implicit: bool = False) -> TTensor:
+def expand(self: TAnyTensor, size: Sequence[int], implicit: bool = False) -> TAnyTensor:
     """expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)
 
     -1 keeps a dim: Expand's broadcasting keeps it for a 1.
@@ -156,25 +156,25 @@ def expand(self: TTensor, size: Sequence[int], implicit: bool = False) -> TTenso
 
 
 @aten("aten::broadcast_to")
-def broadcast_to(self: TTensor, size: Sequence[int]) -> TTensor:
+def broadcast_to(self: TAnyTensor, size: Sequence[int]) -> TAnyTensor:
     """broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)"""
     return expand(self, size)
 
 
 @aten("aten::broadcast_to", complex=True)
-def broadcast_to_complex(self: TTensor, size: Sequence[int]) -> TTensor:
+def broadcast_to_complex(self: TAnyTensor, size: Sequence[int]) -> TAnyTensor:
     """broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)"""
     return expand(self, [*size, 2])
 
 
 @aten("aten::expand_as")
-def expand_as(self: TTensor, other: TTensor) -> TTensor:
+def expand_as(self: TAnyTensor, other: TAnyTensor) -> TAnyTensor:
     """expand_as(Tensor(a) self, Tensor other) -> Tensor(a)"""
     return op.Expand(self, shape_of(other))
 
 
 @aten("aten::expand_as", complex=True)
-def expand_as_complex(self: TTensor, other: TTensor) -> TTensor:
+def expand_as_complex(self: TAnyTensor, other: TAnyTensor) -> TAnyTensor:
     """expand_as(Tensor(a) self, Tensor other) -> Tensor(a)
 
     Like :func:`view_as_complex_layout`, ``other`` is taken to be complex.
@@ -183,12 +183,12 @@ def expand_as_complex(self: TTensor, other: TTensor) -> TTensor:
 
 
 @aten("aten::unsqueeze", "aten::unsqueeze_copy")
-def unsqueeze(self: TTensor, dim: int) -> TTensor:
+def unsqueeze(self: TAnyTensor, dim: int) -> TAnyTensor:
     """unsqueeze(Tensor(a) self, int dim) -> Tensor(a)"""
     return op.Unsqueeze(self, [dim])
 
 
-def _squeeze(self: TTensor, dims: Sequence[int]) -> TTensor:
+def _squeeze(self: TAnyTensor, dims: Sequence[int]) -> TAnyTensor:
     """Remove the listed dims that are 1 (torch ignores the others)."""
     if rank(self) == 0:
         return op.Identity(self)
@@ -197,25 +197,25 @@ def _squeeze(self: TTensor, dims: Sequence[int]) -> TTensor:
 
 
 @aten("aten::squeeze.dim", "aten::squeeze_copy.dim")
-def squeeze_dim(self: TTensor, dim: int) -> TTensor:
+def squeeze_dim(self: TAnyTensor, dim: int) -> TAnyTensor:
     """squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)"""
     return _squeeze(self, [dim])
 
 
 @aten("aten::squeeze.dims", "aten::squeeze_copy.dims")
-def squeeze_dims(self: TTensor, dim: Sequence[int]) -> TTensor:
+def squeeze_dims(self: TAnyTensor, dim: Sequence[int]) -> TAnyTensor:
     """squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)"""
     return _squeeze(self, list(dim))
 
 
 @aten("aten::squeeze", "aten::squeeze_copy")
-def squeeze(self: TTensor) -> TTensor:
+def squeeze(self: TAnyTensor) -> TAnyTensor:
     """squeeze(Tensor(a) self) -> Tensor(a)"""
     return _squeeze(self, list(range(rank(self))))
 
 
 @aten("aten::flatten.using_ints")
-def flatten(self: TTensor, start_dim: int = 0, end_dim: int = -1) -> TTensor:
+def flatten(self: TAnyTensor, start_dim: int = 0, end_dim: int = -1) -> TAnyTensor:
     """flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)"""
     if rank(self) == 0:
         return op.Reshape(self, [1])
@@ -223,7 +223,7 @@ def flatten(self: TTensor, start_dim: int = 0, end_dim: int = -1) -> TTensor:
 
 
 @aten("aten::flatten.using_ints", complex=True)
-def flatten_complex(self: TTensor, start_dim: int = 0, end_dim: int = -1) -> TTensor:
+def flatten_complex(self: TAnyTensor, start_dim: int = 0, end_dim: int = -1) -> TAnyTensor:
     """flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)"""
     count = rank(self) - 1
     if count == 0:
@@ -247,13 +247,13 @@ def _flatten(self: Any, start: int, end: int) -> Any:
 
 
 @aten("aten::unflatten.int")
-def unflatten(self: TTensor, dim: int, sizes: Sequence[int]) -> TTensor:
+def unflatten(self: TAnyTensor, dim: int, sizes: Sequence[int]) -> TAnyTensor:
     """unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)"""
     return _unflatten(self, dim % rank(self), sizes)
 
 
 @aten("aten::unflatten.int", complex=True)
-def unflatten_complex(self: TTensor, dim: int, sizes: Sequence[int]) -> TTensor:
+def unflatten_complex(self: TAnyTensor, dim: int, sizes: Sequence[int]) -> TAnyTensor:
     """unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)"""
     return _unflatten(self, complex_axis(self, dim), sizes)
 
@@ -270,20 +270,20 @@ def _unflatten(self: Any, axis: int, sizes: Sequence[Any]) -> Any:
 
 
 @aten("aten::cat", "aten::concat", "aten::concatenate")
-def cat(tensors: Sequence[TTensor], dim: int = 0) -> TTensor:
+def cat(tensors: Sequence[TAnyTensor], dim: int = 0) -> TAnyTensor:
     """cat(Tensor[] tensors, int dim=0) -> Tensor"""
     present = [t for t in tensors if not is_empty_vector(t)]
     return op.Concat(*(present or tensors), axis=dim)
 
 
 @aten("aten::stack")
-def stack(tensors: Sequence[TTensor], dim: int = 0) -> TTensor:
+def stack(tensors: Sequence[TAnyTensor], dim: int = 0) -> TAnyTensor:
     """stack(Tensor[] tensors, int dim=0) -> Tensor"""
     return _stack(tensors, dim % (rank(tensors[0]) + 1))
 
 
 @aten("aten::stack", complex=True)
-def stack_complex(tensors: Sequence[TTensor], dim: int = 0) -> TTensor:
+def stack_complex(tensors: Sequence[TAnyTensor], dim: int = 0) -> TAnyTensor:
     """stack(Tensor[] tensors, int dim=0) -> Tensor"""
     return _stack(tensors, dim % rank(tensors[0]))
 
@@ -296,7 +296,9 @@ def _stack(tensors: Sequence[Any], axis: int) -> Any:
 
 
 @aten("aten::slice.Tensor", "aten::slice_copy.Tensor")
-def slice_(self: TTensor, dim: int = 0, start: int = 0, end: int = BIG, step: int = 1) -> TTensor:
+def slice_(
+    self: TAnyTensor, dim: int = 0, start: int = 0, end: int = BIG, step: int = 1
+) -> TAnyTensor:
     """slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)
 
     Attributes, not optional inputs, so that torch.onnx drops an omitted bound (None)
@@ -323,13 +325,13 @@ def _given(value: Any, default: Any) -> Any:
 
 
 @aten("aten::narrow")
-def narrow(self: TTensor, dim: int, start: int, length: int) -> TTensor:
+def narrow(self: TAnyTensor, dim: int, start: int, length: int) -> TAnyTensor:
     """narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)"""
     return _narrow(self, dim, start, length)
 
 
 @aten("aten::narrow", complex=True)
-def narrow_complex(self: TTensor, dim: int, start: int, length: int) -> TTensor:
+def narrow_complex(self: TAnyTensor, dim: int, start: int, length: int) -> TAnyTensor:
     """narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)"""
     return _narrow(self, complex_axis(self, dim), start, length)
 
@@ -348,13 +350,13 @@ def _narrow(self: Any, axis: int, start: Any, length: Any) -> Any:
 
 
 @aten("aten::select.int", "aten::select_copy.int")
-def select(self: TTensor, dim: int, index: int) -> TTensor:
+def select(self: TAnyTensor, dim: int, index: int) -> TAnyTensor:
     """select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)"""
     return op.Gather(self, as_int64(index), axis=dim)
 
 
 @aten("aten::split.Tensor", "aten::split_copy.Tensor", "aten::unsafe_split.Tensor")
-def split(self: TTensor, split_size: int, dim: int = 0) -> Sequence[TTensor]:
+def split(self: TAnyTensor, split_size: int, dim: int = 0) -> Sequence[TAnyTensor]:
     """split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]"""
     return _split(self, split_size, dim)
 
@@ -383,7 +385,9 @@ def _typed_sequence(parts: Any, like: Any) -> Any:
 
 
 @aten("aten::split_with_sizes", "aten::split_with_sizes_copy")
-def split_with_sizes(self: TTensor, split_sizes: Sequence[int], dim: int = 0) -> Sequence[TTensor]:
+def split_with_sizes(
+    self: TAnyTensor, split_sizes: Sequence[int], dim: int = 0
+) -> Sequence[TAnyTensor]:
     """split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]"""
     return _split_with_sizes(self, list(split_sizes), dim)
 
@@ -405,7 +409,7 @@ def _split_with_sizes(self: Any, sizes: list[Any], axis: int) -> list[Any]:
 
 
 @aten("aten::split.sizes", "aten::split")
-def split_sizes(self: TTensor, split_size: Sequence[int], dim: int = 0) -> Sequence[TTensor]:
+def split_sizes(self: TAnyTensor, split_size: Sequence[int], dim: int = 0) -> Sequence[TAnyTensor]:
     """split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]
 
     ``split`` with a list of sizes (``split_with_sizes`` under another schema).
@@ -415,20 +419,20 @@ def split_sizes(self: TTensor, split_size: Sequence[int], dim: int = 0) -> Seque
 
 @aten("aten::split.sizes", "aten::split", complex=True)
 def split_sizes_complex(
-    self: TTensor, split_size: Sequence[int], dim: int = 0
-) -> Sequence[TTensor]:
+    self: TAnyTensor, split_size: Sequence[int], dim: int = 0
+) -> Sequence[TAnyTensor]:
     """split.sizes(Tensor(a -> *) self, SymInt[] split_size, int dim=0) -> Tensor(a)[]"""
     return _split_with_sizes(self, list(split_size), complex_axis(self, dim))
 
 
 @aten("aten::chunk")
-def chunk(self: TTensor, chunks: int, dim: int = 0) -> Sequence[TTensor]:
+def chunk(self: TAnyTensor, chunks: int, dim: int = 0) -> Sequence[TAnyTensor]:
     """chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]"""
     return _chunk(self, chunks, dim)
 
 
 @aten("aten::chunk", complex=True)
-def chunk_complex(self: TTensor, chunks: int, dim: int = 0) -> Sequence[TTensor]:
+def chunk_complex(self: TAnyTensor, chunks: int, dim: int = 0) -> Sequence[TAnyTensor]:
     """chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]"""
     return _chunk(self, chunks, complex_axis(self, dim))
 
@@ -451,13 +455,13 @@ def _chunk(self: Any, chunks: int, axis: int) -> list[Any]:
 
 
 @aten("aten::unbind.int")
-def unbind(self: TTensor, dim: int = 0) -> Sequence[TTensor]:
+def unbind(self: TAnyTensor, dim: int = 0) -> Sequence[TAnyTensor]:
     """unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]"""
     return _unbind(self, dim % rank(self))
 
 
 @aten("aten::unbind.int", complex=True)
-def unbind_complex(self: TTensor, dim: int = 0) -> Sequence[TTensor]:
+def unbind_complex(self: TAnyTensor, dim: int = 0) -> Sequence[TAnyTensor]:
     """unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]"""
     return _unbind(self, complex_axis(self, dim))
 
@@ -475,7 +479,7 @@ def _unbind(self: Any, axis: int) -> Any:
 
 
 @aten("aten::index_select")
-def index_select(self: TTensor, dim: int, index: INT64) -> TTensor:
+def index_select(self: TAnyTensor, dim: int, index: INT64) -> TAnyTensor:
     """index_select(Tensor self, int dim, Tensor index) -> Tensor"""
     if rank(self) == 0:
         return op.Identity(self)  # the only valid index is 0
@@ -483,7 +487,7 @@ def index_select(self: TTensor, dim: int, index: INT64) -> TTensor:
 
 
 @aten("aten::gather")
-def gather(self: TTensor, dim: int, index: INT64, sparse_grad: bool = False) -> TTensor:
+def gather(self: TAnyTensor, dim: int, index: INT64, sparse_grad: bool = False) -> TAnyTensor:
     """gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor"""
     return op.GatherElements(self, index, axis=dim)
 
@@ -500,7 +504,7 @@ def _pad_pairs(count: int, pad: Sequence[Any]) -> tuple[list[Any], list[Any]]:
 
 
 @aten("aten::constant_pad_nd")
-def constant_pad_nd(self: TTensor, pad: Sequence[int], value: float = 0.0) -> TTensor:
+def constant_pad_nd(self: TAnyTensor, pad: Sequence[int], value: float = 0.0) -> TAnyTensor:
     """constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor"""
     return _constant_pad(self, pad, value, rank(self))
 
@@ -513,7 +517,9 @@ def _constant_pad(self: Any, pad: Sequence[Any], value: Any, count: int) -> Any:
 
 
 @aten("aten::pad")
-def pad(self: TTensor, pad: Sequence[int], mode: str = "constant", value: float = 0.0) -> TTensor:
+def pad(
+    self: TAnyTensor, pad: Sequence[int], mode: str = "constant", value: float = 0.0
+) -> TAnyTensor:
     """pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor
 
     torch.nn.functional.pad: constant, reflect, replicate or circular, pairs from the
@@ -535,8 +541,8 @@ def _pad(self: Any, pads: Sequence[Any], mode: str, value: float) -> Any:
 
 @aten("aten::pad", complex=True)
 def pad_complex(
-    self: TTensor, pad: Sequence[int], mode: str = "constant", value: float = 0.0
-) -> TTensor:
+    self: TAnyTensor, pad: Sequence[int], mode: str = "constant", value: float = 0.0
+) -> TAnyTensor:
     """pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor
 
     The complex dims padded (the parts axis gets a (0, 0) pair); a non-zero constant
@@ -553,7 +559,7 @@ def pad_complex(
 
 
 @aten("aten::flip")
-def flip(self: TTensor, dims: Sequence[int]) -> TTensor:
+def flip(self: TAnyTensor, dims: Sequence[int]) -> TAnyTensor:
     """flip(Tensor self, int[] dims) -> Tensor"""
     if not dims:
         return op.Identity(self)
@@ -562,7 +568,7 @@ def flip(self: TTensor, dims: Sequence[int]) -> TTensor:
 
 
 @aten("aten::repeat")
-def repeat(self: TTensor, repeats: Sequence[int]) -> TTensor:
+def repeat(self: TAnyTensor, repeats: Sequence[int]) -> TAnyTensor:
     """repeat(Tensor self, SymInt[] repeats) -> Tensor"""
     extra = len(repeats) - rank(self)
     base = op.Unsqueeze(self, list(range(extra))) if extra > 0 else self
@@ -570,7 +576,7 @@ def repeat(self: TTensor, repeats: Sequence[int]) -> TTensor:
 
 
 @aten("aten::tile")
-def tile(self: TTensor, dims: Sequence[int]) -> TTensor:
+def tile(self: TAnyTensor, dims: Sequence[int]) -> TAnyTensor:
     """tile(Tensor self, SymInt[] dims) -> Tensor
 
     ``repeat`` with ``dims`` padded by leading 1s to the rank.
@@ -579,13 +585,13 @@ def tile(self: TTensor, dims: Sequence[int]) -> TTensor:
 
 
 @aten("aten::tile", complex=True)
-def tile_complex(self: TTensor, dims: Sequence[int]) -> TTensor:
+def tile_complex(self: TAnyTensor, dims: Sequence[int]) -> TAnyTensor:
     """tile(Tensor self, SymInt[] dims) -> Tensor"""
     return repeat(self, [1] * (rank(self) - 1 - len(dims)) + [*dims, 1])
 
 
 @aten("aten::unfold")
-def unfold(self: TTensor, dimension: int, size: int, step: int) -> TTensor:
+def unfold(self: TAnyTensor, dimension: int, size: int, step: int) -> TAnyTensor:
     """unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)
 
     Windows of ``size`` every ``step`` along ``dimension``: that dim becomes the number
@@ -612,7 +618,7 @@ def unfold(self: TTensor, dimension: int, size: int, step: int) -> TTensor:
 
 
 @aten("aten::take")
-def take(self: TTensor, index: INT64) -> TTensor:
+def take(self: TAnyTensor, index: INT64) -> TAnyTensor:
     """take(Tensor self, Tensor index) -> Tensor
 
     Elements of the flattened tensor (negative indices count from the end).
@@ -621,7 +627,7 @@ def take(self: TTensor, index: INT64) -> TTensor:
 
 
 @aten("aten::nonzero")
-def nonzero(self: TTensor) -> INT64:
+def nonzero(self: TAnyTensor) -> INT64:
     """nonzero(Tensor self) -> Tensor"""
     if rank(self) == 0:  # torch: one row per true scalar, with no columns
         found = op.Transpose(op.NonZero(op.Reshape(self, [1])), perm=[1, 0])
@@ -630,14 +636,14 @@ def nonzero(self: TTensor) -> INT64:
 
 
 @aten("aten::scatter.src")
-def scatter(self: TTensor, dim: int, index: INT64, src: TTensor) -> TTensor:
+def scatter(self: TAnyTensor, dim: int, index: INT64, src: TAnyTensor) -> TAnyTensor:
     """scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor"""
     updates = op.Expand(op.CastLike(src, self), op.Shape(index)) if rank(src) == 0 else src
     return _scatter_elements(self, index, updates, dim)
 
 
 @aten("aten::scatter.value")
-def scatter_value(self: TTensor, dim: int, index: INT64, value: float) -> TTensor:
+def scatter_value(self: TAnyTensor, dim: int, index: INT64, value: float) -> TAnyTensor:
     """scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor
 
     Every indexed position set to the number ``value``.
@@ -655,7 +661,7 @@ def _scatter_elements(self: Any, index: Any, updates: Any, dim: int) -> Any:
 
 
 @aten("aten::scatter_add")
-def scatter_add(self: TTensor, dim: int, index: INT64, src: TTensor) -> TTensor:
+def scatter_add(self: TAnyTensor, dim: int, index: INT64, src: TAnyTensor) -> TAnyTensor:
     """scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor"""
     return op.ScatterElements(self, index, src, axis=dim, reduction="add")
 
@@ -667,8 +673,13 @@ _NEUTRAL = {"sum": 0.0, "prod": 1.0, "amax": float("-inf"), "amin": float("inf")
 
 @aten("aten::scatter_reduce.two")
 def scatter_reduce(
-    self: TTensor, dim: int, index: INT64, src: TTensor, reduce: str, include_self: bool = True
-) -> TTensor:
+    self: TAnyTensor,
+    dim: int,
+    index: INT64,
+    src: TAnyTensor,
+    reduce: str,
+    include_self: bool = True,
+) -> TAnyTensor:
     """scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor"""
     if reduce == "mean":
         return _scatter_mean(self, dim, index, src, include_self)
@@ -698,8 +709,8 @@ def _scatter_mean(self: Any, dim: int, index: Any, src: Any, include_self: bool)
 
 @aten("aten::scatter.reduce")
 def scatter_with_reduce(
-    self: TTensor, dim: int, index: INT64, src: TTensor, *, reduce: str
-) -> TTensor:
+    self: TAnyTensor, dim: int, index: INT64, src: TAnyTensor, *, reduce: str
+) -> TAnyTensor:
     """scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor"""
     updates = op.Expand(op.CastLike(src, self), op.Shape(index)) if rank(src) == 0 else src
     return op.ScatterElements(self, index, updates, axis=dim, reduction=_scatter_reduction(reduce))
@@ -707,8 +718,8 @@ def scatter_with_reduce(
 
 @aten("aten::scatter.value_reduce")
 def scatter_value_with_reduce(
-    self: TTensor, dim: int, index: INT64, value: float, *, reduce: str
-) -> TTensor:
+    self: TAnyTensor, dim: int, index: INT64, value: float, *, reduce: str
+) -> TAnyTensor:
     """scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor"""
     updates = op.Expand(scalar_like(value, self), op.Shape(index))
     return op.ScatterElements(self, index, updates, axis=dim, reduction=_scatter_reduction(reduce))
@@ -739,7 +750,7 @@ def _cast_like(value: Any, like: Any) -> Any:
 
 
 @aten("aten::select_scatter")
-def select_scatter(self: TTensor, src: TTensor, dim: int, index: int) -> TTensor:
+def select_scatter(self: TAnyTensor, src: TAnyTensor, dim: int, index: int) -> TAnyTensor:
     """select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor
 
     ``self`` with ``self.select(dim, index)`` replaced by ``src``.
@@ -755,13 +766,13 @@ def select_scatter(self: TTensor, src: TTensor, dim: int, index: int) -> TTensor
 
 
 @aten("aten::reflection_pad1d", "aten::reflection_pad2d", "aten::reflection_pad3d")
-def reflection_pad(self: TTensor, padding: Sequence[int]) -> TTensor:
+def reflection_pad(self: TAnyTensor, padding: Sequence[int]) -> TAnyTensor:
     """reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor"""
     return _pad_mode(self, padding, "reflect")
 
 
 @aten("aten::replication_pad1d", "aten::replication_pad2d", "aten::replication_pad3d")
-def replication_pad(self: TTensor, padding: Sequence[int]) -> TTensor:
+def replication_pad(self: TAnyTensor, padding: Sequence[int]) -> TAnyTensor:
     """replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor"""
     return _pad_mode(self, padding, "edge")
 
@@ -857,7 +868,7 @@ def _circular_axis(self: Any, axis: int, begin: Any, end: Any) -> Any:
 
 
 @aten("aten::index.Tensor")
-def index(self: TTensor, indices: Sequence[INT64 | None]) -> TTensor:
+def index(self: TAnyTensor, indices: Sequence[INT64 | None]) -> TAnyTensor:
     """index.Tensor(Tensor self, Tensor?[] indices) -> Tensor
 
     Advanced indexing with integer index tensors (None: the whole dim), numpy's rule:
@@ -908,8 +919,8 @@ def _stacked_indices(indices: Sequence[Any], given: list[int]) -> Any:
 
 @aten("aten::index_put")
 def index_put(
-    self: TTensor, indices: Sequence[INT64 | None], values: TTensor, accumulate: bool = False
-) -> TTensor:
+    self: TAnyTensor, indices: Sequence[INT64 | None], values: TAnyTensor, accumulate: bool = False
+) -> TAnyTensor:
     """index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor
 
     ``self[indices] = values`` (``+=`` with ``accumulate``), integer index tensors.
@@ -964,13 +975,13 @@ def _masked_put(self: Any, mask: Any, values: Any, accumulate: bool) -> Any:
 
 @aten("aten::slice_scatter")
 def slice_scatter(
-    self: TTensor,
-    src: TTensor,
+    self: TAnyTensor,
+    src: TAnyTensor,
     dim: int = 0,
     start: int = 0,
     end: int = BIG,
     step: int = 1,
-) -> TTensor:
+) -> TAnyTensor:
     """slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor
 
     ``self`` with ``self[start:end:step]`` along ``dim`` replaced by ``src``: the
@@ -987,7 +998,7 @@ def slice_scatter(
 
 
 @aten("aten::diagonal", "aten::diagonal_copy")
-def diagonal(self: TTensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> TTensor:
+def diagonal(self: TAnyTensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> TAnyTensor:
     """diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)
 
     The diagonal of dims (dim1, dim2) moved to the last axis: each k takes
@@ -1017,7 +1028,7 @@ def diagonal(self: TTensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> TT
 
 
 @aten("aten::masked_scatter")
-def masked_scatter(self: TTensor, mask: BOOL, source: TTensor) -> TTensor:
+def masked_scatter(self: TAnyTensor, mask: BOOL, source: TAnyTensor) -> TAnyTensor:
     """masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor
 
     ``self`` with the positions where ``mask`` is true filled, in order, by the
@@ -1031,8 +1042,8 @@ def masked_scatter(self: TTensor, mask: BOOL, source: TTensor) -> TTensor:
 
 @aten("aten::as_strided", "aten::as_strided_copy")
 def as_strided(
-    self: TTensor, size: Sequence[int], stride: Sequence[int], storage_offset: int = 0
-) -> TTensor:
+    self: TAnyTensor, size: Sequence[int], stride: Sequence[int], storage_offset: int = 0
+) -> TAnyTensor:
     """as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)
 
     A view of the flat (contiguous) data: element ``idx`` of the result is element
@@ -1079,43 +1090,43 @@ def _check_within(self: Any, positions: Sequence[int]) -> None:
 
 
 @aten("aten::getitem")
-def getitem(self: Sequence[TTensor], i: int) -> TTensor:
+def getitem(self: Sequence[TAnyTensor], i: int) -> TAnyTensor:
     """Item ``i`` of a sequence value (0.7's name; FX graphs use ``_operator::getitem``)."""
     return op.SequenceAt(self, as_int64(i))
 
 
 @aten("aten::atleast_1d")
-def atleast_1d(self: TTensor) -> TTensor:
+def atleast_1d(self: TAnyTensor) -> TAnyTensor:
     """atleast_1d(Tensor self) -> Tensor"""
     return _at_least(self, 1)
 
 
 @aten("aten::atleast_2d")
-def atleast_2d(self: TTensor) -> TTensor:
+def atleast_2d(self: TAnyTensor) -> TAnyTensor:
     """atleast_2d(Tensor self) -> Tensor"""
     return _at_least(self, 2)
 
 
 @aten("aten::atleast_3d")
-def atleast_3d(self: TTensor) -> TTensor:
+def atleast_3d(self: TAnyTensor) -> TAnyTensor:
     """atleast_3d(Tensor self) -> Tensor"""
     return _at_least(self, 3)
 
 
 @aten("aten::atleast_1d.Sequence")
-def atleast_1d_sequence(tensors: Sequence[TTensor]) -> Sequence[TTensor]:
+def atleast_1d_sequence(tensors: Sequence[TAnyTensor]) -> Sequence[TAnyTensor]:
     """atleast_1d.Sequence(Tensor[] tensors) -> Tensor[]"""
     return [_at_least(t, 1) for t in tensors]
 
 
 @aten("aten::atleast_2d.Sequence")
-def atleast_2d_sequence(tensors: Sequence[TTensor]) -> Sequence[TTensor]:
+def atleast_2d_sequence(tensors: Sequence[TAnyTensor]) -> Sequence[TAnyTensor]:
     """atleast_2d.Sequence(Tensor[] tensors) -> Tensor[]"""
     return [_at_least(t, 2) for t in tensors]
 
 
 @aten("aten::atleast_3d.Sequence")
-def atleast_3d_sequence(tensors: Sequence[TTensor]) -> Sequence[TTensor]:
+def atleast_3d_sequence(tensors: Sequence[TAnyTensor]) -> Sequence[TAnyTensor]:
     """atleast_3d.Sequence(Tensor[] tensors) -> Tensor[]"""
     return [_at_least(t, 3) for t in tensors]
 
@@ -1134,8 +1145,27 @@ def _at_least(self: Any, count: int) -> Any:
     return op.Unsqueeze(self, axes) if axes else op.Identity(self)
 
 
+# hstack and vstack are not registered: torch decomposes them into atleast_nd and cat
+# before torch.onnx sees them. Plain functions for callers of onnxscript 0.7's names.
+
+
+def hstack(tensors: Sequence[TAnyTensor]) -> TAnyTensor:
+    """hstack(Tensor[] tensors) -> Tensor
+
+    The tensors at least 1-D, joined along dim 0 if they are 1-D, else along dim 1."""
+    widened = [_at_least(t, 1) for t in tensors]
+    return cat(widened, 0 if rank(tensors[0]) <= 1 else 1)
+
+
+def vstack(tensors: Sequence[TAnyTensor]) -> TAnyTensor:
+    """vstack(Tensor[] tensors) -> Tensor
+
+    The tensors at least 2-D, joined along dim 0."""
+    return cat([_at_least(t, 2) for t in tensors], 0)
+
+
 @aten("aten::mT")
-def matrix_transpose(self: TTensor) -> TTensor:
+def matrix_transpose(self: TAnyTensor) -> TAnyTensor:
     """mT(Tensor(a) self) -> Tensor(a)
 
     The last two dims swapped.
@@ -1144,7 +1174,7 @@ def matrix_transpose(self: TTensor) -> TTensor:
 
 
 @aten("aten::mH")
-def matrix_adjoint(self: TTensor) -> TTensor:
+def matrix_adjoint(self: TAnyTensor) -> TAnyTensor:
     """mH(Tensor(a) self) -> Tensor(a)
 
     The conjugate transpose: the transpose for real tensors.
@@ -1153,7 +1183,7 @@ def matrix_adjoint(self: TTensor) -> TTensor:
 
 
 @aten("aten::roll")
-def roll(self: TTensor, shifts: Sequence[int], dims: Sequence[int] = ()) -> TTensor:
+def roll(self: TAnyTensor, shifts: Sequence[int], dims: Sequence[int] = ()) -> TAnyTensor:
     """roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor
 
     Each dim's elements rotated by its shift: two slices concatenated. No ``dims``: the
@@ -1193,8 +1223,8 @@ _NO_DIM = -(2**62)
 
 @aten("aten::repeat_interleave.self_int")
 def repeat_interleave_self_int(
-    self: TTensor, repeats: int, dim: int = _NO_DIM, *, output_size: int = -1
-) -> TTensor:
+    self: TAnyTensor, repeats: int, dim: int = _NO_DIM, *, output_size: int = -1
+) -> TAnyTensor:
     """repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor
 
     Each element ``repeats`` times in a row along ``dim`` (of the flattened tensor when
@@ -1217,7 +1247,7 @@ def repeat_interleave_self_int(
 
 
 @aten("aten::repeat_interleave.Tensor")
-def repeat_interleave_tensor(repeats: TTensor, *, output_size: int = -1) -> TTensor:
+def repeat_interleave_tensor(repeats: TAnyTensor, *, output_size: int = -1) -> TAnyTensor:
     """repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor
 
     ``[0] * repeats[0] + [1] * repeats[1] + ...``: output position ``p`` holds the number

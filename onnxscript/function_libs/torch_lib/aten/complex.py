@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.aten import nn, shape
+from onnxscript.function_libs.torch_lib.aten.elementwise import atan2
 from onnxscript.function_libs.torch_lib.helpers.complex_layout import (
     PART_TYPE,
     complex_axis,
@@ -23,8 +25,6 @@ from onnxscript.function_libs.torch_lib.helpers.complex_layout import (
 )
 from onnxscript.function_libs.torch_lib.helpers.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.helpers.facts import rank
-from onnxscript.function_libs.torch_lib.ops import shape
-from onnxscript.function_libs.torch_lib.ops.elementwise import atan2
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat
 
@@ -388,7 +388,13 @@ def add(self: TFloat, other: TFloat, alpha: float = 1.0) -> TFloat:
     return op.Add(self, other)
 
 
-@aten("aten::sub.Tensor", "aten::sub.Scalar", complex=True)
+@aten(
+    "aten::sub.Tensor",
+    "aten::sub.Scalar",
+    "aten::subtract.Tensor",
+    "aten::subtract.Scalar",
+    complex=True,
+)
 def sub(self: TFloat, other: TFloat, alpha: float = 1.0) -> TFloat:
     """sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
     other = _operand(other, self)
@@ -397,7 +403,13 @@ def sub(self: TFloat, other: TFloat, alpha: float = 1.0) -> TFloat:
     return op.Sub(self, other)
 
 
-@aten("aten::mul.Tensor", "aten::mul.Scalar", complex=True)
+@aten(
+    "aten::mul.Tensor",
+    "aten::mul.Scalar",
+    "aten::multiply.Tensor",
+    "aten::multiply.Scalar",
+    complex=True,
+)
 def mul(self: TFloat, other: TFloat) -> TFloat:
     """mul.Tensor(Tensor self, Tensor other) -> Tensor"""
     if isinstance(other, (bool, int, float)):
@@ -410,7 +422,43 @@ def _product(a: Any, b: Any) -> Any:
     return pack(op.Sub(op.Mul(ar, br), op.Mul(ai, bi)), op.Add(op.Mul(ar, bi), op.Mul(ai, br)))
 
 
-@aten("aten::div.Tensor", "aten::div.Scalar", complex=True)
+@aten("aten::conv1d", "aten::conv2d", "aten::conv3d", complex=True)
+def conv(
+    input: TFloat,
+    weight: TFloat,
+    bias: TFloat | None = None,
+    stride: Sequence[int] = (1,),
+    padding: Sequence[int] = (0,),
+    dilation: Sequence[int] = (1,),
+    groups: int = 1,
+) -> TFloat:
+    """conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=[1], SymInt[1] padding=[0], SymInt[1] dilation=[1], SymInt groups=1) -> Tensor
+
+    (a + bi) * (w + vi) = (a*w - b*v) + (a*v + b*w)i, four real convolutions (the bias's
+    parts added to the first of each pair); an unbatched input gets a batch dim for the
+    while."""
+    unbatched = rank(input) == rank(weight) - 1
+    if unbatched:
+        input = op.Unsqueeze(input, [0])
+    common = nn.conv_attributes(rank(weight) - 3, stride, padding, dilation, groups)
+    a, b = real_part(input), imag_part(input)
+    w, v = real_part(weight), imag_part(weight)
+    bias_parts = ([], []) if bias is None else ([real_part(bias)], [imag_part(bias)])
+    real = op.Sub(op.Conv(a, w, *bias_parts[0], **common), op.Conv(b, v, **common))
+    imag = op.Add(op.Conv(a, v, *bias_parts[1], **common), op.Conv(b, w, **common))
+    result = pack(real, imag)
+    return op.Squeeze(result, [0]) if unbatched else result
+
+
+@aten(
+    "aten::div.Tensor",
+    "aten::div.Scalar",
+    "aten::divide.Tensor",
+    "aten::divide.Scalar",
+    "aten::true_divide.Tensor",
+    "aten::true_divide.Scalar",
+    complex=True,
+)
 def div(self: TFloat, other: TFloat) -> TFloat:
     """div.Tensor(Tensor self, Tensor other) -> Tensor"""
     if isinstance(other, (bool, int, float)):

@@ -29,7 +29,7 @@ from onnxscript.function_libs.torch_lib.helpers.sizes import (
     vector_input,
 )
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TAnyTensor
 from onnxscript.onnx_types import (
     BOOL,
     DOUBLE,
@@ -178,7 +178,7 @@ def empty_strided(
 
 @aten("aten::full_like")
 def full_like(
-    self: TTensor,
+    self: TAnyTensor,
     fill_value: float,
     *,
     dtype: int = -1,
@@ -186,63 +186,63 @@ def full_like(
     device: str = "",
     pin_memory: bool = False,
     memory_format: str = "",
-) -> TTensor:
+) -> TAnyTensor:
     """full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     return _filled(shape_of(self), fill_value, _dtype(dtype, element_type(self)))
 
 
 @aten("aten::zeros_like")
 def zeros_like(
-    self: TTensor,
+    self: TAnyTensor,
     *,
     dtype: int = -1,
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
     memory_format: str = "",
-) -> TTensor:
+) -> TAnyTensor:
     """zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     return _filled(shape_of(self), 0, _dtype(dtype, element_type(self)))
 
 
 @aten("aten::ones_like")
 def ones_like(
-    self: TTensor,
+    self: TAnyTensor,
     *,
     dtype: int = -1,
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
     memory_format: str = "",
-) -> TTensor:
+) -> TAnyTensor:
     """ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     return _filled(shape_of(self), 1, _dtype(dtype, element_type(self)))
 
 
 @aten("aten::empty_like")
 def empty_like(
-    self: TTensor,
+    self: TAnyTensor,
     *,
     dtype: int = -1,
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
     memory_format: str = "",
-) -> TTensor:
+) -> TAnyTensor:
     """empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     return _filled(shape_of(self), 0, _dtype(dtype, element_type(self)))
 
 
 @aten("aten::empty_like", complex=True)
 def empty_like_complex(
-    self: TTensor,
+    self: TAnyTensor,
     *,
     dtype: int = -1,
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
     memory_format: str = "",
-) -> TTensor:
+) -> TAnyTensor:
     """empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
 
     Zeros shaped like a complex tensor (its layout's shape less the parts axis).
@@ -258,35 +258,35 @@ def _complex_of(self: Any) -> int:
 
 @aten("aten::new_zeros")
 def new_zeros(
-    self: TTensor,
+    self: TAnyTensor,
     size: Sequence[int],
     *,
     dtype: int = -1,
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
-) -> TTensor:
+) -> TAnyTensor:
     """new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 0, _dtype(dtype, element_type(self)))
 
 
 @aten("aten::new_ones")
 def new_ones(
-    self: TTensor,
+    self: TAnyTensor,
     size: Sequence[int],
     *,
     dtype: int = -1,
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
-) -> TTensor:
+) -> TAnyTensor:
     """new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 1, _dtype(dtype, element_type(self)))
 
 
 @aten("aten::new_full")
 def new_full(
-    self: TTensor,
+    self: TAnyTensor,
     size: Sequence[int],
     fill_value: float,
     *,
@@ -294,28 +294,28 @@ def new_full(
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
-) -> TTensor:
+) -> TAnyTensor:
     """new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, fill_value, _dtype(dtype, element_type(self)))
 
 
 @aten("aten::new_empty")
 def new_empty(
-    self: TTensor,
+    self: TAnyTensor,
     size: Sequence[int],
     *,
     dtype: int = -1,
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
-) -> TTensor:
+) -> TAnyTensor:
     """new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 0, _dtype(dtype, element_type(self)))
 
 
 @aten("aten::new_empty_strided")
 def new_empty_strided(
-    self: TTensor,
+    self: TAnyTensor,
     size: Sequence[int],
     stride: Sequence[int],
     *,
@@ -323,21 +323,21 @@ def new_empty_strided(
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
-) -> TTensor:
+) -> TAnyTensor:
     """new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 0, _dtype(dtype, element_type(self)))
 
 
 @aten("aten::new_zeros", complex=True)
 def new_zeros_complex(
-    self: TTensor,
+    self: TAnyTensor,
     size: Sequence[int],
     *,
     dtype: int = -1,
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
-) -> TTensor:
+) -> TAnyTensor:
     """new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor
 
     The ``new_`` tensors of a complex tensor are complex unless dtype says otherwise.
@@ -347,21 +347,21 @@ def new_zeros_complex(
 
 @aten("aten::new_ones", complex=True)
 def new_ones_complex(
-    self: TTensor,
+    self: TAnyTensor,
     size: Sequence[int],
     *,
     dtype: int = -1,
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
-) -> TTensor:
+) -> TAnyTensor:
     """new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 1, _dtype(dtype, _complex_of(self)))
 
 
 @aten("aten::new_full", complex=True)
 def new_full_complex(
-    self: TTensor,
+    self: TAnyTensor,
     size: Sequence[int],
     fill_value: float,
     *,
@@ -369,28 +369,28 @@ def new_full_complex(
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
-) -> TTensor:
+) -> TAnyTensor:
     """new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, fill_value, _dtype(dtype, _complex_of(self)))
 
 
 @aten("aten::new_empty", complex=True)
 def new_empty_complex(
-    self: TTensor,
+    self: TAnyTensor,
     size: Sequence[int],
     *,
     dtype: int = -1,
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
-) -> TTensor:
+) -> TAnyTensor:
     """new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 0, _dtype(dtype, _complex_of(self)))
 
 
 @aten("aten::new_empty_strided", complex=True)
 def new_empty_strided_complex(
-    self: TTensor,
+    self: TAnyTensor,
     size: Sequence[int],
     stride: Sequence[int],
     *,
@@ -398,13 +398,13 @@ def new_empty_strided_complex(
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
-) -> TTensor:
+) -> TAnyTensor:
     """new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor"""
     return _filled(size, 0, _dtype(dtype, _complex_of(self)))
 
 
 @aten("aten::fill.Tensor")
-def fill_tensor(self: TTensor, value: TValue) -> TTensor:
+def fill_tensor(self: TAnyTensor, value: TValue) -> TAnyTensor:
     """fill.Tensor(Tensor self, Tensor value) -> Tensor
 
     ``self``'s shape filled with the 0-d tensor ``value`` in ``self``'s type.
@@ -414,7 +414,7 @@ def fill_tensor(self: TTensor, value: TValue) -> TTensor:
 
 
 @aten("aten::fill.Tensor", complex=True)
-def fill_tensor_complex(self: TTensor, value: TValue) -> TTensor:
+def fill_tensor_complex(self: TAnyTensor, value: TValue) -> TAnyTensor:
     """fill.Tensor(Tensor self, Tensor value) -> Tensor
 
     A complex tensor filled with ``value``: a complex one is its (re, im) pair, a real
@@ -541,7 +541,7 @@ def linspace(
 
 
 @aten("aten::_local_scalar_dense")
-def local_scalar_dense(self: TTensor) -> TTensor:
+def local_scalar_dense(self: TAnyTensor) -> TAnyTensor:
     """_local_scalar_dense(Tensor self) -> Scalar"""
     return op.Reshape(self, [])
 

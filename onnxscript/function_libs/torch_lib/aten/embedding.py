@@ -12,19 +12,19 @@ from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.helpers.constants import typed_constant
 from onnxscript.function_libs.torch_lib.helpers.sizes import add, dim_size, is_static, scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TAnyTensor, TFloat
 
 _SUM, _MEAN, _MAX = 0, 1, 2
 
 
 @aten("aten::embedding")
 def embedding(
-    weight: TTensor,
+    weight: TAnyTensor,
     indices: INT64,
     padding_idx: int = -1,
     scale_grad_by_freq: bool = False,
     sparse: bool = False,
-) -> TTensor:
+) -> TAnyTensor:
     """embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor"""
     return op.Gather(weight, indices, axis=0)
 

@@ -1,5 +1,5 @@
 """Reductions: sum, mean, amax/amin, max/min (along a dim or of all), argmax/argmin, prod,
-any/all, var, logsumexp and its running form."""
+any/all, var and std (with their means), logsumexp and its running form."""
 
 from __future__ import annotations
 
@@ -14,7 +14,13 @@ from onnxscript.function_libs.torch_lib.helpers.facts import (
     rank,
 )
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import BOOL, INT64, TFloat, TReal, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import (
+    BOOL,
+    INT64,
+    TAnyTensor,
+    TFloat,
+    TRealOrUInt8,
+)
 from onnxscript.onnx_types import FLOAT, INT32
 
 
@@ -28,12 +34,12 @@ def _dims(dim: Sequence[int] | int | None) -> list[int] | None:
 
 def _reduce(
     onnx_op: str,
-    self: TTensor,
+    self: TAnyTensor,
     dim: Sequence[int] | int | None,
     keepdim: bool,
     *,
     scalar: bool | None = None,
-) -> TTensor:
+) -> TAnyTensor:
     """``onnx_op`` over ``dim`` (all dims when None or empty). ``scalar`` says whether
     the original input is 0-d when ``self`` is an intermediate value (recorders may not
     give those a shape)."""
@@ -46,15 +52,15 @@ def _reduce(
     return reducer(self, dims, keepdims=int(keepdim))
 
 
-def with_dtype(self: TTensor, dtype: int) -> TTensor:
+def with_dtype(self: TAnyTensor, dtype: int) -> TAnyTensor:
     """``self`` cast to ATen's optional ``dtype`` argument (-1 or None: unchanged)."""
     return self if dtype in (-1, None) else op.Cast(self, to=dtype)
 
 
 @aten("aten::sum.dim_IntList")
 def sum_dim(
-    self: TReal, dim: Sequence[int] = (), keepdim: bool = False, *, dtype: int = -1
-) -> TReal:
+    self: TRealOrUInt8, dim: Sequence[int] = (), keepdim: bool = False, *, dtype: int = -1
+) -> TRealOrUInt8:
     """sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
     scalar = rank(self) == 0
     value = with_dtype(self, dtype)
@@ -64,51 +70,53 @@ def sum_dim(
 
 
 @aten("aten::sum")
-def sum_all(self: TReal, *, dtype: int = -1) -> TReal:
+def sum_all(self: TRealOrUInt8, *, dtype: int = -1) -> TRealOrUInt8:
     """sum(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
     return sum_dim(self, None, False, dtype=dtype)
 
 
 @aten("aten::mean.dim")
 def mean_dim(
-    self: TReal, dim: Sequence[int] = (), keepdim: bool = False, *, dtype: int = -1
-) -> TReal:
+    self: TRealOrUInt8, dim: Sequence[int] = (), keepdim: bool = False, *, dtype: int = -1
+) -> TRealOrUInt8:
     """mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
     return _reduce("ReduceMean", with_dtype(self, dtype), dim, keepdim, scalar=rank(self) == 0)
 
 
 @aten("aten::mean")
-def mean_all(self: TReal, *, dtype: int = -1) -> TReal:
+def mean_all(self: TRealOrUInt8, *, dtype: int = -1) -> TRealOrUInt8:
     """mean(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
     return mean_dim(self, None, False, dtype=dtype)
 
 
 @aten("aten::amax")
-def amax(self: TReal, dim: Sequence[int] = (), keepdim: bool = False) -> TReal:
+def amax(self: TRealOrUInt8, dim: Sequence[int] = (), keepdim: bool = False) -> TRealOrUInt8:
     """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
     return _reduce("ReduceMax", self, dim, keepdim)
 
 
 @aten("aten::amin")
-def amin(self: TReal, dim: Sequence[int] = (), keepdim: bool = False) -> TReal:
+def amin(self: TRealOrUInt8, dim: Sequence[int] = (), keepdim: bool = False) -> TRealOrUInt8:
     """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor"""
     return _reduce("ReduceMin", self, dim, keepdim)
 
 
 @aten("aten::prod")
-def prod_all(self: TReal, *, dtype: int = -1) -> TReal:
+def prod_all(self: TRealOrUInt8, *, dtype: int = -1) -> TRealOrUInt8:
     """prod(Tensor self, *, ScalarType? dtype=None) -> Tensor"""
     return _reduce("ReduceProd", with_dtype(self, dtype), None, False, scalar=rank(self) == 0)
 
 
 @aten("aten::prod.dim_int")
-def prod_dim(self: TReal, dim: int, keepdim: bool = False, *, dtype: int = -1) -> TReal:
+def prod_dim(
+    self: TRealOrUInt8, dim: int, keepdim: bool = False, *, dtype: int = -1
+) -> TRealOrUInt8:
     """prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"""
     return _reduce("ReduceProd", with_dtype(self, dtype), dim, keepdim, scalar=rank(self) == 0)
 
 
 @aten("aten::max.dim")
-def max_dim(self: TReal, dim: int, keepdim: bool = False) -> tuple[TReal, INT64]:
+def max_dim(self: TRealOrUInt8, dim: int, keepdim: bool = False) -> tuple[TRealOrUInt8, INT64]:
     """max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"""
     if rank(self) == 0:
         return op.Identity(self), op.CastLike(0, op.Shape(self))
@@ -117,7 +125,7 @@ def max_dim(self: TReal, dim: int, keepdim: bool = False) -> tuple[TReal, INT64]
 
 
 @aten("aten::min.dim")
-def min_dim(self: TReal, dim: int, keepdim: bool = False) -> tuple[TReal, INT64]:
+def min_dim(self: TRealOrUInt8, dim: int, keepdim: bool = False) -> tuple[TRealOrUInt8, INT64]:
     """min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"""
     if rank(self) == 0:
         return op.Identity(self), op.CastLike(0, op.Shape(self))
@@ -130,7 +138,7 @@ _ALL = -(2**62)
 
 
 @aten("aten::argmax")
-def argmax(self: TReal, dim: int = _ALL, keepdim: bool = False) -> INT64:
+def argmax(self: TRealOrUInt8, dim: int = _ALL, keepdim: bool = False) -> INT64:
     """argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor"""
     if dim == _ALL:
         return op.ArgMax(op.Reshape(self, [-1]), axis=0, keepdims=0)
@@ -140,7 +148,7 @@ def argmax(self: TReal, dim: int = _ALL, keepdim: bool = False) -> INT64:
 
 
 @aten("aten::argmin")
-def argmin(self: TReal, dim: int = _ALL, keepdim: bool = False) -> INT64:
+def argmin(self: TRealOrUInt8, dim: int = _ALL, keepdim: bool = False) -> INT64:
     """argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor"""
     if dim == _ALL:
         return op.ArgMin(op.Reshape(self, [-1]), axis=0, keepdims=0)
@@ -149,15 +157,17 @@ def argmin(self: TReal, dim: int = _ALL, keepdim: bool = False) -> INT64:
     return op.ArgMin(self, axis=dim, keepdims=int(keepdim))
 
 
-def _any(self: TTensor, dims: Sequence[int] | None, keepdim: bool) -> BOOL:
+def _any(self: TAnyTensor, dims: Sequence[int] | None, keepdim: bool) -> BOOL:
     return op.Cast(_bool_reduce("ReduceMax", self, dims, keepdim), to=BOOL.dtype)
 
 
-def _all(self: TTensor, dims: Sequence[int] | None, keepdim: bool) -> BOOL:
+def _all(self: TAnyTensor, dims: Sequence[int] | None, keepdim: bool) -> BOOL:
     return op.Cast(_bool_reduce("ReduceMin", self, dims, keepdim), to=BOOL.dtype)
 
 
-def _bool_reduce(onnx_op: str, self: TTensor, dims: Sequence[int] | None, keepdim: bool) -> TTensor:
+def _bool_reduce(
+    onnx_op: str, self: TAnyTensor, dims: Sequence[int] | None, keepdim: bool
+) -> TAnyTensor:
     """Reduce the truth values of ``self`` (as 0/1 integers); the rank is read from
     ``self`` because recorders may not give the intermediate values a shape."""
     as_int = op.Cast(op.Cast(self, to=BOOL.dtype), to=INT64.dtype)
@@ -171,46 +181,51 @@ def _bool_reduce(onnx_op: str, self: TTensor, dims: Sequence[int] | None, keepdi
 
 
 @aten("aten::any.dim")
-def any_dim(self: TTensor, dim: int, keepdim: bool = False) -> BOOL:
+def any_dim(self: TAnyTensor, dim: int, keepdim: bool = False) -> BOOL:
     """any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor"""
     return _any(self, [dim], keepdim)
 
 
 @aten("aten::any.dims")
-def any_dims(self: TTensor, dim: Sequence[int] = (), keepdim: bool = False) -> BOOL:
+def any_dims(self: TAnyTensor, dim: Sequence[int] = (), keepdim: bool = False) -> BOOL:
     """any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor"""
     return _any(self, dim, keepdim)
 
 
 @aten("aten::any")
-def any_all(self: TTensor) -> BOOL:
+def any_all(self: TAnyTensor) -> BOOL:
     """any(Tensor self) -> Tensor"""
     return _any(self, None, False)
 
 
 @aten("aten::all.dim")
-def all_dim(self: TTensor, dim: int, keepdim: bool = False) -> BOOL:
+def all_dim(self: TAnyTensor, dim: int, keepdim: bool = False) -> BOOL:
     """all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor"""
     return _all(self, [dim], keepdim)
 
 
 @aten("aten::all.dims")
-def all_dims(self: TTensor, dim: Sequence[int] = (), keepdim: bool = False) -> BOOL:
+def all_dims(self: TAnyTensor, dim: Sequence[int] = (), keepdim: bool = False) -> BOOL:
     """all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor"""
     return _all(self, dim, keepdim)
 
 
 @aten("aten::all")
-def all_all(self: TTensor) -> BOOL:
+def all_all(self: TAnyTensor) -> BOOL:
     """all(Tensor self) -> Tensor"""
     return _all(self, None, False)
 
 
 @aten("aten::var.correction")
 def var_correction(
-    self: TReal, dim: Sequence[int] = (), *, correction: float = 1.0, keepdim: bool = False
-) -> TReal:
-    """var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
+    self: TRealOrUInt8, dim: Sequence[int] = (), correction: float = 1.0, keepdim: bool = False
+) -> TRealOrUInt8:
+    """var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor
+
+    ``correction`` may also be passed by position, and as None (torch's default, 1), as
+    onnxscript 0.7's ``aten_var_correction`` took it."""
+    if correction is None:
+        correction = 1.0
     dims = _dims(dim) or list(range(rank(self)))
     mean = op.ReduceMean(self, dims, keepdims=1)
     centered = op.Sub(self, mean)
@@ -222,14 +237,92 @@ def var_correction(
 
 @aten("aten::var.dim")
 def var_dim(
-    self: TReal, dim: Sequence[int] = (), unbiased: bool = True, keepdim: bool = False
-) -> TReal:
+    self: TRealOrUInt8, dim: Sequence[int] = (), unbiased: bool = True, keepdim: bool = False
+) -> TRealOrUInt8:
     """var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor"""
     return var_correction(self, dim, correction=1.0 if unbiased else 0.0, keepdim=keepdim)
 
 
+# The overloads below are not registered: torch decomposes them into ``var.correction``
+# before torch.onnx sees them. They are plain functions for callers of onnxscript 0.7's
+# names (``ops.core.aten_std``, ...), traced or eager like the registered ones.
+
+
+def var(self: TRealOrUInt8, unbiased: bool = True) -> TRealOrUInt8:
+    """var(Tensor self, bool unbiased=True) -> Tensor"""
+    return var_correction(self, correction=1.0 if unbiased else 0.0)
+
+
+def var_mean_correction(
+    self: TRealOrUInt8,
+    dim: Sequence[int] | None = None,
+    correction: float | None = None,
+    keepdim: bool = False,
+) -> tuple[TRealOrUInt8, TRealOrUInt8]:
+    """var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)"""
+    variance = var_correction(self, dim, correction=correction, keepdim=keepdim)
+    return variance, _reduce("ReduceMean", self, dim, keepdim)
+
+
+def var_mean(self: TRealOrUInt8, unbiased: bool = True) -> tuple[TRealOrUInt8, TRealOrUInt8]:
+    """var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)"""
+    return var_mean_correction(self, correction=1.0 if unbiased else 0.0)
+
+
+def var_mean_dim(
+    self: TRealOrUInt8, dim: Sequence[int] | None, unbiased: bool = True, keepdim: bool = False
+) -> tuple[TRealOrUInt8, TRealOrUInt8]:
+    """var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)"""
+    return var_mean_correction(self, dim, 1.0 if unbiased else 0.0, keepdim)
+
+
+def std_correction(
+    self: TRealOrUInt8,
+    dim: Sequence[int] | None = None,
+    correction: float | None = None,
+    keepdim: bool = False,
+) -> TRealOrUInt8:
+    """std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor"""
+    return op.Sqrt(var_correction(self, dim, correction=correction, keepdim=keepdim))
+
+
+def std(self: TRealOrUInt8, unbiased: bool = True) -> TRealOrUInt8:
+    """std(Tensor self, bool unbiased=True) -> Tensor"""
+    return std_correction(self, correction=1.0 if unbiased else 0.0)
+
+
+def std_dim(
+    self: TRealOrUInt8, dim: Sequence[int] | None, unbiased: bool = True, keepdim: bool = False
+) -> TRealOrUInt8:
+    """std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor"""
+    return std_correction(self, dim, 1.0 if unbiased else 0.0, keepdim)
+
+
+def std_mean_correction(
+    self: TRealOrUInt8,
+    dim: Sequence[int] | None = None,
+    correction: float | None = None,
+    keepdim: bool = False,
+) -> tuple[TRealOrUInt8, TRealOrUInt8]:
+    """std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor)"""
+    variance, mean = var_mean_correction(self, dim, correction, keepdim)
+    return op.Sqrt(variance), mean
+
+
+def std_mean(self: TRealOrUInt8, unbiased: bool = True) -> tuple[TRealOrUInt8, TRealOrUInt8]:
+    """std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor)"""
+    return std_mean_correction(self, correction=1.0 if unbiased else 0.0)
+
+
+def std_mean_dim(
+    self: TRealOrUInt8, dim: Sequence[int] | None, unbiased: bool = True, keepdim: bool = False
+) -> tuple[TRealOrUInt8, TRealOrUInt8]:
+    """std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor)"""
+    return std_mean_correction(self, dim, 1.0 if unbiased else 0.0, keepdim)
+
+
 @aten("aten::cumsum")
-def cumsum(self: TReal, dim: int, *, dtype: int = -1) -> TReal:
+def cumsum(self: TRealOrUInt8, dim: int, *, dtype: int = -1) -> TRealOrUInt8:
     """cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor"""
     scalar = rank(self) == 0
     value = with_dtype(self, dtype)
@@ -240,8 +333,8 @@ def cumsum(self: TReal, dim: int, *, dtype: int = -1) -> TReal:
 
 @aten("aten::topk")
 def topk(
-    self: TReal, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
-) -> tuple[TReal, INT64]:
+    self: TRealOrUInt8, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
+) -> tuple[TRealOrUInt8, INT64]:
     """topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)"""
     if rank(self) == 0:
         return op.Identity(self), op.Constant(value_int=0)
@@ -250,7 +343,7 @@ def topk(
 
 
 @aten("aten::sort")
-def sort(self: TReal, dim: int = -1, descending: bool = False) -> tuple[TReal, INT64]:
+def sort(self: TRealOrUInt8, dim: int = -1, descending: bool = False) -> tuple[TRealOrUInt8, INT64]:
     """sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)"""
     if rank(self) == 0:
         return op.Identity(self), op.Constant(value_int=0)
@@ -265,15 +358,15 @@ def sort(self: TReal, dim: int = -1, descending: bool = False) -> tuple[TReal, I
 
 @aten("aten::sort.stable")
 def sort_stable(
-    self: TReal, *, stable: bool = False, dim: int = -1, descending: bool = False
-) -> tuple[TReal, INT64]:
+    self: TRealOrUInt8, *, stable: bool = False, dim: int = -1, descending: bool = False
+) -> tuple[TRealOrUInt8, INT64]:
     # TopK keeps equal elements in index order, so every sort here is stable.
     """sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)"""
     return sort(self, dim, descending)
 
 
 @aten("aten::max")
-def max_all(self: TTensor) -> TTensor:
+def max_all(self: TAnyTensor) -> TAnyTensor:
     """max(Tensor self) -> Tensor
 
     The largest element (booleans reduced as integers).
@@ -282,7 +375,7 @@ def max_all(self: TTensor) -> TTensor:
 
 
 @aten("aten::min")
-def min_all(self: TTensor) -> TTensor:
+def min_all(self: TAnyTensor) -> TAnyTensor:
     """min(Tensor self) -> Tensor"""
     return _extreme("ReduceMin", self)
 

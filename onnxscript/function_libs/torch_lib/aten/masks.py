@@ -11,7 +11,7 @@ from onnxscript import opset18 as op
 from onnxscript.function_libs.torch_lib.helpers.facts import element_type
 from onnxscript.function_libs.torch_lib.helpers.sizes import as_int64, scalar_like
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import TAnyTensor
 
 _TRILU_TYPES = {
     ir.DataType.BOOL,
@@ -25,7 +25,7 @@ _TRILU_TYPES = {
 
 
 @aten("aten::triu")
-def triu(self: TTensor, diagonal: int = 0) -> TTensor:
+def triu(self: TAnyTensor, diagonal: int = 0) -> TAnyTensor:
     """triu(Tensor self, SymInt diagonal=0) -> Tensor
 
     The elements on and above diagonal ``diagonal`` of the last two dims, the rest 0.
@@ -34,7 +34,7 @@ def triu(self: TTensor, diagonal: int = 0) -> TTensor:
 
 
 @aten("aten::tril")
-def tril(self: TTensor, diagonal: int = 0) -> TTensor:
+def tril(self: TAnyTensor, diagonal: int = 0) -> TAnyTensor:
     """tril(Tensor self, SymInt diagonal=0) -> Tensor
 
     The elements on and below diagonal ``diagonal`` of the last two dims, the rest 0.
@@ -43,13 +43,13 @@ def tril(self: TTensor, diagonal: int = 0) -> TTensor:
 
 
 @aten("aten::triu", complex=True)
-def triu_complex(self: TTensor, diagonal: int = 0) -> TTensor:
+def triu_complex(self: TAnyTensor, diagonal: int = 0) -> TAnyTensor:
     """triu(Tensor self, SymInt diagonal=0) -> Tensor"""
     return _masked_triangle(self, diagonal, upper=True, parts=True)
 
 
 @aten("aten::tril", complex=True)
-def tril_complex(self: TTensor, diagonal: int = 0) -> TTensor:
+def tril_complex(self: TAnyTensor, diagonal: int = 0) -> TAnyTensor:
     """tril(Tensor self, SymInt diagonal=0) -> Tensor"""
     return _masked_triangle(self, diagonal, upper=False, parts=True)
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.aten.nn import per_axis
 from onnxscript.function_libs.torch_lib.helpers.constants import int64_constant
 from onnxscript.function_libs.torch_lib.helpers.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.helpers.facts import is_floating, rank
@@ -19,9 +20,8 @@ from onnxscript.function_libs.torch_lib.helpers.sizes import (
     scalar_like,
     size_pieces,
 )
-from onnxscript.function_libs.torch_lib.ops.nn import per_axis
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import TFloat, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import TAnyTensor, TFloat
 
 
 def _as_images(self: Any) -> Any:
@@ -40,7 +40,7 @@ def _with_batch(result: Any, self: Any) -> Any:
 
 
 @aten("aten::pixel_shuffle")
-def pixel_shuffle(self: TTensor, upscale_factor: int) -> TTensor:
+def pixel_shuffle(self: TAnyTensor, upscale_factor: int) -> TAnyTensor:
     """pixel_shuffle(Tensor self, int upscale_factor) -> Tensor
 
     [*, C*r*r, H, W] -> [*, C, H*r, W*r]: ONNX DepthToSpace in its CRD order (for
@@ -61,7 +61,7 @@ def pixel_shuffle(self: TTensor, upscale_factor: int) -> TTensor:
 
 
 @aten("aten::pixel_unshuffle")
-def pixel_unshuffle(self: TTensor, downscale_factor: int) -> TTensor:
+def pixel_unshuffle(self: TAnyTensor, downscale_factor: int) -> TAnyTensor:
     """pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor
 
     [*, C, H*r, W*r] -> [*, C*r*r, H, W] (channel c*r*r + i*r + j holds position

@@ -16,10 +16,10 @@ import numpy as np
 
 from onnxscript import dtypes
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.aten.nn import adaptive_cells, per_axis, window_matrix
 from onnxscript.function_libs.torch_lib.helpers.constants import array_constant, int64_constant
 from onnxscript.function_libs.torch_lib.helpers.facts import dim as static_dim
 from onnxscript.function_libs.torch_lib.helpers.facts import rank
-from onnxscript.function_libs.torch_lib.ops.nn import adaptive_cells, per_axis, window_matrix
 from onnxscript.function_libs.torch_lib.registration import aten
 from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.aten.creation import normal_random, uniform_random
 from onnxscript.function_libs.torch_lib.helpers.complex_layout import PART_TYPE
 from onnxscript.function_libs.torch_lib.helpers.facts import element_type, is_floating, rank
 from onnxscript.function_libs.torch_lib.helpers.sizes import (
@@ -20,9 +21,8 @@ from onnxscript.function_libs.torch_lib.helpers.sizes import (
     scalar_like,
     sub,
 )
-from onnxscript.function_libs.torch_lib.ops.creation import normal_random, uniform_random
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TFloat, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TAnyTensor, TFloat
 from onnxscript.onnx_types import DOUBLE, FLOAT, TensorType
 
 
@@ -46,7 +46,7 @@ def bernoulli(self: TFloat) -> TFloat:
 
 
 @aten("aten::bernoulli.p")
-def bernoulli_p(self: TTensor, p: float) -> TTensor:
+def bernoulli_p(self: TAnyTensor, p: float) -> TAnyTensor:
     """bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor
 
     ``self``'s shape and type, 1 with probability ``p``.
@@ -159,28 +159,28 @@ def normal_functional(self: TFloat, mean: float = 0.0, std: float = 1.0) -> TFlo
 
 @aten("aten::rand_like")
 def rand_like(
-    self: TTensor,
+    self: TAnyTensor,
     *,
     dtype: int = -1,
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
     memory_format: str = "",
-) -> TTensor:
+) -> TAnyTensor:
     """rand_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     return op.RandomUniformLike(self, dtype=_dtype(dtype, _float_type(self)))
 
 
 @aten("aten::randn_like")
 def randn_like(
-    self: TTensor,
+    self: TAnyTensor,
     *,
     dtype: int = -1,
     layout: str = "",
     device: str = "",
     pin_memory: bool = False,
     memory_format: str = "",
-) -> TTensor:
+) -> TAnyTensor:
     """randn_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     return op.RandomNormalLike(self, dtype=_dtype(dtype, _float_type(self)))
 
@@ -233,7 +233,7 @@ def randint_low(
 
 @aten("aten::randint_like")
 def randint_like(
-    self: TTensor,
+    self: TAnyTensor,
     high: int,
     *,
     dtype: int = -1,
@@ -241,7 +241,7 @@ def randint_like(
     device: str = "",
     pin_memory: bool = False,
     memory_format: str = "",
-) -> TTensor:
+) -> TAnyTensor:
     """randint_like(Tensor self, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor
 
     Integers in ``[0, high)`` shaped like ``self``, in its type unless ``dtype``.
@@ -252,7 +252,7 @@ def randint_like(
 
 @aten("aten::randint_like.low_dtype")
 def randint_like_low(
-    self: TTensor,
+    self: TAnyTensor,
     low: int,
     high: int,
     *,
@@ -261,7 +261,7 @@ def randint_like_low(
     device: str = "",
     pin_memory: bool = False,
     memory_format: str = "",
-) -> TTensor:
+) -> TAnyTensor:
     """randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor"""
     uniform = op.RandomUniformLike(self, dtype=DOUBLE.dtype)
     return _integers(uniform, low, high, _dtype(dtype, element_type(self)))

@@ -15,12 +15,12 @@ from typing import Any, TypeVar
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.aten.elementwise import floor_divide_int
 from onnxscript.function_libs.torch_lib.helpers.constants import typed_constant
 from onnxscript.function_libs.torch_lib.helpers.facts import element_type, rank
 from onnxscript.function_libs.torch_lib.helpers.sizes import constant_number, scalar_like
-from onnxscript.function_libs.torch_lib.ops.elementwise import floor_divide_int
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TAnyTensor
 from onnxscript.onnx_types import BOOL, DOUBLE, FLOAT
 
 # Each operand has its own type variable: a Python number next to a SymInt keeps its own
@@ -209,7 +209,7 @@ def sym_lt(self: TLeft, other: TRight) -> BOOL:
 
 
 @aten("_operator::getitem")
-def sym_getitem(self: TTensor, i: int) -> TTensor:
+def sym_getitem(self: TAnyTensor, i: int) -> TAnyTensor:
     """Item ``i`` of a sequence value (``SequenceAt``) or of a 1-D tensor (a shape)."""
     if isinstance(getattr(self, "type", None), ir.SequenceType):
         return op.SequenceAt(self, i)
@@ -243,7 +243,7 @@ def _trunc(x: Any) -> Any:
 
 
 @aten("aten::sym_size.int")
-def sym_size(self: TTensor, dim: int) -> INT64:
+def sym_size(self: TAnyTensor, dim: int) -> INT64:
     """sym_size.int(Tensor self, int dim) -> SymInt
 
     The dim as a Squeeze of a one-dim Shape slice: size lists then use the slice itself
@@ -254,19 +254,19 @@ def sym_size(self: TTensor, dim: int) -> INT64:
 
 
 @aten("aten::sym_numel")
-def sym_numel(self: TTensor) -> INT64:
+def sym_numel(self: TAnyTensor) -> INT64:
     """sym_numel(Tensor self) -> SymInt"""
     return op.Size(self)
 
 
 @aten("aten::sym_storage_offset")
-def sym_storage_offset(self: TTensor) -> INT64:
+def sym_storage_offset(self: TAnyTensor) -> INT64:
     """sym_storage_offset(Tensor self) -> SymInt"""
     return op.Constant(value_int=0)  # exported tensors are fresh, contiguous values
 
 
 @aten("aten::sym_stride.int")
-def sym_stride(self: TTensor, dim: int) -> INT64:
+def sym_stride(self: TAnyTensor, dim: int) -> INT64:
     """sym_stride.int(Tensor self, int dim) -> SymInt
 
     The contiguous stride of ``dim``: the product of the sizes after it.

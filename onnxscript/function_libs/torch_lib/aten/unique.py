@@ -11,6 +11,8 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript import opset18 as op
+from onnxscript.function_libs.torch_lib.aten.linalg import NO_DIM, absent_dim
+from onnxscript.function_libs.torch_lib.aten.shape import index, index_put
 from onnxscript.function_libs.torch_lib.helpers.constants import (
     array_constant,
     int64_constant,
@@ -18,10 +20,13 @@ from onnxscript.function_libs.torch_lib.helpers.constants import (
 )
 from onnxscript.function_libs.torch_lib.helpers.facts import element_type, rank
 from onnxscript.function_libs.torch_lib.helpers.sizes import is_static, scalar_like, vector_input
-from onnxscript.function_libs.torch_lib.ops.linalg import NO_DIM, absent_dim
-from onnxscript.function_libs.torch_lib.ops.shape import index, index_put
 from onnxscript.function_libs.torch_lib.registration import aten
-from onnxscript.function_libs.torch_lib.tensor_typing import INT64, TInt, TReal, TTensor
+from onnxscript.function_libs.torch_lib.tensor_typing import (
+    INT64,
+    TAnyTensor,
+    TIntOrUInt8,
+    TRealOrUInt8,
+)
 from onnxscript.onnx_types import BOOL, DOUBLE, FLOAT
 
 
@@ -40,8 +45,8 @@ def _flat_unique(self: Any, return_inverse: bool, return_counts: bool) -> tuple[
 
 @aten("aten::_unique2")
 def unique2(
-    self: TTensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False
-) -> tuple[TTensor, INT64, INT64]:
+    self: TAnyTensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False
+) -> tuple[TAnyTensor, INT64, INT64]:
     """_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
 
     torch's CPU kernel sorts even when ``sorted`` is False; so does this.
@@ -51,8 +56,8 @@ def unique2(
 
 @aten("aten::_unique")
 def unique(
-    self: TTensor, sorted: bool = True, return_inverse: bool = False
-) -> tuple[TTensor, INT64]:
+    self: TAnyTensor, sorted: bool = True, return_inverse: bool = False
+) -> tuple[TAnyTensor, INT64]:
     """_unique(Tensor self, bool sorted=True, bool return_inverse=False) -> (Tensor, Tensor)"""
     values, inverse, _ = _flat_unique(self, return_inverse, False)
     return values, inverse
@@ -60,12 +65,12 @@ def unique(
 
 @aten("aten::unique_dim")
 def unique_dim(
-    self: TTensor,
+    self: TAnyTensor,
     dim: int,
     sorted: bool = True,
     return_inverse: bool = False,
     return_counts: bool = False,
-) -> tuple[TTensor, INT64, INT64]:
+) -> tuple[TAnyTensor, INT64, INT64]:
     """unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)
 
     The unique slices along ``dim``, in lexicographic order.
@@ -80,8 +85,8 @@ def unique_dim(
 
 @aten("aten::unique_consecutive")
 def unique_consecutive(
-    self: TTensor, return_inverse: bool = False, return_counts: bool = False, dim: int = NO_DIM
-) -> tuple[TTensor, INT64, INT64]:
+    self: TAnyTensor, return_inverse: bool = False, return_counts: bool = False, dim: int = NO_DIM
+) -> tuple[TAnyTensor, INT64, INT64]:
     """unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)
 
     The first of each run of equal elements (slices along ``dim``): a run starts where
@@ -114,7 +119,9 @@ def unique_consecutive(
 
 
 @aten("aten::bincount")
-def bincount(self: TInt, weights: TReal | None = None, minlength: int = 0) -> TReal:
+def bincount(
+    self: TIntOrUInt8, weights: TRealOrUInt8 | None = None, minlength: int = 0
+) -> TRealOrUInt8:
     """bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor
 
     How often each value 0..max(self) occurs (at least ``minlength`` bins), or the sum
@@ -137,7 +144,7 @@ def bincount(self: TInt, weights: TReal | None = None, minlength: int = 0) -> TR
 
 
 @aten("aten::histc")
-def histc(self: TReal, bins: int = 100, min: float = 0.0, max: float = 0.0) -> TReal:
+def histc(self: TRealOrUInt8, bins: int = 100, min: float = 0.0, max: float = 0.0) -> TRealOrUInt8:
     """histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor
 
     Counts of ``self``'s elements in ``bins`` equal bins over [min, max] (the data's
@@ -163,7 +170,7 @@ def histc(self: TReal, bins: int = 100, min: float = 0.0, max: float = 0.0) -> T
 
 
 @aten("aten::_unsafe_index.Tensor")
-def unsafe_index(self: TTensor, indices: Sequence[INT64 | None]) -> TTensor:
+def unsafe_index(self: TAnyTensor, indices: Sequence[INT64 | None]) -> TAnyTensor:
     """_unsafe_index.Tensor(Tensor self, Tensor?[] indices) -> Tensor
 
     ``aten::index.Tensor`` without bounds checks (ONNX checks none either).
@@ -173,8 +180,8 @@ def unsafe_index(self: TTensor, indices: Sequence[INT64 | None]) -> TTensor:
 
 @aten("aten::_unsafe_index_put")
 def unsafe_index_put(
-    self: TTensor, indices: Sequence[INT64 | None], values: TTensor, accumulate: bool = False
-) -> TTensor:
+    self: TAnyTensor, indices: Sequence[INT64 | None], values: TAnyTensor, accumulate: bool = False
+) -> TAnyTensor:
     """_unsafe_index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor
 
     ``aten::index_put`` without bounds checks.

@@ -1,0 +1,1 @@
+"""onnxscript 0.7's ``function_libs.tools.torch_lib`` package path."""
