@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
+from onnxscript.rewriter.fuse_functions import FuseFunction, fuse_function
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
-from onnxscript.rewriter.ort_fusions.fuse_functions import FuseFunction, fuse_function
 from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.shape_bindings import check_shape, check_shape_bool
 

@@ -15,7 +15,7 @@ from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
-from onnxscript.rewriter.ort_fusions.fuse_functions import fuse_function
+from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.rules.fusion import facts
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from onnxscript.rewriter.ort_fusions.fuse_functions import fuse_function
+from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.ort_fusions.gelu import GeluErfFusion, gelu_erf_rules
 from onnxscript.rewriter.pattern import RewriteRuleSet
 

@@ -12,9 +12,9 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
-from onnxscript.rewriter.ort_fusions.fuse_functions import fuse_function
 from onnxscript.rewriter.pattern_graph import Constant, OrValue
 
 _MS = "com.microsoft"

@@ -9,8 +9,8 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
-from onnxscript.rewriter.ort_fusions.fuse_functions import fuse_function
 from onnxscript.rewriter.pattern import MatchResult, RewriteRuleClassBase, RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
 

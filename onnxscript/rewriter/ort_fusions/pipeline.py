@@ -14,6 +14,7 @@ import onnx_ir as ir
 import onnx_ir.passes.common as common
 
 from onnxscript.passes import optimization_sequence
+from onnxscript.rewriter.fuse_functions import apply_rules
 from onnxscript.rewriter.ort_fusions import (
     instance_to_group_normalization,
     shape_optimization,
@@ -23,7 +24,6 @@ from onnxscript.rewriter.ort_fusions.attention import fuse_attention
 from onnxscript.rewriter.ort_fusions.bias_gelu import fuse_bias_gelu
 from onnxscript.rewriter.ort_fusions.cos_sin_cache import fuse_cos_sin_cache
 from onnxscript.rewriter.ort_fusions.erfgelu import fuse_erfgelu
-from onnxscript.rewriter.ort_fusions.fuse_functions import apply_rules
 from onnxscript.rewriter.ort_fusions.fused_matmul_rule_sets import (
     RULE_CLASSES,
     fused_matmul_rule_sets,

@@ -14,10 +14,10 @@ import onnx_ir as ir
 import onnx_ir.passes.common as common
 
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
-from onnxscript.rewriter.ort_fusions.fuse_functions import fuse_function
 from onnxscript.rewriter.rules.fusion import facts
 from onnxscript.rewriter.rules.fusion.rotary_parts import END, cut_at, parts, rotate_half
 

@@ -13,9 +13,9 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
-from onnxscript.rewriter.ort_fusions.fuse_functions import fuse_function
 from onnxscript.rewriter.rules.fusion import facts
 
 

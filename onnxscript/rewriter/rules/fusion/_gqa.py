@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from onnxscript.rewriter.rules.fusion.attention import OnnxGroupQueryAttention
+from onnxscript.rewriter.rules.fusion.attention import OnnxGroupQueryAttention, fuse_gqa
 from onnxscript.rewriter.rules.fusion.attention import gqa_ruleset as gqa_rules
 
-__all__ = ["OnnxGroupQueryAttention", "gqa_rules"]
+__all__ = [
+    "OnnxGroupQueryAttention",
+    "fuse_gqa",
+    "gqa_rules",
+]

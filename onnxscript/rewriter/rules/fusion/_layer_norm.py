@@ -1,4 +1,5 @@
-"""0.7.2's import path ``onnxscript.rewriter.rules.fusion._layer_norm``: LayerNormalization from its decomposition."""
+"""0.7.2's import path ``onnxscript.rewriter.rules.fusion._layer_norm``: LayerNormalization
+from its decomposition."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from onnxscript.rewriter.rules.fusion.facts import STASH_TYPES as LAYER_NORM_COM
 from onnxscript.rewriter.rules.fusion.layer_normalization import (
     LayerNormBiasFusion,
     LayerNormFusion,
+    fuse_layer_normalization,
     layer_normalization_rules,
 )
 
@@ -18,5 +20,6 @@ __all__ = [
     "LAYER_NORM_INPUT_TYPES",
     "LayerNormBiasFusion",
     "LayerNormFusion",
+    "fuse_layer_normalization",
     "layer_normalization_ruleset",
 ]

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from onnxscript.rewriter.rules.fusion.rms_normalization import (
     RmsNormFusion,
+    fuse_rms_normalization,
     rms_normalization_ruleset,
 )
 
-__all__ = ["RmsNormFusion", "rms_normalization_ruleset"]
+__all__ = [
+    "RmsNormFusion",
+    "fuse_rms_normalization",
+    "rms_normalization_ruleset",
+]

@@ -12,6 +12,7 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
@@ -148,10 +149,11 @@ gqa_ruleset = RewriteRuleSet(gqa_rules)
 kv_cache_ruleset = RewriteRuleSet(kv_cache_rules)
 
 
-def fuse_gqa(model: ir.Model) -> int:
-    """Pass grouped keys and values to Attention unrepeated, then fold the KV-cache
-    concatenations into it (in place); the number of rewrites."""
-    return gqa_ruleset.apply_to_model(model) + kv_cache_ruleset.apply_to_model(model)
+fuse_gqa = fuse_function(
+    [gqa_ruleset, kv_cache_ruleset],
+    "Pass grouped keys and values to Attention unrepeated, then fold the KV-cache "
+    "concatenations into it (in place); the number of rewrites.",
+)
 
 
 __all__ = [

@@ -10,6 +10,7 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.pattern_graph import OrValue
@@ -93,9 +94,10 @@ layer_normalization_rulesets = [
 ]
 
 
-def fuse_layer_normalization(model: ir.Model) -> int:
-    """Fuse every layer normalization of ``model`` (in place); the number fused."""
-    return sum(rules.apply_to_model(model) for rules in layer_normalization_rulesets)
+fuse_layer_normalization = fuse_function(
+    layer_normalization_rulesets,
+    "Fuse every layer normalization of the model (in place); the number fused.",
+)
 
 
 __all__ = [

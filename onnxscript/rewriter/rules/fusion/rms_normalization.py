@@ -10,6 +10,7 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.pattern_graph import AttrPattern, OrValue
@@ -92,9 +93,10 @@ rms_normalization_rules = [RmsNormFusion.rule(cast=True), RmsNormFusion.rule(cas
 rms_normalization_ruleset = RewriteRuleSet(rms_normalization_rules, commute=True)
 
 
-def fuse_rms_normalization(model: ir.Model) -> int:
-    """Fuse every RMS normalization of ``model`` (in place); the number fused."""
-    return rms_normalization_ruleset.apply_to_model(model)
+fuse_rms_normalization = fuse_function(
+    rms_normalization_ruleset,
+    "Fuse every RMS normalization of the model (in place); the number fused.",
+)
 
 
 __all__: list[str] = [

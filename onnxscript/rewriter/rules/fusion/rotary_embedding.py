@@ -11,6 +11,7 @@ from typing import Any
 import onnx_ir as ir
 
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
@@ -144,14 +145,14 @@ rotary_embedding_ruleset = RewriteRuleSet(rotary_embedding_rules, commute=True)
 partial_embedding_ruleset = RewriteRuleSet(partial_embedding_rules)
 
 
-def fuse_rotary_embedding(model: ir.Model) -> int:
-    """Fuse every full rotary embedding of ``model`` (in place); the number fused."""
-    return rotary_embedding_ruleset.apply_to_model(model)
-
-
-def fuse_partial_rotary_embedding(model: ir.Model) -> int:
-    """Turn rotary embeddings of a slice, concatenated with the rest, into partial ones."""
-    return partial_embedding_ruleset.apply_to_model(model)
+fuse_rotary_embedding = fuse_function(
+    rotary_embedding_ruleset,
+    "Fuse every full rotary embedding of the model (in place); the number fused.",
+)
+fuse_partial_rotary_embedding = fuse_function(
+    partial_embedding_ruleset,
+    "Turn rotary embeddings of a slice, concatenated with the rest, into partial ones.",
+)
 
 
 __all__ = [

@@ -43,12 +43,18 @@ def apply_rules(
 
 
 def fuse_function(
-    rules: RewriteRuleSet, doc: str, *, before: Callable[[ir.Model], object] | None = None
+    rules: RewriteRuleSet | Sequence[RewriteRuleSet],
+    doc: str,
+    *,
+    before: Callable[[ir.Model], object] | None = None,
 ) -> FuseFunction:
-    """A ``fuse_*`` function applying ``rules`` (after ``before(model)``, when given);
+    """A ``fuse_*`` function applying ``rules`` (rule sets one after the other; after
+    ``before(model)``, when given);
     ``apply_shape_inference=True`` runs onnx's shape inference on the model first (the
     rules read types and shapes; exporters record them, hand-built models may not);
     other keyword arguments are accepted and ignored, as 0.7's were."""
+
+    steps = [rules] if isinstance(rules, RewriteRuleSet) else list(rules)
 
     def fuse(
         model: ir.Model, debug: bool = False, apply_shape_inference: bool = False, **kwargs: Any
@@ -58,7 +64,7 @@ def fuse_function(
             common.ShapeInferencePass()(model)
         if before is not None:
             before(model)
-        return apply_rules(rules, model, debug=debug)
+        return sum(apply_rules(step, model, debug=debug) for step in steps)
 
     fuse.__doc__ = doc
     return fuse
