@@ -1,7 +1,15 @@
-"""MultiHeadAttention whose query, key and value are the three equal parts of one packed
-projection (GPT-2's ``c_attn``: ``Split(x @ W [+ b], 3, axis=-1)``, maybe computed as a
-2-D Gemm between Reshapes) to ``com.microsoft::Attention(x, W, b)``, which projects
-itself. Only self-attention without KV cache is fused (no past / present)."""
+"""MultiHeadAttention whose query, key and value are projections of one input ``x`` to
+``com.microsoft::Attention(x, W, b)``, which projects itself: the three equal parts of
+one packed projection (GPT-2's ``c_attn``: ``x @ W [+ b]`` cut by a Split or three
+Slices of the last axis, maybe computed as a 2-D Gemm between Reshapes), or three
+projections ``x @ Wq``, ``x @ Wk``, ``x @ Wv`` by constant weights of one width (their
+weights concatenated). The projection bias is the Add before the cut or
+MultiHeadAttention's own ``bias`` (after :mod:`.mha_bias`).
+
+With a KV cache, MultiHeadAttention's ``past_key`` / ``past_value`` must be the two
+halves of one stacked ``past [2, B, H, P, D]`` (``Squeeze(Slice(past, i, i + 1, axis
+0), 0)`` or ``Gather(past, i, axis 0)``), which becomes Attention's ``past``; its
+``present`` is cut back into ``present_key`` / ``present_value``."""
 
 from __future__ import annotations
 
@@ -11,78 +19,228 @@ import numpy as np
 import onnx_ir as ir
 import onnx_ir.passes.common as common
 
-from onnxscript.rewriter.class_rules import RewriteRuleClassBase
-from onnxscript.rewriter.match_result import MatchResult
-from onnxscript.rewriter.ordered_rules import RewriteRuleSet
-from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
 from onnxscript.rewriter.fuse_functions import fuse_function
+from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
+from onnxscript.rewriter.pattern import MatchResult, RewriteRuleClassBase, RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
+
+Projection = tuple[ir.Value, ir.Value | np.ndarray, ir.Value | None]
+"""``(x, W, b)``: the input, the packed weight (a value, or the concatenated constants)
+and the packed bias (None: none)."""
 
 
 class AttentionFusion(RewriteRuleClassBase):
-    """``MultiHeadAttention(*Split(packed, 3), <no bias>, <no key mask>, bias)`` with
-    ``packed`` a projection of ``x`` (read by :func:`packed_projection`) to Attention."""
+    """``MultiHeadAttention(q, k, v, [bias], <no key mask>, [attention_bias], [past_key,
+    past_value])`` of projections of one input (see the module) to Attention;
+    ``has_past``: the op has a KV cache (and present outputs). ``no_slice`` is accepted
+    for 0.7's signature: the rule takes a packed projection or three projections."""
 
-    def __init__(self) -> None:
-        super().__init__("Attention")
+    def __init__(self, name: str | None = None, *, has_past: bool = False, no_slice: bool = False):
+        del no_slice
+        super().__init__(name or ("attention_with_past" if has_past else "attention"))
+        self._has_past = has_past
 
-    def pattern(self, op: Any, packed: Any) -> Any:
-        q, k, v = op.Split(packed, _allow_other_inputs=True, _outputs=["q", "k", "v"])
+    def pattern(self, op: Any, q: Any, k: Any, v: Any) -> Any:
+        outputs = ["out", "present_key", "present_value"] if self._has_past else ["out"]
         return op.MultiHeadAttention(
-            q, k, v, _allow_other_inputs=True, _domain=MS_DOMAIN, _outputs=["out"]
+            q, k, v, _allow_other_inputs=True, _domain=MS_DOMAIN, _outputs=outputs
         )
 
     def check(
-        self, context: Any, packed: ir.Value, q: ir.Value, out: ir.Value, **_: Any
+        self, context: Any, q: ir.Value, k: ir.Value, v: ir.Value, out: ir.Value, **_: Any
     ) -> MatchResult:
         result = MatchResult()
-        node, split = out.producer(), q.producer()
-        assert node is not None and split is not None
-        extra = list(node.inputs[3:5]) + list(node.inputs[6:])
-        if any(x is not None for x in extra) or len(node.outputs) != 1:
-            return result.fail("the op has a bias, key mask, past or present", out)
-        if split.attributes.get_int("axis", 0) not in (2, -1) or facts.rank(packed) != 3:
-            return result.fail("the Split is not along the last axis of a 3-D value", q)
-        hidden = facts.static_dim(packed, 2)
-        sizes = facts.constant_ints(split.inputs[1]) if len(split.inputs) > 1 else None
-        if hidden is None or hidden % 3 or (sizes is not None and sizes != [hidden // 3] * 3):
-            return result.fail("the Split does not make three equal parts", q)
-        if packed_projection(packed) is None:
-            return result.fail("the packed value is not a projection of a 3-D input", packed)
-        return result
-
-    def rewrite(self, op: Any, packed: ir.Value, out: ir.Value, **_: Any) -> Any:
         node = out.producer()
         assert node is not None
-        found = packed_projection(packed)
+        inputs = list(node.inputs) + [None] * (8 - len(node.inputs))
+        if len(node.inputs) > 8 or inputs[4] is not None:
+            return result.fail("the op has a key padding mask or extra inputs", out)
+        if self._has_past and _stacked_past(inputs[6], inputs[7]) is None:
+            return result.fail("past_key and past_value are not halves of one past", out)
+        if not self._has_past and (inputs[6] is not None or inputs[7] is not None):
+            return result.fail("the op has a past but no present outputs", out)
+        found = qkv_projection(q, k, v)
+        if found is None:
+            return result.fail("q, k, v are not equal projections of one 3-D input", [q, k, v])
+        if found[2] is not None and inputs[3] is not None:
+            return result.fail("the projections and the op both add a bias", out)
+        hidden = facts.static_dim(q, 2)
+        if hidden is None or hidden % max(node.attributes.get_int("num_heads", 0), 1):
+            return result.fail("the hidden size is not a multiple of the heads", q)
+        return result
+
+    def rewrite(
+        self, op: Any, q: ir.Value, k: ir.Value, v: ir.Value, out: ir.Value, **_: Any
+    ) -> Any:
+        node = out.producer()
+        assert node is not None
+        inputs = list(node.inputs) + [None] * (8 - len(node.inputs))
+        found = qkv_projection(q, k, v)
         assert found is not None
         x, weight, bias = found
+        if isinstance(weight, np.ndarray):
+            weight = op.initializer(ir.tensor(weight), name=f"{q.name}_qkv_weight")
         if bias is None:
-            width = facts.static_dim(packed, 2)
-            assert width is not None and weight.dtype is not None
-            zeros = np.zeros(width, dtype=weight.dtype.numpy())
-            bias = op.Constant(value=ir.tensor(zeros))
-        attention_bias = node.inputs[5] if len(node.inputs) > 5 else None
+            bias = inputs[3]
+        if bias is None:
+            width = 3 * (facts.static_dim(q, 2) or 0)
+            dtype = q.dtype or ir.DataType.FLOAT
+            bias = op.Constant(value=ir.tensor(np.zeros(width, dtype=dtype.numpy())))
         attrs = {key: attr.value for key, attr in node.attributes.items()}
-        return op.Attention(x, weight, bias, None, None, attention_bias, _domain=MS_DOMAIN, **attrs)
+        if not self._has_past:
+            return op.Attention(x, weight, bias, None, None, inputs[5], _domain=MS_DOMAIN, **attrs)
+        past = _stacked_past(inputs[6], inputs[7])
+        result, present = op.Attention(
+            x, weight, bias, None, past, inputs[5], _domain=MS_DOMAIN, _outputs=2, **attrs
+        )
+        halves = [
+            op.Squeeze(
+                op.Slice(
+                    present,
+                    op.Constant(value_ints=[i]),
+                    op.Constant(value_ints=[i + 1]),
+                    op.Constant(value_ints=[0]),
+                ),
+                op.Constant(value_ints=[0]),
+            )
+            for i in (0, 1)
+        ]
+        return result, halves[0], halves[1]
+
+
+def _stacked_past(past_key: ir.Value | None, past_value: ir.Value | None) -> ir.Value | None:
+    """``past`` when ``past_key`` and ``past_value`` are its halves 0 and 1 on axis 0."""
+    if past_key is None or past_value is None:
+        return None
+    key, value = _half_of(past_key), _half_of(past_value)
+    if key is None or value is None or key[0] is not value[0] or (key[1], value[1]) != (0, 1):
+        return None
+    return key[0] if facts.rank(key[0]) in (5, None) else None
+
+
+def _half_of(x: ir.Value) -> tuple[ir.Value, int] | None:
+    """``(past, i)`` when ``x`` is ``Squeeze(Slice(past, [i], [i + 1], [0]), [0])`` or
+    ``Gather(past, i, axis=0)``."""
+    node = x.producer()
+    if node is None or not node.inputs or node.inputs[0] is None:
+        return None
+    if node.op_type == "Gather" and len(node.inputs) == 2:
+        index = facts.constant_ints(node.inputs[1])
+        scalar = node.inputs[1] is not None and facts.rank(node.inputs[1]) == 0
+        if node.attributes.get_int("axis", 0) == 0 and index is not None and scalar:
+            return node.inputs[0], index[0]
+        return None
+    if node.op_type != "Squeeze" or len(node.inputs) != 2:
+        return None
+    if facts.constant_ints(node.inputs[1]) != [0]:
+        return None
+    sliced = node.inputs[0].producer()
+    if sliced is None or sliced.op_type != "Slice" or len(sliced.inputs) < 4:
+        return None
+    starts, ends, axes = (facts.constant_ints(sliced.inputs[i]) for i in (1, 2, 3))
+    steps = facts.constant_ints(sliced.inputs[4]) if len(sliced.inputs) > 4 else [1]
+    if axes != [0] or steps != [1] or starts is None or ends is None or sliced.inputs[0] is None:
+        return None
+    if len(starts) != 1 or ends != [starts[0] + 1]:
+        return None
+    return sliced.inputs[0], starts[0]
+
+
+def qkv_projection(q: ir.Value, k: ir.Value, v: ir.Value) -> Projection | None:
+    """``(x, W, b)`` when q, k and v are equal-width projections of one 3-D ``x`` (see
+    the module), else None."""
+    width = facts.static_dim(q, 2)
+    if width is None or facts.static_dim(k, 2) != width or facts.static_dim(v, 2) != width:
+        return None
+    packed = _packed_source(q, k, v, width)
+    if packed is not None:
+        return packed_projection(packed)
+    return _separate_projections(q, k, v)
+
+
+def _packed_source(q: ir.Value, k: ir.Value, v: ir.Value, width: int) -> ir.Value | None:
+    """The packed value q, k and v are consecutive thirds of (last axis), by one Split or
+    three Slices; None otherwise."""
+    nodes = [x.producer() for x in (q, k, v)]
+    if any(n is None for n in nodes):
+        return None
+    first = nodes[0]
+    assert first is not None
+    if first.op_type == "Split" and all(n is first for n in nodes):
+        if [first.outputs.index(x) for x in (q, k, v)] != [0, 1, 2] or len(first.outputs) != 3:
+            return None
+        packed = first.inputs[0]
+        if packed is None or first.attributes.get_int("axis", 0) not in (2, -1):
+            return None
+        sizes = facts.constant_ints(first.inputs[1]) if len(first.inputs) > 1 else None
+        if sizes is not None and sizes != [width] * 3:
+            return None
+        return packed if facts.static_dim(packed, 2) == 3 * width else None
+    packed = first.inputs[0] if first.inputs else None
+    for index, node in enumerate(nodes):
+        assert node is not None
+        if node.op_type != "Slice" or not node.inputs or node.inputs[0] is not packed:
+            return None
+        if _last_axis_slice(node) != (index * width, (index + 1) * width):
+            return None
+    if packed is None or facts.static_dim(packed, 2) != 3 * width:
+        return None
+    return packed
+
+
+def _last_axis_slice(node: ir.Node) -> tuple[int, int] | None:
+    """``(start, end)`` of a Slice of the last axis of a 3-D value with step 1."""
+    inputs = list(node.inputs) + [None] * (5 - len(node.inputs))
+    starts, ends = facts.constant_ints(inputs[1]), facts.constant_ints(inputs[2])
+    axes = facts.constant_ints(inputs[3]) if inputs[3] is not None else None
+    steps = facts.constant_ints(inputs[4]) if inputs[4] is not None else [1]
+    if starts is None or ends is None or len(starts) != 1 or len(ends) != 1:
+        return None
+    if axes not in ([2], [-1]) or steps != [1]:
+        return None
+    return starts[0], ends[0]
+
+
+def _separate_projections(q: ir.Value, k: ir.Value, v: ir.Value) -> Projection | None:
+    """``(x, [Wq | Wk | Wv], None)`` when q, k, v are ``MatMul(x, W)`` of one 3-D ``x``
+    with constant 2-D weights."""
+    weights = []
+    source = None
+    for value in (q, k, v):
+        node = value.producer()
+        if node is None or node.op_type != "MatMul" or node.inputs[0] is None:
+            return None
+        if source is None:
+            source = node.inputs[0]
+        if node.inputs[0] is not source:
+            return None
+        tensor = ir.convenience.get_const_tensor(node.inputs[1]) if node.inputs[1] else None
+        if tensor is None or len(tensor.shape) != 2:
+            return None
+        weights.append(np.asarray(tensor.numpy()))
+    if source is None or facts.rank(source) != 3:
+        return None
+    if len({w.shape for w in weights}) != 1 or len({w.dtype for w in weights}) != 1:
+        return None
+    return source, np.concatenate(weights, axis=1), None
 
 
 def packed_projection(packed: ir.Value) -> tuple[ir.Value, ir.Value, ir.Value | None] | None:
-    """``(x, W, b)`` when ``packed [B, S, n]`` is ``x @ W [+ b]`` with ``x [B, S, m]``
-    and constant ``W [m, n]`` (``b [n]``), directly or as ``Reshape(Gemm(Reshape(x,
-    [-1, m]), W[, b]), [B, S, n])``."""
+    """``(x, W, b)`` when ``packed [B, S, n]`` is ``x @ W [+ b]`` with ``x [B, S, m]``,
+    ``W [m, n]`` and ``b [n]`` (constants or not), directly or as
+    ``Reshape(Gemm(Reshape(x, [-1, m]), W[, b]), [B, S, n])``."""
     node = packed.producer()
     bias = None
     if node is not None and node.op_type == "Add" and node.inputs[1] is not None:
         bias, node = node.inputs[1], _producer(node.inputs[0])
-        if ir.convenience.get_const_tensor(bias) is None or facts.rank(bias) != 1:
+        if facts.rank(bias) != 1:
             return None
     if node is not None and node.op_type == "Reshape":
         return _flattened_gemm(packed, node) if bias is None else None
     if node is None or node.op_type != "MatMul" or node.inputs[0] is None:
         return None
     x, weight = node.inputs[0], node.inputs[1]
-    if weight is None or ir.convenience.get_const_tensor(weight) is None:
+    if weight is None or facts.rank(weight) != 2:
         return None
     same_rows = facts.same_dim(x, 0, packed, 0) and facts.same_dim(x, 1, packed, 1)
     return (x, weight, bias) if facts.rank(x) == 3 and same_rows else None
@@ -101,11 +259,9 @@ def _flattened_gemm(
         return None
     weight = gemm.inputs[1]
     bias = gemm.inputs[2] if len(gemm.inputs) > 2 else None
-    if weight is None or ir.convenience.get_const_tensor(weight) is None:
+    if weight is None or facts.rank(weight) != 2:
         return None
-    if bias is not None and (
-        ir.convenience.get_const_tensor(bias) is None or facts.rank(bias) != 1
-    ):
+    if bias is not None and facts.rank(bias) != 1:
         return None
     flatten = _producer(gemm.inputs[0])
     if flatten is None or flatten.op_type != "Reshape" or flatten.inputs[0] is None:
@@ -121,16 +277,24 @@ def _producer(value: ir.Value | None) -> ir.Node | None:
     return value.producer() if value is not None else None
 
 
-attention_rules = RewriteRuleSet([AttentionFusion.rule()])
+attention_rules = RewriteRuleSet(
+    [AttentionFusion.rule(has_past=False), AttentionFusion.rule(has_past=True)]
+)
 
 
 fuse_attention = fuse_function(
     attention_rules,
-    "Fuse MultiHeadAttention on a packed QKV projection into Attention (in place); the "
-    "number fused. Run it after the MultiHeadAttention fusions; the nodes they left "
-    "unused are removed first (they still read the Split).",
+    "Fuse MultiHeadAttention on projections of one input into Attention (in place); the "
+    "number fused. Run it after the MultiHeadAttention and bias fusions; the nodes they "
+    "left unused are removed first (they still read the projections).",
     before=common.RemoveUnusedNodesPass(),
 )
 
 
-__all__ = ["AttentionFusion", "attention_rules", "fuse_attention", "packed_projection"]
+__all__ = [
+    "AttentionFusion",
+    "attention_rules",
+    "fuse_attention",
+    "packed_projection",
+    "qkv_projection",
+]

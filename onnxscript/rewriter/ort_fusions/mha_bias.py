@@ -11,69 +11,83 @@ import onnx_ir as ir
 import onnx_ir.passes.common as common
 
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
+from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
-from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.rules.fusion import facts
 
 
 class FuseBiasMHA(RewriteRuleClassBase):
-    """``MultiHeadAttention(q + bq, k + bk, v + bv, <no bias>, ...)`` with constant 1-D
-    biases to ``MultiHeadAttention(q, k, v, concat(bq, bk, bv), ...)``."""
+    """``MultiHeadAttention(q [+ bq], k [+ bk], v [+ bv], <no bias>, ...)`` with constant
+    1-D biases (at least one; Whisper's key projection has none) to
+    ``MultiHeadAttention(q, k, v, concat(bq, bk, bv), ...)``, a missing bias as zeros;
+    ``outputs``: the op's outputs (3 with a KV cache's presents)."""
 
-    def __init__(self) -> None:
-        super().__init__("MHABias")
+    def __init__(self, name: str | None = None, *, outputs: int = 1) -> None:
+        super().__init__(name or ("FuseBiasMHA" if outputs == 1 else f"FuseBiasMHA{outputs}"))
+        self._outputs = outputs
 
-    def pattern(self, op: Any, q: Any, k: Any, v: Any, bq: Any, bk: Any, bv: Any) -> Any:
+    def pattern(self, op: Any, q: Any, k: Any, v: Any) -> Any:
+        names = ["out", "present_key", "present_value"][: self._outputs]
         return op.MultiHeadAttention(
-            op.Add(q, bq),
-            op.Add(k, bk),
-            op.Add(v, bv),
-            _allow_other_inputs=True,
-            _domain=MS_DOMAIN,
-            _outputs=["out"],
+            q, k, v, _allow_other_inputs=True, _domain=MS_DOMAIN, _outputs=names
         )
 
     def check(
-        self, context: Any, q: ir.Value, k: ir.Value, v: ir.Value, out: ir.Value, **biases: Any
+        self, context: Any, q: ir.Value, k: ir.Value, v: ir.Value, out: ir.Value, **_: Any
     ) -> MatchResult:
         result = MatchResult()
         node = out.producer()
         assert node is not None
         if len(node.inputs) > 3 and node.inputs[3] is not None:
             return result.fail("the op has a bias already", out)
-        if len(node.outputs) != 1 or not all(facts.rank(x) == 3 for x in (q, k, v)):
-            return result.fail("present outputs, or q, k, v not 3-D", out)
-        arrays = [_vector(biases[name]) for name in ("bq", "bk", "bv")]
-        if any(a is None for a in arrays):
-            return result.fail("the biases are not constant vectors", list(biases.values()))
-        if any(
-            a is not None and a.size != facts.static_dim(x, 2) for a, x in zip(arrays, (q, k, v))
+        if not all(facts.rank(x) == 3 and facts.static_dim(x, 2) for x in (q, k, v)):
+            return result.fail("q, k, v are not 3-D with a known width", [q, k, v])
+        parts = [_biased(x) for x in (q, k, v)]
+        if all(part is None for part in parts):
+            return result.fail("none of q, k, v adds a constant bias", [q, k, v])
+        dtypes = {part[1].dtype for part in parts if part is not None}
+        if len(dtypes) != 1 or any(
+            x.dtype is not None and x.dtype.numpy() not in dtypes for x in (q, k, v)
         ):
-            return result.fail("a bias does not have the projection's width", [q, k, v])
+            return result.fail("the biases are not of one type, q's", [q, k, v])
         return result
 
     def rewrite(
-        self,
-        op: Any,
-        q: ir.Value,
-        k: ir.Value,
-        v: ir.Value,
-        bq: ir.Value,
-        bk: ir.Value,
-        bv: ir.Value,
-        out: ir.Value,
+        self, op: Any, q: ir.Value, k: ir.Value, v: ir.Value, out: ir.Value, **_: Any
     ) -> Any:
         node = out.producer()
         assert node is not None
-        arrays = [_vector(b) for b in (bq, bk, bv)]
-        joined = np.concatenate([a for a in arrays if a is not None])
-        name = f"{bq.name}_qkv_bias"
-        bias = op.initializer(ir.tensor(joined, name=name), name=name)
+        parts = [_biased(x) for x in (q, k, v)]
+        dtype = next(part[1].dtype for part in parts if part is not None)
+        inputs, vectors = [], []
+        for value, part in zip((q, k, v), parts):
+            width = facts.static_dim(value, 2)
+            assert width is not None
+            inputs.append(part[0] if part is not None else value)
+            vectors.append(part[1] if part is not None else np.zeros(width, dtype=dtype))
+        name = f"{out.name}_qkv_bias"
+        bias = op.initializer(ir.tensor(np.concatenate(vectors), name=name), name=name)
         attrs = {key: attr.value for key, attr in node.attributes.items()}
         rest = list(node.inputs[4:])
-        return op.MultiHeadAttention(q, k, v, bias, *rest, _domain=MS_DOMAIN, **attrs)
+        return op.MultiHeadAttention(
+            *inputs, bias, *rest, _domain=MS_DOMAIN, _outputs=self._outputs, **attrs
+        )
+
+
+def _biased(value: ir.Value) -> tuple[ir.Value, np.ndarray] | None:
+    """``(x, b)`` when ``value = x + b`` (either order) with ``b`` a constant float vector
+    of ``value``'s width; None otherwise."""
+    node = value.producer()
+    if node is None or node.op_type != "Add" or node.domain not in ("", "ai.onnx"):
+        return None
+    width = facts.static_dim(value, 2)
+    for x, b in (node.inputs, reversed(node.inputs)):
+        array = _vector(b) if b is not None else None
+        if x is not None and array is not None and array.size == width and facts.rank(x) == 3:
+            return x, array
+    return None
 
 
 def _vector(value: ir.Value) -> np.ndarray | None:
@@ -85,7 +99,7 @@ def _vector(value: ir.Value) -> np.ndarray | None:
     return array if array.ndim == 1 and array.dtype.kind == "f" else None
 
 
-mha_bias_rules = RewriteRuleSet([FuseBiasMHA.rule()], commute=True)
+mha_bias_rules = RewriteRuleSet([FuseBiasMHA.rule(outputs=1), FuseBiasMHA.rule(outputs=3)])
 
 
 fuse_mha_bias = fuse_function(
