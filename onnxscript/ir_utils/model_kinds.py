@@ -52,4 +52,41 @@ def _tensor_protos(model: onnx.ModelProto) -> Iterator[onnx.TensorProto]:
             yield from attr.tensors
 
 
-__all__ = ["ModelT", "on_ir"]
+_R = TypeVar("_R")
+
+BIG_TENSOR_SIZE = 1000
+"""Initializers with more elements than this are left out of the proto
+:func:`call_onnx_api` makes (as onnxscript 0.7 leaves them out)."""
+
+
+def call_onnx_api(func: Callable[[onnx.ModelProto], _R], model: ir.Model) -> _R:
+    """``func`` (an onnx C API function, partially applied) called on ``model`` as a
+    ``ModelProto`` without its big initializers: every initializer is also a graph input
+    there, and those of more than :data:`BIG_TENSOR_SIZE` elements have no value (onnx's C
+    API cannot take a proto of 2 GB or more, and needs the types only). ``model`` is left
+    as it was."""
+    graph = model.graph
+    inputs = list(graph.inputs)
+    initializers = list(graph.initializers.values())
+    big = [
+        v
+        for v in initializers
+        if v.const_value is not None and v.const_value.size > BIG_TENSOR_SIZE
+    ]
+    try:
+        graph.inputs.extend(v for v in initializers if v not in inputs)
+        for value in big:
+            assert value.name is not None
+            graph.initializers.pop(value.name)
+        proto = ir.serde.serialize_model(model)
+    finally:
+        for value in initializers:  # in their order
+            assert value.name is not None
+            graph.initializers.pop(value.name, None)
+            graph.register_initializer(value)
+        graph.inputs.clear()
+        graph.inputs.extend(inputs)
+    return func(proto)
+
+
+__all__ = ["BIG_TENSOR_SIZE", "ModelT", "call_onnx_api", "on_ir"]

@@ -21,8 +21,9 @@ from onnxscript.unique_names import UniqueNames
 from onnxscript.version_converter._versions import Key
 
 
-class VersionConversionError(OnnxScriptError, ValueError):
-    """A node cannot be converted to the requested opset."""
+class VersionConversionError(OnnxScriptError, ValueError, RuntimeError):
+    """A node cannot be converted to the requested opset. Also a ``RuntimeError``, the
+    base of onnxscript 0.7's ``VersionConverterError``, which code written for it catches."""
 
 
 def constant_array(value: ir.Value | None) -> np.ndarray | None:

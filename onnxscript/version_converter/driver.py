@@ -41,6 +41,10 @@ class _Job:
             if node.domain == "" and node.graph is not None:
                 self._node(node, node.version if node.version is not None else opset)
 
+    def convert_one(self, node: ir.Node, opset: int) -> None:
+        """One node (and the nodes built for it) written for ``opset``."""
+        self._node(node, opset)
+
     def _node(self, node: ir.Node, opset: int) -> None:
         pending = [(node, opset, False)]
         while pending:
@@ -156,6 +160,40 @@ def _set_imports(model: ir.Model, target: int) -> bool:
     return changed
 
 
+def convert_node(node: ir.Node, opset: int, target: int) -> list[ir.Value] | None:
+    """Convert one ai.onnx ``node`` of a graph, written for ``opset``, to opset ``target`` in
+    place, with the adapters (no fallback): the nodes an adapter builds go into the node's
+    graph. Returns the values that compute the node's outputs afterwards (its own outputs
+    when it was changed in place), or ``None`` when its op means the same at ``target``.
+    Raises :class:`VersionConversionError` when a step cannot be taken."""
+    graph = node.graph
+    if graph is None:
+        raise ValueError(f"{node.op_type} node {node.name!r} is in no graph to convert it in")
+    if node.domain != "" or next_step(node.op_type, opset, target) is None:
+        return None
+    names = UniqueNames(_graph_names(graph))
+    # the outputs are tracked as extra graph outputs, which adapters that replace a
+    # node's outputs move to the values taking their place
+    count = len(node.outputs)
+    graph.outputs.extend(node.outputs)
+    try:
+        _Job(target, names, fallback=False).convert_one(node, opset)
+        results = list(graph.outputs[-count:]) if count else []
+    finally:
+        if count:
+            del graph.outputs[-count:]
+    return results
+
+
+def _graph_names(graph: ir.Graph) -> list[str]:
+    """The names of a graph's values and nodes (subgraphs included)."""
+    names = [v.name for v in [*graph.inputs, *graph.outputs, *graph.initializers.values()]]
+    for node in ir.traversal.RecursiveGraphIterator(graph):
+        names.append(node.name)
+        names.extend(v.name for v in node.outputs)
+    return [name for name in names if name]
+
+
 def convert_version(model: ir.Model, target_version: int, fallback: bool = False) -> None:
     """Convert ``model`` (an ``onnx_ir`` model) to ai.onnx opset ``target_version`` in place.
 
@@ -166,4 +204,4 @@ def convert_version(model: ir.Model, target_version: int, fallback: bool = False
     ConvertVersionPass(target_version, fallback)(model)
 
 
-__all__ = ["ConvertVersionPass", "convert_version"]
+__all__ = ["ConvertVersionPass", "convert_node", "convert_version"]

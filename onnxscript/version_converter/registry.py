@@ -64,6 +64,11 @@ WITHOUT_ADAPTER: dict[Key, str] = {
 """Steps no adapter takes, and why (``fallback=True`` hands them to onnx's converter)."""
 
 
+def register(key: Key, adapter: Adapter) -> None:
+    """Make ``adapter`` the one of step ``key`` (replacing the package's, if any)."""
+    ADAPTERS[key] = adapter
+
+
 def lookup(key: Key) -> Adapter | None:
     """The adapter of a step: a registered one, or nothing to do for an upgrade listed in
     ``COMPATIBLE_UPGRADES``."""
@@ -73,4 +78,4 @@ def lookup(key: Key) -> Adapter | None:
     return adapter
 
 
-__all__ = ["ADAPTERS", "WITHOUT_ADAPTER", "lookup"]
+__all__ = ["ADAPTERS", "WITHOUT_ADAPTER", "lookup", "register"]
