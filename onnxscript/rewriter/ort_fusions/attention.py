@@ -288,6 +288,7 @@ fuse_attention = fuse_function(
     "number fused. Run it after the MultiHeadAttention and bias fusions; the nodes they "
     "left unused are removed first (they still read the projections).",
     before=common.RemoveUnusedNodesPass(),
+    after=common.RemoveUnusedNodesPass(),
 )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import onnx_ir as ir
+import onnx_ir.passes.common as common
 
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
@@ -226,6 +227,7 @@ fuse_cos_sin_cache = fuse_function(
     cos_sin_cache_rules,
     """Complete the intermediate rotary embeddings whose cos / sin come from the position
     ids into ``com.microsoft::RotaryEmbedding`` (in place); the number fused.""",
+    after=common.RemoveUnusedNodesPass(),
 )
 
 

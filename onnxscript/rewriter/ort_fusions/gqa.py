@@ -28,7 +28,11 @@ from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
 from onnxscript.rewriter.ort_fusions.mha import projection_of, to_bsd
-from onnxscript.rewriter.ort_fusions.sdpa_via_mha import attention_bias, zero_masked_rows
+from onnxscript.rewriter.ort_fusions.sdpa_via_mha import (
+    attention_bias,
+    scale_attributes,
+    zero_masked_rows,
+)
 from onnxscript.rewriter.rules.fusion import facts
 
 
@@ -106,7 +110,7 @@ class GroupQueryAttention(RewriteRuleClassBase):
             attention_bias(op, mask, y),
             num_heads=heads,
             kv_num_heads=kv_heads,
-            scale=node.attributes.get_float("scale", 1.0),
+            **scale_attributes(y),
             _domain=MS_DOMAIN,
             _outputs=3,
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import onnx_ir as ir
+import onnx_ir.passes.common as common
 
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
@@ -107,6 +108,7 @@ fuse_qkv_gqa = fuse_function(
     fuse_qkv_gqa_rules,
     "Give GroupQueryAttention the packed projection its query, key and value are sliced "
     "from (in place); the number of ops changed.",
+    after=common.RemoveUnusedNodesPass(),
 )
 
 __all__ = [

@@ -22,6 +22,7 @@ from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
 from onnxscript.rewriter.ort_fusions.sdpa_via_mha import (
     attention_bias,
     repeat_heads,
+    scale_attributes,
     zero_masked_rows,
 )
 from onnxscript.rewriter.rules.fusion import facts
@@ -95,7 +96,7 @@ class MultiHeadAttention(RewriteRuleClassBase):
             past_key,
             past_value,
             num_heads=heads,
-            scale=node.attributes.get_float("scale", 1.0),
+            **scale_attributes(y),
             _domain=MS_DOMAIN,
         )
         out = zero_masked_rows(op, out, mask, y, keep_heads_axis=False)

@@ -19,10 +19,10 @@ from onnxscript.rewriter.rules.fusion import facts
 
 
 class FuseBiasMHA(RewriteRuleClassBase):
-    """``MultiHeadAttention(q [+ bq], k [+ bk], v [+ bv], <no bias>, ...)`` with constant
-    1-D biases (at least one; Whisper's key projection has none) to
-    ``MultiHeadAttention(q, k, v, concat(bq, bk, bv), ...)``, a missing bias as zeros;
-    ``outputs``: the op's outputs (3 with a KV cache's presents)."""
+    """``MultiHeadAttention(q [+ bq], k [+ bk], v [+ bv], <no bias>, ...)`` with 1-D
+    biases of the projections' width (at least one; Whisper's key projection has none)
+    to ``MultiHeadAttention(q, k, v, concat(bq, bk, bv), ...)``, a missing bias as
+    zeros; ``outputs``: the op's outputs (3 with a KV cache's presents)."""
 
     def __init__(self, name: str | None = None, *, outputs: int = 1) -> None:
         super().__init__(name or ("FuseBiasMHA" if outputs == 1 else f"FuseBiasMHA{outputs}"))
@@ -44,14 +44,10 @@ class FuseBiasMHA(RewriteRuleClassBase):
             return result.fail("the op has a bias already", out)
         if not all(facts.rank(x) == 3 and facts.static_dim(x, 2) for x in (q, k, v)):
             return result.fail("q, k, v are not 3-D with a known width", [q, k, v])
-        parts = [_biased(x) for x in (q, k, v)]
-        if all(part is None for part in parts):
-            return result.fail("none of q, k, v adds a constant bias", [q, k, v])
-        dtypes = {part[1].dtype for part in parts if part is not None}
-        if len(dtypes) != 1 or any(
-            x.dtype is not None and x.dtype.numpy() not in dtypes for x in (q, k, v)
-        ):
-            return result.fail("the biases are not of one type, q's", [q, k, v])
+        if not facts.is_float(q) or not all(x.dtype == q.dtype for x in (k, v)):
+            return result.fail("q, k, v are not of one floating-point type", [q, k, v])
+        if all(_biased(x) is None for x in (q, k, v)):
+            return result.fail("none of q, k, v adds a bias vector", [q, k, v])
         return result
 
     def rewrite(
@@ -59,16 +55,28 @@ class FuseBiasMHA(RewriteRuleClassBase):
     ) -> Any:
         node = out.producer()
         assert node is not None
-        parts = [_biased(x) for x in (q, k, v)]
-        dtype = next(part[1].dtype for part in parts if part is not None)
-        inputs, vectors = [], []
-        for value, part in zip((q, k, v), parts):
+        assert q.dtype is not None
+        inputs: list[ir.Value] = []
+        biases: list[ir.Value | np.ndarray] = []
+        for value in (q, k, v):
+            part = _biased(value)
             width = facts.static_dim(value, 2)
             assert width is not None
             inputs.append(part[0] if part is not None else value)
-            vectors.append(part[1] if part is not None else np.zeros(width, dtype=dtype))
+            if part is None:
+                biases.append(np.zeros(width, dtype=q.dtype.numpy()))
+            else:
+                known = _vector(part[1])
+                biases.append(known if known is not None else part[1])
         name = f"{out.name}_qkv_bias"
-        bias = op.initializer(ir.tensor(np.concatenate(vectors), name=name), name=name)
+        if all(isinstance(b, np.ndarray) for b in biases):
+            joined = np.concatenate([b for b in biases if isinstance(b, np.ndarray)])
+            bias = op.initializer(ir.tensor(joined, name=name), name=name)
+        else:
+            parts = [
+                op.Constant(value=ir.tensor(b)) if isinstance(b, np.ndarray) else b for b in biases
+            ]
+            bias = op.Concat(*parts, axis=0)
         attrs = {key: attr.value for key, attr in node.attributes.items()}
         rest = list(node.inputs[4:])
         return op.MultiHeadAttention(
@@ -76,17 +84,18 @@ class FuseBiasMHA(RewriteRuleClassBase):
         )
 
 
-def _biased(value: ir.Value) -> tuple[ir.Value, np.ndarray] | None:
-    """``(x, b)`` when ``value = x + b`` (either order) with ``b`` a constant float vector
-    of ``value``'s width; None otherwise."""
+def _biased(value: ir.Value) -> tuple[ir.Value, ir.Value] | None:
+    """``(x, b)`` when ``value = x + b`` (either order) with ``b`` a vector of
+    ``value``'s width and type and ``x`` 3-D; None otherwise."""
     node = value.producer()
     if node is None or node.op_type != "Add" or node.domain not in ("", "ai.onnx"):
         return None
     width = facts.static_dim(value, 2)
     for x, b in (node.inputs, reversed(node.inputs)):
-        array = _vector(b) if b is not None else None
-        if x is not None and array is not None and array.size == width and facts.rank(x) == 3:
-            return x, array
+        if x is None or b is None or facts.rank(x) != 3 or b.dtype != value.dtype:
+            continue
+        if facts.rank(b) == 1 and facts.static_dim(b, 0) == width:
+            return x, b
     return None
 
 
@@ -108,6 +117,7 @@ fuse_mha_bias = fuse_function(
     "place); the number of ops changed. Run it after the MultiHeadAttention fusions; the "
     "nodes they left unused are removed first (they still read the biased projections).",
     before=common.RemoveUnusedNodesPass(),
+    after=common.RemoveUnusedNodesPass(),
 )
 
 

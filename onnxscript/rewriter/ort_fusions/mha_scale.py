@@ -82,6 +82,7 @@ fuse_mha_scale = fuse_function(
     "number folded. Run it after the MultiHeadAttention fusions and before the bias one; "
     "the nodes they left unused are removed first (they may still read the scaled query).",
     before=common.RemoveUnusedNodesPass(),
+    after=common.RemoveUnusedNodesPass(),
 )
 
 __all__ = ["FuseMHAScale", "fuse_mha_scale", "mha_scale_rules"]

@@ -5,7 +5,8 @@ attention): ``Softmax(scale * q @ kᵀ masked) @ v`` with the scale on the produ
 zeroes rows no key may be attended from), and keys / values maybe repeated for grouped
 heads (``repeat_kv``: Unsqueeze, Expand, Reshape). All of it becomes one intermediate
 ``ai.onnxruntime._fusion::SDPA(q, k, v[, mask])`` on ``[batch, heads, seq, head]`` inputs,
-k and v with their own (fewer, grouped) heads. Attributes: ``scale``, ``key_format``
+k and v with their own (fewer, grouped) heads. Attributes: ``scale`` (left out when it is
+the default ``1 / sqrt(head_size)``), ``key_format``
 (``"BHSd"``), ``num_heads``, ``kv_num_heads``, ``mask_type`` (``"none"``, ``"bool"``,
 ``"add"``), ``zero_masked_rows``. :mod:`.mha` and :mod:`.gqa` complete it;
 :mod:`.sdpa_via_mha` makes what they leave runnable."""
@@ -124,9 +125,15 @@ class SDPA(RewriteRuleClassBase):
             key, kv_heads = grouped_source(k, heads)
         value, _ = grouped_source(v, heads)
         inputs = [q, key, value] + ([mask] if self._mask_form != "none" else [])
+        scale = self._scale(values)
+        assert scale is not None
+        head_size = facts.static_dim(q, 3)
+        assert head_size is not None
+        # the default scale is left out (0.7's SDPA has it only when it differs)
+        given = {} if math.isclose(scale, head_size**-0.5, rel_tol=1e-6) else {"scale": scale}
         return op.SDPA(
             *inputs,
-            scale=self._scale(values),
+            **given,
             key_format="BHSd",
             num_heads=heads,
             kv_num_heads=kv_heads,

@@ -49,7 +49,7 @@ class SDPAImplementation(RewriteRuleClassBase):
             None,
             bias,
             num_heads=heads,
-            scale=_scale_attr(y),
+            **scale_attributes(y),
             _domain=MS_DOMAIN,
         )
         out4 = op.Transpose(
@@ -58,10 +58,14 @@ class SDPAImplementation(RewriteRuleClassBase):
         return zero_masked_rows(op, out4, mask, y, keep_heads_axis=True)
 
 
-def _scale_attr(y: ir.Value) -> float:
+def scale_attributes(y: ir.Value) -> dict[str, float]:
+    """``{"scale": s}`` when the SDPA computing ``y`` has a scale, else ``{}``: its
+    default, ``1 / sqrt(head_size)``, is the fused ops' default too."""
     node = y.producer()
     assert node is not None
-    return node.attributes.get_float("scale", 1.0)
+    if "scale" not in node.attributes:
+        return {}
+    return {"scale": node.attributes.get_float("scale", 1.0)}
 
 
 def repeat_heads(op: Any, x: ir.Value, heads: int) -> Any:
@@ -169,6 +173,7 @@ __all__ = [
     "attention_bias",
     "repeat_heads",
     "replace_sdpa_by_mha",
+    "scale_attributes",
     "sdpa_via_mha_rules",
     "zero_masked_rows",
 ]
