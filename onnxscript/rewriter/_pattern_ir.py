@@ -28,8 +28,12 @@ from onnxscript.rewriter.pattern_graph import (
     StringPattern,
     ValuePattern,
     Var,
+    to_value_pattern,
 )
 from onnxscript.rewriter.pattern_graph import Predicate as Pattern
+
+_to_value_pattern = to_value_pattern
+"""0.7.2's private name, which its tests call."""
 
 __all__ = [
     "ANY_VALUE",

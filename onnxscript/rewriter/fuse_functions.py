@@ -47,9 +47,10 @@ def fuse_function(
     doc: str,
     *,
     before: Callable[[ir.Model], object] | None = None,
+    after: Callable[[ir.Model], object] | None = None,
 ) -> FuseFunction:
     """A ``fuse_*`` function applying ``rules`` (rule sets one after the other; after
-    ``before(model)``, when given);
+    ``before(model)`` and followed by ``after(model)`` when something fused, when given);
     ``apply_shape_inference=True`` runs onnx's shape inference on the model first (the
     rules read types and shapes; exporters record them, hand-built models may not);
     other keyword arguments are accepted and ignored, as 0.7's were."""
@@ -64,7 +65,10 @@ def fuse_function(
             common.ShapeInferencePass()(model)
         if before is not None:
             before(model)
-        return sum(apply_rules(step, model, debug=debug) for step in steps)
+        count = sum(apply_rules(step, model, debug=debug) for step in steps)
+        if count and after is not None:
+            after(model)
+        return count
 
     fuse.__doc__ = doc
     return fuse

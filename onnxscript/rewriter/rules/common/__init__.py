@@ -30,6 +30,9 @@ from onnxscript.rewriter.rules.common.conv_pad import (
 from onnxscript.rewriter.rules.common.defaults_elementwise import elementwise_default_rules
 from onnxscript.rewriter.rules.common.defaults_structural import structural_default_rules
 from onnxscript.rewriter.rules.common.dropout import dropout_inference_rule, dropout_zero_rule
+from onnxscript.rewriter.rules.common.expand_before_binary_op import (
+    expand_before_binary_op_rules,
+)
 from onnxscript.rewriter.rules.common.flatten_to_reshape import flatten_to_reshape_rule
 from onnxscript.rewriter.rules.common.gemm import (
     matmul_add_to_gemm_rule,
@@ -37,6 +40,7 @@ from onnxscript.rewriter.rules.common.gemm import (
     transpose_ab_matmul_add_to_gemm_rule,
     transpose_b_matmul_add_to_gemm_rule,
 )
+from onnxscript.rewriter.rules.common.hard_swish import fuse_hardswish_rules
 from onnxscript.rewriter.rules.common.materialize_reshape_shape import (
     materialize_reshape_shape_rule,
 )
@@ -110,10 +114,12 @@ __all__ = [
     "div_by_1_rule",
     "dropout_inference_rule",
     "dropout_zero_rule",
+    "expand_before_binary_op_rules",
     "flatten_to_reshape_rule",
     "fuse_batchnorm_into_conv_rule",
     "fuse_batchnorm_into_conv_transpose_rule",
     "fuse_batchnorm_into_gemm_rule",
+    "fuse_hardswish_rules",
     "fuse_pad_into_conv_integer_rule",
     "fuse_pad_into_conv_rule",
     "gemm_to_matmul_add_rule",

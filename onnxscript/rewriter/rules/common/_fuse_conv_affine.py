@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from onnxscript.ir_utils.value_facts import constant_tensor as get_const_value
+from onnxscript.ir_utils.value_facts import singleton as get_singleton_value
 from onnxscript.rewriter.rules.common.conv_affine import (
     AffineConvFusion,
     ConvAffineFusion,
@@ -14,4 +16,6 @@ __all__ = [
     "ConvAffineFusion",
     "affine_conv_fusion_rule",
     "conv_affine_fusion_rule",
+    "get_const_value",
+    "get_singleton_value",
 ]

@@ -63,17 +63,27 @@ def fill_pads_with_axes(pads: Sequence[int], axes: Sequence[int], rank: int) -> 
 
 def explicit_pads(node: ir.Node) -> list[int] | None:
     """The ``pads`` equivalent to ``node``'s ``auto_pad`` (None when shapes are unknown)."""
+    found = _explicit_pads(node)
+    return found if isinstance(found, list) else None
+
+
+def _explicit_pads(node: ir.Node) -> list[int] | str:
+    """:func:`explicit_pads`, or why they are unknown (in 0.7.2's words)."""
     mode = attr_str(node, "auto_pad", "NOTSET")
     x_dims, kernel = dims(node.inputs[0]), _kernel(node)
     if mode in ("NOTSET", "VALID"):
         rank = len(kernel) if kernel is not None else (len(x_dims) - 2 if x_dims else None)
         given = attr_ints(node, "pads") if mode == "NOTSET" else None
-        return given if given is not None else ([0] * (2 * rank) if rank is not None else None)
-    if x_dims is None or kernel is None or len(x_dims) != len(kernel) + 2:
-        return None
+        if given is not None:
+            return given
+        return [0] * (2 * rank) if rank is not None else "the rank of the input is unknown"
+    if not x_dims:
+        return "Input shapes are not defined"
+    if kernel is None or len(x_dims) != len(kernel) + 2:
+        return "the weights must have the same length than kernel_shape (+2), known"
     spatial = x_dims[2:]
     if not all(isinstance(d, int) for d in spatial):
-        return None
+        return "Expected static spatial input shapes"
     strides = attr_ints(node, "strides") or [1] * len(kernel)
     dilations = attr_ints(node, "dilations") or [1] * len(kernel)
     begins, ends = [], []
@@ -100,49 +110,56 @@ class NormalizePadFormatConv(RewriteRuleClassBase):
         node = out.producer()
         if has_ref_attributes(node) or attr_str(node, "auto_pad", "NOTSET") == "NOTSET":
             return result.fail("no auto_pad to make explicit", node)
-        if explicit_pads(node) is None:
-            return result.fail("SAME padding needs known spatial dims and kernel", node)
+        found = _explicit_pads(node)
+        if isinstance(found, str):
+            return result.fail(found, node)
         return result
 
     def rewrite(self, op: Any, out: Any, **_: Any) -> Any:
         node = out.producer()
         pads = explicit_pads(node)
         assert pads is not None
-        return rebuilt(op, node, drop=["auto_pad"], pads=pads if any(pads) else None)
+        return rebuilt(op, node, auto_pad="NOTSET", pads=pads)
 
 
-def _pad_spatial(pad: ir.Node, rank: int) -> list[int] | None:
+def _pad_spatial(pad: ir.Node, rank: int) -> list[int] | str:
     """The pads a constant-mode Pad adds to the spatial axes of a rank-``rank`` input
-    ([begins..., ends...]), None when it pads anything else or is not constant."""
+    ([begins..., ends...]), or why it cannot be folded (in 0.7.2's words)."""
     if has_ref_attributes(pad) or attr_str(pad, "mode", "constant") != "constant":
-        return None
+        return "Pad mode must be 'constant'."
     inputs = [*pad.inputs, None, None][:4]
     pads = constant_ints(inputs[1])
+    if pads is None:
+        return "pads is not a constant/initializer."
     axes = list(range(rank)) if inputs[3] is None else constant_ints(inputs[3])
-    if pads is None or axes is None or len(pads) != 2 * len(axes) or min(pads, default=0) < 0:
-        return None
-    if any(not -rank <= a < rank for a in axes):
-        return None
+    if axes is None:
+        return "axes is not a constant"
+    if len(pads) != 2 * len(axes) or any(not -rank <= a < rank for a in axes):
+        return "pads and axes do not fit the input's rank"
+    if min(pads, default=0) < 0:
+        return "pads must not contain negative values"
     full = fill_pads_with_axes(pads, axes, rank)
     if any(full[a] or full[a + rank] for a in (0, 1)):
-        return None
+        return "pads must be zero in non-spatial dimensions"
     return full[2:rank] + full[rank + 2 :]
 
 
-def _pad_value_fits(pad: ir.Node, conv: ir.Node) -> bool:
-    """Whether Pad's constant value is what ``conv`` pads with (0; ConvInteger: its
-    input zero point)."""
+def _pad_value_refusal(pad: ir.Node, conv: ir.Node) -> str | None:
+    """Why Pad's constant value is not what ``conv`` pads with (0; ConvInteger: its input
+    zero point), or None when it is."""
     value = pad.inputs[2] if len(pad.inputs) > 2 else None
     pad_value = 0 if value is None else constant_array(value)
+    if pad_value is None:
+        return "cval is not a constant"
     zero_point: Any = 0
     if conv.op_type == "ConvInteger" and len(conv.inputs) > 2 and conv.inputs[2] is not None:
         zero_point = constant_array(conv.inputs[2])
-    if pad_value is None or zero_point is None:
-        return False
+        if zero_point is None:
+            return "the input zero point is not a constant"
     pad_value, zero_point = np.asarray(pad_value), np.asarray(zero_point)
-    if pad_value.size > 1 or zero_point.size > 1:
-        return False
-    return bool((pad_value == zero_point).all())
+    if pad_value.size > 1 or zero_point.size > 1 or not (pad_value == zero_point).all():
+        return f"cval must be equal to {zero_point.ravel()[0] if zero_point.size else 0}."
+    return None
 
 
 class FuseConvPad(RewriteRuleClassBase):
@@ -163,10 +180,14 @@ class FuseConvPad(RewriteRuleClassBase):
         ):
             return result.fail("the op pads by auto_pad SAME", conv)
         w_dims = dims(w)
-        if w_dims is None or _pad_spatial(pad, len(w_dims)) is None:
-            return result.fail("the Pad must be constant, >= 0, on spatial axes only", pad)
-        if not _pad_value_fits(pad, conv):
-            return result.fail("the Pad value differs from what the op pads with", pad)
+        if w_dims is None:
+            return result.fail("the rank of the weights is unknown", w)
+        added = _pad_spatial(pad, len(w_dims))
+        if isinstance(added, str):
+            return result.fail(added, pad)
+        refusal = _pad_value_refusal(pad, conv)
+        if refusal is not None:
+            return result.fail(refusal, pad)
         if explicit_pads(conv) is None:
             return result.fail("the op's pads are unknown", conv)
         return result
@@ -175,10 +196,10 @@ class FuseConvPad(RewriteRuleClassBase):
         pad, conv = padded.producer(), out.producer()
         added = _pad_spatial(pad, len(dims(w) or []))
         own = explicit_pads(conv)
-        assert added is not None and own is not None
+        assert isinstance(added, list) and own is not None
         pads = [a + b for a, b in zip(own, added)]
         inputs = [x, *conv.inputs[1:]]
-        return rebuilt(op, conv, inputs, drop=["auto_pad"], pads=pads)
+        return rebuilt(op, conv, inputs, auto_pad="NOTSET", pads=pads)
 
 
 class NormalizePadFormatConvInteger(NormalizePadFormatConv):

@@ -42,7 +42,7 @@ class _MatMulAddToGemmBase(RewriteRuleClassBase):
         result = MatchResult()
         a_dims, b_dims = dims(a), dims(b)
         if a_dims is None or b_dims is None or len(a_dims) != 2 or len(b_dims) != 2:
-            return result.fail("both MatMul operands must have rank 2", [a, b])
+            return result.fail("Rank of input_a and input_b must be 2", [a, b])
         rows = a_dims[1] if self._trans_a else a_dims[0]
         cols = b_dims[0] if self._trans_b else b_dims[1]
         if not _unidirectional(c, rows, cols):

@@ -28,7 +28,7 @@ class _RemoveOptionalBias(RewriteRuleClassBase):
         bias = node.inputs[index] if len(node.inputs) > index else None
         array = constant_array(bias)
         if array is None or array.any():
-            return result.fail("the bias is not a constant of zeros", bias or node)
+            return result.fail("Bias is not all zeros.", bias or node)
         return result
 
     def rewrite(self, op: Any, out: Any, **_: Any) -> Any:

@@ -33,6 +33,23 @@ def clip_bounds(node: ir.Node) -> _Bounds | None:
     return bounds[0], bounds[1]
 
 
+def _bounds_refusal(node: ir.Node) -> str:
+    """Why :func:`clip_bounds` of ``node`` is None (0.7.2's words where it has them)."""
+    if "min" in node.attributes or "max" in node.attributes:
+        return "the Clip has its bounds as attributes (before opset 11)"
+    for value in node.inputs[1:3]:
+        if value is None:
+            continue
+        if value.is_graph_input():
+            return f"{value.name} is a graph input."
+        array = constant_array(value, SMALL_CONSTANT)
+        if array is None:
+            return f"{value.name} is not a constant."
+        if array.size != 1:
+            return f"{value.name} is not a scalar."
+    return "a bound is not a one-element constant"
+
+
 def intersection(first: _Bounds, second: _Bounds) -> _Bounds | None:
     """The range of clipping to ``first`` then ``second``, when both are ranges and they
     meet; None otherwise."""
@@ -78,6 +95,10 @@ class _ClipChain(RewriteRuleClassBase):
         dtype = x.dtype or middle.dtype or context.root.outputs[0].dtype
         first = self._bounds(inner, dtype)
         second = self._bounds(context.root, dtype)
+        for node, bounds in ((inner, first), (context.root, second)):
+            if bounds is None:
+                reason = _bounds_refusal(node) if node.op_type == "Clip" else "unknown type"
+                return result.fail(reason, node)
         if first is None or second is None:
             return result.fail("a bound is not a one-element constant", context.root)
         merged = intersection(first, second)

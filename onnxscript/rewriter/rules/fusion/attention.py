@@ -21,7 +21,7 @@ from onnxscript.rewriter.rules.fusion import facts
 def _repeated(op: Any, kv: Any, name: str) -> Any:
     """``repeat_kv(kv)``: ``[B, Hkv, S, D]`` to ``[B, Hkv * n, S, D]``."""
     expanded = op.Expand(
-        op.Unsqueeze(kv, [2]), _outputs=[f"{name}_expanded"], _allow_other_inputs=True
+        op.Unsqueeze(kv, f"{name}_axes"), _outputs=[f"{name}_expanded"], _allow_other_inputs=True
     )
     return op.Reshape(expanded, _allow_other_inputs=True, _outputs=[f"{name}_repeated"])
 
@@ -53,6 +53,8 @@ class OnnxGroupQueryAttention(RewriteRuleClassBase):
             groups = facts.static_dim(kv, 1) if facts.rank(kv) == 4 else None
             if heads is None or groups is None or heads % groups:
                 return result.fail("query heads are not a known multiple of the kv heads", kv)
+            if facts.constant_ints(bindings[f"{name}_axes"]) not in ([2], [-3]):
+                return result.fail("the Unsqueeze does not add axis 2", bindings[f"{name}_axes"])
             expanded, repeated = bindings[f"{name}_expanded"], bindings[f"{name}_repeated"]
             if not _repeats(kv, expanded, repeated, heads // groups, heads):
                 return result.fail("the Expand / Reshape do not repeat the kv heads", expanded)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import onnx_ir as ir
+import onnx_ir.passes.common as common
 
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
@@ -145,13 +146,17 @@ rotary_embedding_ruleset = RewriteRuleSet(rotary_embedding_rules, commute=True)
 partial_embedding_ruleset = RewriteRuleSet(partial_embedding_rules)
 
 
+# The rules keep their matched nodes (shared by the query's and the key's rotations);
+# those left unused go once the model is rewritten.
 fuse_rotary_embedding = fuse_function(
     rotary_embedding_ruleset,
     "Fuse every full rotary embedding of the model (in place); the number fused.",
+    after=common.RemoveUnusedNodesPass(),
 )
 fuse_partial_rotary_embedding = fuse_function(
     partial_embedding_ruleset,
     "Turn rotary embeddings of a slice, concatenated with the rest, into partial ones.",
+    after=common.RemoveUnusedNodesPass(),
 )
 
 

@@ -39,13 +39,14 @@ g (float{x} x, float{w} w) => (float{out} z) {{
         ("[1,2,6,6]", "[3,2,4,4]", 'auto_pad="SAME_LOWER", strides=[2,2]', [1, 1, 1, 1]),
         ("[1,2,6,6]", "[3,2,2,2]", 'auto_pad="SAME_UPPER"', [0, 0, 1, 1]),
         ("[1,2,6,6]", "[3,2,2,2]", 'auto_pad="SAME_LOWER"', [1, 1, 0, 0]),
-        ("[1,2,H,W]", "[3,2,3,3]", 'auto_pad="VALID"', None),  # 0.7.2: refused (symbolic)
+        ("[1,2,H,W]", "[3,2,3,3]", 'auto_pad="VALID"', [0, 0, 0, 0]),  # 0.7.2: refused
     ],
 )
-def test_normalize(x: str, w: str, attributes: str, pads: list[int] | None) -> None:
+def test_normalize(x: str, w: str, attributes: str, pads: list[int]) -> None:
+    # As 0.7.2: auto_pad="NOTSET" written, with the pads.
     result = check_rule(conv(x, w, attributes), [normalize_pad_format_conv_rule])
     found = attrs(result)
-    assert "auto_pad" not in found and found.get("pads") == pads
+    assert found.get("auto_pad") == b"NOTSET" and found.get("pads") == pads
 
 
 def test_normalize_dilated() -> None:
@@ -74,7 +75,7 @@ g (uint8[1,2,5,5] x, uint8[3,2,3,3] w) => (int32[a,b,c,d] z) {
   z = ConvInteger<auto_pad="SAME_UPPER">(x, w)
 }"""
     result = check_rule(text, [normalize_pad_format_conv_integer_rule])
-    assert attrs(result) == {"pads": [1, 1, 1, 1]}
+    assert attrs(result) == {"auto_pad": b"NOTSET", "pads": [1, 1, 1, 1]}
 
 
 def padded(pads: str, extra: str = "", conv_attrs: str = "", pad_attrs: str = "") -> str:
