@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -81,6 +82,21 @@ def check_options(fn: Function, options: Mapping[str, Any], caller: str) -> None
             )
 
 
+def _per_value(given: Sequence[Any] | None, count: int, option: str, what: str) -> list[Any]:
+    """``input_types``/``output_types`` as one entry per value (None: untyped by it). As
+    onnxscript 0.7, a shorter list leaves the rest to annotations and extra entries are
+    ignored; here with a warning, since they usually mean a mistake."""
+    entries = list(given or ())
+    if len(entries) > count:
+        warnings.warn(
+            f"{option} has {len(entries)} types for {count} {what}; the last "
+            f"{len(entries) - count} are ignored",
+            UserWarning,
+            stacklevel=5,
+        )
+    return (entries + [None] * count)[:count]
+
+
 def to_model_proto(fn: Function, options: Mapping[str, Any]) -> onnx.ModelProto:
     """Lower ``fn`` to a model; see ``OnnxFunction.to_model_proto`` for the options."""
     check_options(fn, options, "to_model_proto()")
@@ -95,14 +111,10 @@ def to_model_proto(fn: Function, options: Mapping[str, Any]) -> onnx.ModelProto:
 
     graph = fn.graph
     io_type = _type(options.get("io_types"), "io_types")
-    in_given: Sequence[Any] = options.get("input_types") or [None] * len(graph.inputs)
-    out_given: Sequence[Any] = options.get("output_types") or [None] * len(graph.outputs)
-    if len(in_given) != len(graph.inputs):
-        raise ValueError(f"input_types has {len(in_given)} types for {len(graph.inputs)} inputs")
-    if len(out_given) != len(graph.outputs):
-        raise ValueError(
-            f"output_types has {len(out_given)} types for {len(graph.outputs)} outputs"
-        )
+    in_given = _per_value(options.get("input_types"), len(graph.inputs), "input_types", "inputs")
+    out_given = _per_value(
+        options.get("output_types"), len(graph.outputs), "output_types", "outputs"
+    )
     in_types = [
         _type(g, "input_types") or v.declared_type or v.type or io_type
         for g, v in zip(in_given, graph.inputs)

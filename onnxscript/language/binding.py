@@ -97,6 +97,8 @@ class Signature:
     outputs: tuple[OutputParam, ...] = ()
     type_constraints: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     free_form: bool = False
+    positional_attributes: bool = False
+    """Whether attributes (keyword-only) may also follow all inputs positionally."""
 
     @functools.cached_property
     def inputs(self) -> tuple[Param, ...]:
@@ -287,7 +289,14 @@ def from_facts(facts: schemas.OpFacts) -> Signature:
         )
         for o in facts.outputs
     )
-    return Signature(facts.name, tuple(params), outputs, dict(facts.type_constraints))
+    variadic = any(p.variadic for p in params)
+    return Signature(
+        facts.name,
+        tuple(params),
+        outputs,
+        dict(facts.type_constraints),
+        positional_attributes=not variadic,
+    )
 
 
 @functools.lru_cache(maxsize=2048)
@@ -311,6 +320,10 @@ def _positional_slots(sig: Signature, args: Sequence[Any]) -> dict[str, Any]:
     slots: dict[str, Any] = {}
     variadic_values: list[Any] = []
     positional = sig.positional_params
+    if sig.positional_attributes and len(args) > len(positional):
+        # Attributes after every input, in schema order: ``op.Softmax(x, 0)``, as onnxscript
+        # 0.7's compiler takes them (the documented form names them).
+        positional = positional + tuple(p for p in sig.params if p.keyword_only)
     index = 0
     for arg in args:
         if index >= len(positional):

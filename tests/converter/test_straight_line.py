@@ -57,6 +57,38 @@ def test_optional_input_by_name_lands_in_its_slot():
     assert_close(run_model(model, x), [expected])
 
 
+def test_attributes_may_follow_the_inputs_positionally():
+    """As onnxscript 0.7's compiler takes them: attributes in schema order after every
+    input, compiled and eager alike (the same node as the keyword form)."""
+
+    @script()
+    def positional(x: FLOAT[3, 4]) -> FLOAT[3, 4]:
+        fill = op.ConstantOfShape([3, 4], [-1.0])
+        return op.Add(op.Softmax(x, 0), fill)
+
+    @script()
+    def keywords(x: FLOAT[3, 4]) -> FLOAT[3, 4]:
+        fill = op.ConstantOfShape([3, 4], value=[-1.0])
+        return op.Add(op.Softmax(x, axis=0), fill)
+
+    compiled = checked_model(positional)
+    assert [n.attribute for n in compiled.graph.node] == [
+        n.attribute for n in checked_model(keywords).graph.node
+    ]
+    softmax = np.exp(X) / np.exp(X).sum(axis=0)
+    assert_close(run_model(compiled, X), [softmax - 1])
+    assert_close([positional(X)], [softmax - 1])
+    assert_close([op.Softmax(X, 0)], [softmax])
+
+
+def test_variadic_ops_take_attributes_by_keyword_only():
+    with pytest.raises(Exception, match="axis"):
+
+        @script()
+        def f(x: FLOAT[3, 4]) -> FLOAT[3, 8]:
+            return op.Concat(x, x, 1)
+
+
 def test_optional_input_skipped_with_none():
     @script()
     def f(x: FLOAT[1, 1, 2, 2], scales: FLOAT[4]) -> FLOAT[1, 1, 4, 4]:
@@ -435,6 +467,21 @@ def test_to_model_proto_options():
     assert model.ir_version == 9 and model.producer_name == "me"
     assert model.graph.input[0].type.tensor_type.elem_type == onnx.TensorProto.FLOAT
     checked_model(f, input_types=[DOUBLE["N"], DOUBLE["N"]], output_types=[DOUBLE["N"]])
+
+
+def test_input_types_of_another_length_as_0_7_takes_them():
+    """A shorter list types the first inputs only; extra entries are ignored (0.7.2 takes
+    both silently; here the extra ones warn)."""
+
+    @script()
+    def f(x, y: FLOAT["N"]) -> FLOAT["N"]:
+        return op.Add(x, y)
+
+    shorter = checked_model(f, input_types=[FLOAT["N"]])
+    assert [i.type.tensor_type.elem_type for i in shorter.graph.input] == [1, 1]
+    with pytest.warns(UserWarning, match="input_types has 3 types for 2 inputs"):
+        longer = checked_model(f, input_types=[FLOAT["N"], FLOAT["N"], DOUBLE["N"]])
+    assert longer.graph.input == shorter.graph.input
     with pytest.warns(ModelCheckWarning, match="input 'x' has no type"):
         untyped = f.to_model_proto()
     assert not untyped.graph.input[0].HasField("type")
