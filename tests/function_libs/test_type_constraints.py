@@ -177,3 +177,12 @@ def test_merging_constraints_and_values():
     with pytest.raises(ValueError, match="without type constraints"):
         Value("p").merge_type_constraint(Value("q"))
     assert repr(Value("p")) == "Value(name=p, type_constraint=None)"
+
+
+def test_a_traced_function_is_traced_once_on_its_annotations():
+    from onnxscript.function_libs.torch_lib.aten import elementwise
+
+    found = deduce_type_constraints(elementwise.add)
+    assert list(found.input_type_constraints) == ["self", "other"]
+    assert found.input_type_constraints["self"] is found.input_type_constraints["other"]
+    assert _types(found.input_type_constraints["self"]) == NUMERIC
