@@ -117,17 +117,13 @@ def group_normalization(
     **_: Any,
 ) -> Any:
     """The replacement: ``Transpose(GroupNorm(Transpose(x, NHWC), weight, bias,
-    channels_last=1), NCHW)`` with the per-channel weight and bias as float32 vectors
-    (the op's gamma and beta)."""
+    channels_last=1), NCHW)`` with the per-channel weight and bias cast to float32 and
+    made vectors (the op's gamma and beta; constant folding computes them)."""
     groups = _array(weight_for_norm)
-    weight, bias = _array(weight_full), _array(bias_full)
-    assert groups is not None and weight is not None and bias is not None
-    gamma = op.initializer(
-        ir.tensor(weight.reshape(-1).astype(np.float32)), name=f"{weight_full.name}_gamma"
-    )
-    beta = op.initializer(
-        ir.tensor(bias.reshape(-1).astype(np.float32)), name=f"{bias_full.name}_beta"
-    )
+    assert groups is not None
+    flat = op.Constant(value_ints=[-1])
+    gamma = op.Reshape(op.Cast(weight_full, to=ir.DataType.FLOAT), flat)
+    beta = op.Reshape(op.Cast(bias_full, to=ir.DataType.FLOAT), flat)
     channels_last = op.Transpose(input_x, perm=[0, 2, 3, 1])
     normalized = op.GroupNorm(
         channels_last,

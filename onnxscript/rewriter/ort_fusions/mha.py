@@ -52,6 +52,20 @@ class MultiHeadAttention(RewriteRuleClassBase):
         super().__init__(name or default)
         self._masked = masked
         self._past = has_past_present
+        self._presents: list[tuple[ir.Value, ir.Value]] = []
+
+    def cleanup(self) -> None:
+        """Each KV-cache Concat replaced by the op's present output (the same values),
+        which takes its name when it is a graph output; the Concat is then unused."""
+        for concat, present in self._presents:
+            if concat.producer() is None or concat.graph is None:
+                continue
+            name = concat.name if concat.is_graph_output() else None
+            concat.replace_all_uses_with(present, replace_graph_outputs=True)
+            if name is not None:
+                concat.name = None
+                present.name = name
+        self._presents.clear()
 
     def pattern(self, op: Any, q: Any, k: Any, v: Any, mask: Any, shape: Any) -> Any:
         inputs = [q, k, v, mask] if self._masked else [q, k, v]
@@ -60,8 +74,11 @@ class MultiHeadAttention(RewriteRuleClassBase):
 
     def check(self, context: Any, q: ir.Value, k: ir.Value, v: ir.Value, **_: Any) -> MatchResult:
         result = MatchResult()
-        if facts.static_dim(q, 3) is None or facts.static_dim(v, 3) != facts.static_dim(q, 3):
+        head_size = _dim(q, 3)
+        if head_size is None or _dim(v, 3) != head_size:
             return result.fail("q and v do not have the same known head size", [q, v])
+        if _dim(q, 1) is None:
+            return result.fail("the number of heads of q is not known", q)
         cached = _cache_parts(k) is not None and _cache_parts(v) is not None
         if cached != self._past:
             reason = "k and v are not" if self._past else "k and v are"
@@ -80,13 +97,13 @@ class MultiHeadAttention(RewriteRuleClassBase):
     ) -> Any:
         node = y.producer()
         assert node is not None
-        heads = node.attributes.get_int("num_heads", 0)
-        head_size = facts.static_dim(q, 3)
-        assert head_size is not None
+        heads = node.attributes.get_int("num_heads", 0) or _dim(q, 1)
+        head_size = _dim(q, 3)
+        assert heads is not None and head_size is not None
         query = to_bsd(op, q, heads * head_size)
         key, value, past_key, past_value = _keys_values(op, k, v, heads, head_size)
         bias = attention_bias(op, mask, y) if mask is not None else None
-        out = op.MultiHeadAttention(
+        outputs = op.MultiHeadAttention(
             query,
             key,
             value,
@@ -98,11 +115,28 @@ class MultiHeadAttention(RewriteRuleClassBase):
             num_heads=heads,
             **scale_attributes(y),
             _domain=MS_DOMAIN,
+            _outputs=1 if past_key is None else 3,
         )
+        if past_key is None:
+            out = outputs
+        else:  # the op's presents are the cache Concats k and v: they take their place
+            out, present_key, present_value = outputs
+            self._presents += [(k, present_key), (v, present_value)]
         out = zero_masked_rows(op, out, mask, y, keep_heads_axis=False)
         if facts.constant_ints(shape) == [0, 0, heads * head_size]:
             return out
         return op.Reshape(out, shape)
+
+
+def _dim(x: ir.Value, axis: int) -> int | None:
+    """The static size of ``x``'s ``axis``, or of its rotary embedding's input (shape
+    inference does not know the contrib op)."""
+    known = facts.static_dim(x, axis)
+    node = x.producer()
+    if known is None and node is not None and node.op_type == "RotaryEmbedding":
+        source = node.inputs[0]
+        return facts.static_dim(source, axis) if source is not None else None
+    return known
 
 
 def _keys_values(
