@@ -172,6 +172,10 @@ class _LibraryRegistry(Registry):
         self.load()
         return self._entries
 
+    @_registry.setter
+    def _registry(self, entries: dict[str, OverloadedFunction]) -> None:
+        self._entries = entries
+
     def load(self) -> None:
         """Register the library's functions (once)."""
         if self._loaded:
