@@ -79,6 +79,9 @@ class MultiHeadAttention(RewriteRuleClassBase):
             return result.fail("q and v do not have the same known head size", [q, v])
         if _dim(q, 1) is None:
             return result.fail("the number of heads of q is not known", q)
+        split = _split_source(_unrotated(q))
+        if split is not None and facts.rank(split) not in (3, None):
+            return result.fail("q is split into heads from a value that is not 3-D", q)
         cached = _cache_parts(k) is not None and _cache_parts(v) is not None
         if cached != self._past:
             reason = "k and v are not" if self._past else "k and v are"
@@ -126,6 +129,17 @@ class MultiHeadAttention(RewriteRuleClassBase):
         if facts.constant_ints(shape) == [0, 0, heads * head_size]:
             return out
         return op.Reshape(out, shape)
+
+
+def _split_source(x: ir.Value) -> ir.Value | None:
+    """``p`` when ``x = Transpose(Reshape(p, ...), [0, 2, 1, 3])``, else None."""
+    transpose = x.producer()
+    if transpose is None or transpose.op_type != "Transpose" or transpose.inputs[0] is None:
+        return None
+    reshape = transpose.inputs[0].producer()
+    if reshape is None or reshape.op_type != "Reshape":
+        return None
+    return reshape.inputs[0]
 
 
 def _dim(x: ir.Value, axis: int) -> int | None:

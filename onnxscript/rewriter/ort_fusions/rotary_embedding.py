@@ -59,7 +59,9 @@ class RotaryEmbeddingFusion(RewriteRuleClassBase):
             return result.fail("the Concat is not along the last axis", rotated)
         for table in (cos, sin):
             if not _per_position(table, x):
-                return result.fail("cos / sin are not [batch or 1, 1, seq, head_dim]", table)
+                return result.fail(
+                    "cos / sin are not [batch or 1, heads or 1, seq, head_dim]", table
+                )
         return result
 
     def rewrite(self, op: Any, x: ir.Value, cos: ir.Value, sin: ir.Value, **_: Any) -> Any:
@@ -68,8 +70,10 @@ class RotaryEmbeddingFusion(RewriteRuleClassBase):
 
 
 def _per_position(table: ir.Value, x: ir.Value) -> bool:
-    """Whether ``table`` is ``[batch or 1, 1, seq, head_dim]`` for ``x``."""
-    if facts.rank(table) != 4 or facts.static_dim(table, 1) != 1:
+    """Whether ``table`` is ``[batch or 1, heads or 1, seq, head_dim]`` for ``x``."""
+    if facts.rank(table) != 4:
+        return False
+    if facts.static_dim(table, 1) != 1 and not facts.same_dim(table, 1, x, 1):
         return False
     batch = facts.same_dim(table, 0, x, 0) or facts.static_dim(table, 0) == 1
     return batch and facts.same_dim(table, 2, x, 2) and facts.same_dim(table, 3, x, 3)
