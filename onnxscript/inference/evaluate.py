@@ -207,6 +207,23 @@ _KERNELS: dict[str, Kernel] = {
 """Kernels for what shape arithmetic uses; each returns None to defer to onnx.reference."""
 
 
+def run_op(
+    domain: str,
+    op_type: str,
+    version: int,
+    inputs: Sequence[Any],
+    attributes: dict[str, Any] | None = None,
+) -> list[np.ndarray]:
+    """The outputs of one ai.onnx op on arrays (None for an omitted input), computed by
+    ``onnx.reference``; attributes as Python values."""
+    values = [None if a is None else ir.Value(name=f"in{i}") for i, a in enumerate(inputs)]
+    attrs = [ir.convenience.convert_attribute(k, v) for k, v in (attributes or {}).items()]
+    schema = onnx.defs.get_schema(op_type, version, domain)
+    count = len(schema.outputs)
+    node = ir.Node(domain, op_type, values, attrs, num_outputs=count)
+    return _reference(node, [None if a is None else np.asarray(a) for a in inputs], version)
+
+
 def _reference(node: ir.Node, arrays: Sequence[Any], version: int) -> list[np.ndarray]:
     """Run the node alone on onnx's reference evaluator."""
     names = [f"in{i}" if a is not None else "" for i, a in enumerate(arrays)]
@@ -235,4 +252,4 @@ def _evaluator(node_bytes: bytes, version: int, count: int) -> onnx.reference.Re
     return onnx.reference.ReferenceEvaluator(model)
 
 
-__all__ = ["evaluate_node"]
+__all__ = ["evaluate_node", "run_op"]

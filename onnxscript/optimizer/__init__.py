@@ -7,6 +7,7 @@ ones, an ``onnx.ModelProto`` (a new one is returned), as onnxscript 0.7's optimi
 
 from __future__ import annotations
 
+from onnxscript.ir_utils.metadata import FOLDED_FROM as FOLDED_FROM_KEY
 from onnxscript.ir_utils.model_kinds import ModelT, on_ir
 from onnxscript.optimizer.optimize import optimization_passes, optimize, optimize_ir
 from onnxscript.passes import (
@@ -28,6 +29,7 @@ def fold_constants(model: ModelT, **options: object) -> ModelT:
 
 
 __all__ = [
+    "FOLDED_FROM_KEY",
     "FoldConstantsPass",
     "InlineFunctionsPass",
     "basic_constant_propagation",

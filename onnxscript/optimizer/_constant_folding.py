@@ -1,7 +1,8 @@
 """``onnxscript.optimizer._constant_folding``: where onnxscript 0.7 kept constant folding.
 
-Library clients import the pass and its size limits from here; they are
-``onnxscript.passes.constant_folding``'s.
+Library clients import the pass and its size limits from here, and register partial
+evaluators of their own ops with ``registry.register("MyOp", domain=...)``; they are
+``onnxscript.passes.constant_folding``'s and ``onnxscript.passes.partial_evaluation``'s.
 """
 
 from __future__ import annotations
@@ -19,6 +20,32 @@ from onnxscript.passes.constant_folding import (
     ShouldFold,
     basic_constant_propagation,
     fold_constants_ir,
+)
+from onnxscript.passes.partial_evaluation import (
+    OptimizerState,
+    PartialEvaluator,
+    PartialEvaluatorRegistry,
+    ReferenceEvaluator,
+    Replacement,
+    abs,
+    add,
+    cast,
+    cast_like,
+    concat,
+    concat_from_sequence,
+    dropout,
+    expand,
+    gather,
+    identity,
+    if_op,
+    registry,
+    reshape,
+    sequence_at,
+    sequence_construct,
+    shape,
+    size,
+    split_to_sequence,
+    squeeze,
 )
 
 
@@ -55,6 +82,30 @@ __all__ = [
     "FOLDED_FROM_KEY",
     "FoldConstantsPass",
     "FoldConstantsResult",
+    "OptimizerState",
+    "PartialEvaluator",
+    "PartialEvaluatorRegistry",
+    "ReferenceEvaluator",
+    "Replacement",
+    "abs",
+    "add",
     "basic_constant_propagation",
+    "cast",
+    "cast_like",
+    "concat",
+    "concat_from_sequence",
+    "dropout",
+    "expand",
     "fold_constants",
+    "gather",
+    "identity",
+    "if_op",
+    "registry",
+    "reshape",
+    "sequence_at",
+    "sequence_construct",
+    "shape",
+    "size",
+    "split_to_sequence",
+    "squeeze",
 ]

@@ -1,7 +1,12 @@
 """Constant folding: nodes whose inputs are all constants are computed once, their outputs
 become initializers (Constant nodes inside functions), and the node is removed. A CastLike
 whose second input's element type is known becomes a Cast to that type first (so a
-constant cast this way folds to a constant of the target type)."""
+constant cast this way folds to a constant of the target type).
+
+Before a node is computed, its partial evaluators (:mod:`onnxscript.passes.partial_evaluation`,
+extensible with ``registry.register``) may replace it knowing only part of its inputs: a
+Cast to its input's own type becomes an Identity, the known part of a shape a constant,
+an If with a constant condition its branch, ..."""
 
 from __future__ import annotations
 
@@ -18,6 +23,8 @@ from onnxscript.ir_utils.constants import basic_constant_propagation
 from onnxscript.ir_utils.graphs import subgraphs
 from onnxscript.ir_utils.initializers import add_initializer
 from onnxscript.ir_utils.metadata import carry_metadata, record_folded_from
+from onnxscript.ir_utils.node_recorder import NodeRecorder
+from onnxscript.passes.partial_evaluation import OptimizerState, Replacement, registry
 
 DEFAULT_CONSTANT_FOLD_INPUT_SIZE_LIMIT = 8192
 """Inputs larger than this (elements) are not folded, unless ``should_fold`` says so."""
@@ -40,6 +47,8 @@ class _Limits:
     output_size: int
     should_fold: ShouldFold
     infer: bool
+    opsets: dict[str, int]
+    state: OptimizerState
 
 
 class FoldConstantsPass(ir.passes.InPlacePass):
@@ -57,9 +66,13 @@ class FoldConstantsPass(ir.passes.InPlacePass):
         """``shape_inference``: give values without a shape one, node by node, as folding
         goes (so that Shape computations fold)."""
         super().__init__()
-        self.limits = _Limits(input_size_limit, output_size_limit, should_fold, shape_inference)
+        self.limits = _Limits(
+            input_size_limit, output_size_limit, should_fold, shape_inference, {}, OptimizerState()
+        )
 
     def call(self, model: ir.Model) -> ir.passes.PassResult:
+        self.limits.opsets = dict(model.opset_imports)
+        self.limits.state = OptimizerState()
         version = model.opset_imports.get("", 1)
         modified = _fold_graph(model.graph, model.graph, version, self.limits)
         for function in model.functions.values():
@@ -86,11 +99,94 @@ def _fold_graph(
         if cast is not None:
             node = cast
             modified = True
+        if limits.should_fold(node) is not False and _partially_evaluate(
+            graph, main, node, version, limits
+        ):
+            modified = True
+            continue
         results = _evaluate(node, version, limits)
         if results is not None:
             _replace(graph, main, node, results)
             modified = True
     return modified
+
+
+def _partially_evaluate(
+    graph: ir.Graph | ir.Function,
+    main: ir.Graph | None,
+    node: ir.Node,
+    version: int,
+    limits: _Limits,
+) -> bool:
+    """Replace ``node`` by what its first partial evaluator giving a replacement gives;
+    whether it did."""
+    domain = "" if node.domain == "ai.onnx" else node.domain
+    op_version = version if domain == "" else limits.opsets.get(domain, 1)
+    for evaluate in registry.lookup_evaluators(domain, node.op_type, op_version):
+        recorder = NodeRecorder()
+        found = evaluate(node, recorder, limits.state)
+        if found is None:
+            continue
+        if isinstance(found, Replacement):
+            outputs, nodes = list(found.new_outputs), list(found.new_nodes)
+        else:
+            outputs = [found] if isinstance(found, ir.Value) else list(found)
+            nodes = list(recorder.nodes)
+        if _substitute(graph, node, outputs, nodes):
+            if main is not None:
+                _lift_constants(graph, main, nodes)
+            return True
+    return False
+
+
+def _lift_constants(graph: ir.Graph | ir.Function, main: ir.Graph, nodes: list[ir.Node]) -> None:
+    """The Constant nodes among ``nodes`` as initializers of ``main`` (as folded results
+    are), except those making a graph output."""
+    for constant in nodes:
+        if constant.op_type != "Constant" or constant.graph is not graph:
+            continue
+        value = constant.outputs[0]
+        if value.const_value is None or value.is_graph_output():
+            continue
+        name = value.name
+        value.name = None
+        lifted = add_initializer(main, name or "folded", value.const_value)
+        carry_metadata(lifted, value)
+        value.replace_all_uses_with(lifted)
+        graph.remove(constant, safe=True)
+
+
+def _substitute(
+    graph: ir.Graph | ir.Function, node: ir.Node, outputs: list[ir.Value], nodes: list[ir.Node]
+) -> bool:
+    """Put ``nodes`` before ``node`` and ``outputs`` in place of its outputs (graph outputs
+    keep their names); False, changing nothing, when an output left without a replacement
+    is used."""
+    rest = node.outputs[len(outputs) :]
+    if len(outputs) > len(node.outputs) or any(v.uses() or v.is_graph_output() for v in rest):
+        return False
+    for made_node in nodes:
+        carry_metadata(made_node, node)
+    graph.insert_before(node, nodes)
+    basic_constant_propagation(nodes)
+    made = {id(v) for n in nodes for v in n.outputs}
+    for old, new in zip(node.outputs, outputs):
+        if old.is_graph_output() and id(new) not in made:
+            carry = ir.Node("", "Identity", [new])
+            carry_metadata(carry, node)
+            graph.insert_before(node, carry)
+            new = carry.outputs[0]
+        if new.type is None:
+            new.type = old.type
+        if new.shape is None:
+            new.shape = old.shape
+        name, was_output = old.name, old.is_graph_output()
+        old.replace_all_uses_with(new, replace_graph_outputs=True)
+        if was_output or (id(new) in made and not new.name):
+            old.name = None
+            new.name = name
+    graph.remove(node, safe=True)
+    return True
 
 
 def _cast_like_as_cast(graph: ir.Graph | ir.Function, node: ir.Node) -> ir.Node | None:

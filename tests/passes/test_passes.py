@@ -57,8 +57,9 @@ def test_folding_computes_constant_subgraphs_and_static_shapes():
     ]
     model = _model(nodes, [("x", [2, 3])], [("y", [2, 3])], [_const("c", [1, 2, 3])])
     folded = optimizer.fold_constants(model)
-    assert _ops(folded) == ["Reshape", "Mul"]
-    assert {"c2", "s"} <= {t.name for t in folded.graph.initializer}
+    # Reshape to the shape x has: an Identity (as 0.7.2's partial evaluator of Reshape).
+    assert _ops(folded) == ["Identity", "Mul"]
+    assert {"c2"} <= {t.name for t in folded.graph.initializer}
     assert_same_results(model, folded)
 
 
@@ -117,6 +118,8 @@ def test_folding_inside_subgraphs_and_functions():
         [helper.make_opsetid("", 18)],
     )
     nodes = [
+        helper.make_node("ReduceMax", ["x"], ["m"], keepdims=0),
+        helper.make_node("Greater", ["m", "zero"], ["flag"]),  # known at run time only
         helper.make_node("If", ["flag"], ["i"], then_branch=branch, else_branch=branch),
         helper.make_node("scaled", ["i"], ["y"], domain="local"),
     ]
@@ -124,14 +127,42 @@ def test_folding_inside_subgraphs_and_functions():
         nodes,
         [("x", [2])],
         [("y", [2])],
-        [_const("c", [1, 2]), helper.make_tensor("flag", TensorProto.BOOL, [], [True])],
+        [_const("c", [1, 2]), _const("zero", [0.0], [])],
         [function],
         {"": 18, "local": 1},
     )
     folded = optimizer.fold_constants(model)
-    then = next(a.g for a in folded.graph.node[0].attribute if a.name == "then_branch")
+    if_node = next(n for n in folded.graph.node if n.op_type == "If")
+    then = next(a.g for a in if_node.attribute if a.name == "then_branch")
     assert [n.op_type for n in then.node] == ["Mul"]
     assert [n.op_type for n in folded.functions[0].node] == ["Constant", "Constant", "Mul"]
+    assert_same_results(model, folded)
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_folding_takes_the_branch_of_a_constant_condition(flag: bool):
+    # As 0.7.2's If partial evaluator: the branch's nodes replace the If.
+    then_branch = helper.make_graph(
+        [helper.make_node("Neg", ["x"], ["a"])],
+        "then",
+        [],
+        [helper.make_tensor_value_info("a", F, [2])],
+    )
+    else_branch = helper.make_graph(
+        [helper.make_node("Abs", ["x"], ["b"])],
+        "else",
+        [],
+        [helper.make_tensor_value_info("b", F, [2])],
+    )
+    nodes = [
+        helper.make_node("If", ["flag"], ["y"], then_branch=then_branch, else_branch=else_branch)
+    ]
+    flag_tensor = helper.make_tensor("flag", TensorProto.BOOL, [], [flag])
+    model = _model(nodes, [("x", [2])], [("y", [2])], [flag_tensor])
+    folded = optimizer.fold_constants(model)
+    assert _ops(folded) == ["Neg" if flag else "Abs"]
+    assert [o.name for o in folded.graph.output] == ["y"]
+    onnx.checker.check_model(folded, full_check=True)
     assert_same_results(model, folded)
 
 
