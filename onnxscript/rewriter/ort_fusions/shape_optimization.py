@@ -24,31 +24,28 @@ class ExtractDim(RewriteRuleClassBase):
     def __init__(self) -> None:
         super().__init__("ExtractDim")
 
-    def pattern(
-        self, op: Any, x: Any, dim0: Any, dim1: Any, dim2: Any, dim3: Any, start: Any, end: Any
-    ) -> Any:
-        shape = op.Concat(dim0, dim1, dim2, dim3, axis=0)
-        reshaped = op.Reshape(x, shape, allowzero=1)
-        transposed = op.Transpose(reshaped, perm=list(_PERM))
+    def pattern(self, op: Any, transposed: Any, start: Any, end: Any) -> Any:
+        # Only the Shape and the Slice are matched (and replaced): the head split is
+        # what attention reads, and is read by _dims.
         final_shape = op.Shape(transposed, _outputs=["final_shape"])
         return op.Slice(final_shape, start, end)
 
     def check(
         self,
         context: Any,
-        dim0: ir.Value,
-        dim1: ir.Value,
-        dim2: ir.Value,
-        dim3: ir.Value,
+        transposed: ir.Value,
         final_shape: ir.Value,
         start: ir.Value,
         end: ir.Value,
         **_: Any,
     ) -> MatchResult:
         result = MatchResult()
-        for dim in (dim0, dim1, dim2, dim3):
-            if dim.shape is None or dim.shape.dims != (1,):
-                return result.fail("a dim of the Concat is not a 1-element vector", dim)
+        if _dims(transposed) is None:
+            return result.fail(
+                "not the shape of Transpose(Reshape(x, Concat(d0, d1, d2, d3), "
+                "allowzero=1), [0, 2, 1, 3]) with 1-element dims",
+                transposed,
+            )
         shape_node = final_shape.producer()
         assert shape_node is not None
         if "start" in shape_node.attributes or "end" in shape_node.attributes:
@@ -58,25 +55,41 @@ class ExtractDim(RewriteRuleClassBase):
         return result
 
     def rewrite(
-        self,
-        op: Any,
-        dim0: ir.Value,
-        dim1: ir.Value,
-        dim2: ir.Value,
-        dim3: ir.Value,
-        start: ir.Value,
-        end: ir.Value,
-        **_: Any,
+        self, op: Any, transposed: ir.Value, start: ir.Value, end: ir.Value, **_: Any
     ) -> Any:
-        bounds = _bounds(start, end)
-        assert bounds is not None
-        dims = [dim0, dim1, dim2, dim3]
+        bounds, dims = _bounds(start, end), _dims(transposed)
+        assert bounds is not None and dims is not None
         picked = [dims[p] for p in _PERM][bounds[0] : bounds[1]]
         if not picked:
             return op.Constant(value=ir.tensor(np.zeros((0,), dtype=np.int64)))
         if len(picked) == 1:
             return op.Identity(picked[0])
         return op.Concat(*picked, axis=0)
+
+
+def _dims(transposed: ir.Value) -> list[ir.Value] | None:
+    """``[d0, d1, d2, d3]`` when ``transposed = Transpose(Reshape(x, Concat(d0, d1, d2,
+    d3), allowzero=1), [0, 2, 1, 3])`` with 1-element dims; None otherwise."""
+    node = transposed.producer()
+    if node is None or node.op_type != "Transpose" or node.inputs[0] is None:
+        return None
+    if tuple(node.attributes.get_ints("perm", [])) != _PERM:
+        return None
+    reshape = node.inputs[0].producer()
+    if reshape is None or reshape.op_type != "Reshape" or len(reshape.inputs) != 2:
+        return None
+    if reshape.attributes.get_int("allowzero", 0) != 1 or reshape.inputs[1] is None:
+        return None
+    concat = reshape.inputs[1].producer()
+    if concat is None or concat.op_type != "Concat" or len(concat.inputs) != 4:
+        return None
+    if concat.attributes.get_int("axis", 0) != 0:
+        return None
+    dims = list(concat.inputs)
+    for dim in dims:
+        if dim is None or dim.shape is None or dim.shape.dims != (1,):
+            return None
+    return [d for d in dims if d is not None]
 
 
 def _bounds(start: ir.Value, end: ir.Value) -> tuple[int, int] | None:
