@@ -19,14 +19,19 @@ from onnxscript.rewriter.rules.fusion import facts
 
 class FuseMHAScale(RewriteRuleClassBase):
     """``MultiHeadAttention(Mul(query, c), ...)`` with ``c`` a nonzero scalar constant to
-    ``MultiHeadAttention(query, ..., scale=scale * c)``."""
+    ``MultiHeadAttention(query, ..., scale=scale * c)``; ``outputs``: the op's outputs (3
+    with a KV cache's presents)."""
+
+    def __init__(self, name: str | None = None, *, outputs: int = 1) -> None:
+        super().__init__(name or ("FuseMHAScale" if outputs == 1 else f"FuseMHAScale{outputs}"))
+        self._outputs = outputs
 
     def pattern(self, op: Any, query: Any, scale: Any) -> Any:
         return op.MultiHeadAttention(
             op.Mul(query, scale),
             _allow_other_inputs=True,
             _domain=MS_DOMAIN,
-            _outputs=["mha_output"],
+            _outputs=["mha_output", "present_key", "present_value"][: self._outputs],
         )
 
     def check(
@@ -42,7 +47,9 @@ class FuseMHAScale(RewriteRuleClassBase):
             return result.fail("the head size (for the default scale) is not known", query)
         return result
 
-    def rewrite(self, op: Any, query: ir.Value, scale: ir.Value, mha_output: ir.Value) -> Any:
+    def rewrite(
+        self, op: Any, query: ir.Value, scale: ir.Value, mha_output: ir.Value, **_: Any
+    ) -> Any:
         node = mha_output.producer()
         assert node is not None
         factor = facts.constant_float(scale)
@@ -74,7 +81,9 @@ def _new_scale(mha_output: ir.Value, query: ir.Value, factor: float) -> float | 
     return given * factor
 
 
-mha_scale_rules = RewriteRuleSet([FuseMHAScale.rule()], commute=True)
+mha_scale_rules = RewriteRuleSet(
+    [FuseMHAScale.rule(outputs=1), FuseMHAScale.rule(outputs=3)], commute=True
+)
 
 fuse_mha_scale = fuse_function(
     mha_scale_rules,
