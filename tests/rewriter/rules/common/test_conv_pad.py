@@ -151,3 +151,24 @@ def test_fuse_pad_conv_integer_zero_point_refused() -> None:
     # the result; we leave it.
     result = check_rule(conv_integer("", "3"), [fuse_pad_into_conv_integer_rule])
     assert "Pad" in op_types(result)
+
+
+@pytest.mark.parametrize(
+    ("pads", "extra", "pad_attrs", "reason"),
+    [
+        ("0,1,0,0,0,1,0,0", "", "", "must be zero in non-spatial dimensions"),
+        ("0,0,-1,0,0,0,0,0", "", "", "must not contain negative values"),
+        ("0,0,1,1,0,0,1,1", "", '<mode="edge">', "mode must be 'constant'"),
+        ("0,0,1,1,0,0,1,1", "cv = Constant<value=float {1.0}>()", "", "must be equal to 0"),
+    ],
+)
+def test_fuse_pad_refusal_reasons(pads: str, extra: str, pad_attrs: str, reason: str) -> None:
+    # The tracer says why, in 0.7.2's words (its tests match them).
+    from onnxscript import ir
+    from onnxscript.rewriter import MatchingTracer
+
+    model = ir.from_proto(parse(padded(pads, extra, pad_attrs=pad_attrs)))
+    tracer = MatchingTracer()
+    assert fuse_pad_into_conv_rule.apply_to_model(model, tracer=tracer) == 0
+    (best,) = tracer.best_matches_map[fuse_pad_into_conv_rule]
+    assert reason in best.match_result.reason

@@ -139,3 +139,18 @@ def test_metadata_of_replaced_nodes_kept() -> None:
     (matmul,) = model.graph
     assert matmul.metadata_props["namespace"] == "from Reshape"  # the root's comes first
     assert rewriter.RULE_NAME_TAG not in matmul.metadata_props  # as 0.7.2: no rule tag
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Reshapes that only drop or add leading 1 dims (MatMul broadcasts past them).
+        two("[1,4,6,5]", "[1,4,5,3]", [4, 6, 5], [4, 5, 3], [1, 4, 6, 3], "[1,4,6,3]"),
+        # A vector made a row, and a vector made a column.
+        two("[4]", "[2,3,4,5]", [1, 4], [2, 3, 4, 5], [2, 3, 5], "[2,3,5]"),
+        two("[2,3,4,5]", "[5]", [2, 3, 4, 5], [5, 1], [2, 3, 4], "[2,3,4]"),
+    ],
+)
+def test_reshapes_of_unit_dims_rewritten(text: str) -> None:
+    result = check_rule(text, [two_reshapes_matmul_reshape_rule])
+    assert op_types(result) == ["MatMul"]

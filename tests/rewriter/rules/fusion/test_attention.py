@@ -103,3 +103,12 @@ def test_causal_attention_keeps_its_cache_concatenations() -> None:
     body = CACHE.replace("Attention<scale=0.3>(q, kc, vc, m)", "Attention<is_causal=1>(q, kc, vc)")
     _, after, counts = _fuse_cache(body)
     assert counts["GQA"] == 0 and len(after.graph.node) == 3
+
+
+def test_a_scalar_unsqueeze_axis_is_accepted() -> None:
+    # Models written with Unsqueeze(k, 2) (a 0-D axis, as onnxruntime accepts) fuse too.
+    body = REPEAT.replace(
+        "two = Constant<value = int64[1] {2}>()", "two = Constant<value = int64 {2}>()"
+    )
+    model, ops, counts = fused(header(GQA_INPUTS, "float[2,4,3,8] y") + " {" + body + "}")
+    assert counts["GQA"] == 1 and ops == {"Attention": 1}

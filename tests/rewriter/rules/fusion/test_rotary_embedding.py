@@ -94,3 +94,22 @@ def test_halves_in_the_wrong_order_do_not_fuse() -> None:
         rope(ROPE.replace("rot = Concat<axis=-1>(nx2, x1)", "rot = Concat<axis=-1>(x1, nx2)"))
     )
     assert counts["RotaryEmbedding"] == 0
+
+
+def test_fuse_functions_of_072_leave_no_unused_node() -> None:
+    # 0.7.2's rules.fusion._rotary_embedding.fuse_rotary_embedding / fuse_partial_...:
+    # a model's RotaryEmbedding found by graph order is the fused one, not a dead one.
+    import onnx.parser
+    import onnx.shape_inference
+    import onnx_ir as ir
+
+    from onnxscript.rewriter.rules.fusion import _rotary_embedding
+
+    for cut in (SLICED, SPLIT):
+        proto = onnx.shape_inference.infer_shapes(onnx.parser.parse_model(_partial(cut)))
+        model = ir.from_proto(proto)
+        assert _rotary_embedding.fuse_rotary_embedding(model, debug=False) == 1
+        assert _rotary_embedding.fuse_partial_rotary_embedding(model) == 1
+        ropes = [n for n in model.graph if n.op_type == "RotaryEmbedding"]
+        assert len(ropes) == 1 and "rotary_embedding_dim" in ropes[0].attributes
+        assert all(any(v.uses() or v.is_graph_output() for v in n.outputs) for n in model.graph)
