@@ -24,9 +24,9 @@ from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
 from onnxscript.rewriter.pattern import MatchResult, RewriteRuleClassBase, RewriteRuleSet
 from onnxscript.rewriter.rules.fusion import facts
 
-Projection = tuple[ir.Value, ir.Value | np.ndarray, ir.Value | None]
-"""``(x, W, b)``: the input, the packed weight (a value, or the concatenated constants)
-and the packed bias (None: none)."""
+Projection = tuple[ir.Value, ir.Value | np.ndarray | list[ir.Value], ir.Value | None]
+"""``(x, W, b)``: the input, the packed weight (a value, the concatenated constants, or
+the three weights to concatenate) and the packed bias (None: none)."""
 
 
 class AttentionFusion(RewriteRuleClassBase):
@@ -80,6 +80,8 @@ class AttentionFusion(RewriteRuleClassBase):
         x, weight, bias = found
         if isinstance(weight, np.ndarray):
             weight = op.initializer(ir.tensor(weight), name=f"{q.name}_qkv_weight")
+        elif isinstance(weight, list):
+            weight = op.Concat(*weight, axis=1)
         if bias is None:
             bias = inputs[3]
         if bias is None:
@@ -203,8 +205,9 @@ def _last_axis_slice(node: ir.Node) -> tuple[int, int] | None:
 
 def _separate_projections(q: ir.Value, k: ir.Value, v: ir.Value) -> Projection | None:
     """``(x, [Wq | Wk | Wv], None)`` when q, k, v are ``MatMul(x, W)`` of one 3-D ``x``
-    with constant 2-D weights."""
-    weights = []
+    with 2-D weights of one shape and type (concatenated now when constants, by a
+    Concat otherwise)."""
+    weights: list[ir.Value] = []
     source = None
     for value in (q, k, v):
         node = value.producer()
@@ -212,17 +215,20 @@ def _separate_projections(q: ir.Value, k: ir.Value, v: ir.Value) -> Projection |
             return None
         if source is None:
             source = node.inputs[0]
-        if node.inputs[0] is not source:
+        weight = node.inputs[1]
+        if node.inputs[0] is not source or weight is None or facts.rank(weight) != 2:
             return None
-        tensor = ir.convenience.get_const_tensor(node.inputs[1]) if node.inputs[1] else None
-        if tensor is None or len(tensor.shape) != 2:
-            return None
-        weights.append(np.asarray(tensor.numpy()))
+        weights.append(weight)
     if source is None or facts.rank(source) != 3:
         return None
-    if len({w.shape for w in weights}) != 1 or len({w.dtype for w in weights}) != 1:
+    shapes = {tuple(facts.static_dim(w, axis) for axis in (0, 1)) for w in weights}
+    if len(shapes) != 1 or None in next(iter(shapes)) or len({w.dtype for w in weights}) != 1:
         return None
-    return source, np.concatenate(weights, axis=1), None
+    tensors = [ir.convenience.get_const_tensor(w) for w in weights]
+    if all(t is not None for t in tensors):
+        arrays = [np.asarray(t.numpy()) for t in tensors if t is not None]
+        return source, np.concatenate(arrays, axis=1), None
+    return source, weights, None
 
 
 def packed_projection(packed: ir.Value) -> tuple[ir.Value, ir.Value, ir.Value | None] | None:

@@ -58,3 +58,69 @@ def test_separate_projections_are_not_packed() -> None:
     model = ir.from_proto(attention_model("split", "bool", zero_rows=True))
     assert sdpa.fuse_sdpa(model) == 1 and mha.fuse_mha2(model) == 1
     assert attention.fuse_attention(model) == 0
+
+
+def _packed_mha_model(past: bool, separate: bool) -> str:
+    """MultiHeadAttention (4 heads of 8) on a packed projection ``x @ W`` cut by three
+    Slices (``separate``: three projections of ``x``), with its bias, and (``past``) a
+    KV cache given as one stacked ``past [2, B, 4, P, 8]`` and returned the same way."""
+    rng = np.random.default_rng(3)
+    weights = ", ".join(f"{w:.4f}" for w in rng.standard_normal(32 * 96) * 0.2)
+    bias = ", ".join(f"{b:.4f}" for b in rng.standard_normal(96) * 0.1)
+    if separate:
+        project = "\n".join(
+            f"  w{i} = Slice (w, s{i}, e{i}, one)\n  {name} = MatMul (x, w{i})"
+            for i, name in enumerate("qkv")
+        )
+    else:
+        project = "  qkv = MatMul (x, w)\n" + "\n".join(
+            f"  {name} = Slice (qkv, s{i}, e{i}, two)" for i, name in enumerate("qkv")
+        )
+    bounds = "\n".join(
+        f"  s{i} = Constant <value = int64[1] {{{32 * i}}}> ()\n"
+        f"  e{i} = Constant <value = int64[1] {{{32 * i + 32}}}> ()"
+        for i in range(3)
+    )
+    signature = "float[B,S,32] x" + (", float[2,B,4,P,8] past" if past else "")
+    outputs = "float[B,S,32] y" + (", float[2,B,4,T,8] present" if past else "")
+    cache = (
+        """  zero = Constant <value = int64[1] {0}> ()
+  pk5 = Slice (past, zero, one, zero)
+  pv5 = Slice (past, one, two, zero)
+  pk = Squeeze (pk5, zero)
+  pv = Squeeze (pv5, zero)
+  y, ck, cv = com.microsoft.MultiHeadAttention <num_heads = 4> (q, k, v, b, , , pk, pv)
+  ck5 = Unsqueeze (ck, zero)
+  cv5 = Unsqueeze (cv, zero)
+  present = Concat <axis = 0> (ck5, cv5)"""
+        if past
+        else "  y = com.microsoft.MultiHeadAttention <num_heads = 4> (q, k, v, b)"
+    )
+    return f"""<ir_version: 10, opset_import: ["" : 18, "com.microsoft" : 1]>
+g ({signature}) => ({outputs}) {{
+  w = Constant <value = float[32,96] {{{weights}}}> ()
+  b = Constant <value = float[96] {{{bias}}}> ()
+  one = Constant <value = int64[1] {{1}}> ()
+  two = Constant <value = int64[1] {{2}}> ()
+{bounds}
+{project}
+{cache}
+}}"""
+
+
+@pytest.mark.parametrize("separate", [False, True])
+@pytest.mark.parametrize("past", [False, True])
+def test_mha_on_projections_of_one_input_becomes_attention(past: bool, separate: bool) -> None:
+    from tests.rewriter.ort_fusions.fusing import fuse_and_compare, ops
+
+    fused = fuse_and_compare(
+        _packed_mha_model(past, separate),
+        attention.fuse_attention,
+        1,
+        check_input=False,
+        rtol=1e-4,
+        atol=1e-5,
+        sizes=({"B": 2, "S": 3, "P": 4}, {"B": 1, "S": 1, "P": 2}),
+    )
+    assert "com.microsoft::Attention" in ops(fused)
+    assert "com.microsoft::MultiHeadAttention" not in ops(fused)
