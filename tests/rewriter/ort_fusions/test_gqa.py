@@ -86,3 +86,125 @@ def test_llama_gqa_fused_and_outputs_equal(
     for inputs in feeds:
         for got, want in zip(run(fused, inputs), run(proto, inputs)):
             np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def _kv_cache_model(batch: int | str) -> onnx.ModelProto:
+    """Grouped attention (4 query heads of 8 on 2 key / value heads) of ``x [batch, S,
+    32]`` with a KV cache ``pk``, ``pv [batch, 2, P, 8]`` concatenated with the new keys
+    and values (returned as the presents), repeated for the query heads, and a causal
+    mask of key positions ``0..P+S-1`` against query positions ``P..P+S-1``."""
+    from onnx import TensorProto, helper
+
+    rng = np.random.default_rng(5)
+
+    def weight(name: str, cols: int) -> onnx.TensorProto:
+        values = rng.standard_normal(32 * cols) * 0.3
+        return helper.make_tensor(name, TensorProto.FLOAT, [32, cols], values)
+
+    def ints(name: str, values: list[int]) -> onnx.TensorProto:
+        return helper.make_tensor(name, TensorProto.INT64, [len(values)], values)
+
+    inits = [
+        weight("wq", 32),
+        weight("wk", 16),
+        weight("wv", 16),
+        ints("shape_q", [0, 0, 4, 8]),
+        ints("shape_kv", [0, 0, 2, 8]),
+        ints("shape_out", [0, 0, 32]),
+        ints("rep", [1, 1, 2, 1, 1]),
+        ints("shape_rep", [0, 4, -1, 8]),
+        ints("two", [2]),
+        ints("row", [1, 1, 1, -1]),
+        ints("column", [1, 1, -1, 1]),
+        helper.make_tensor("sqrt_d", TensorProto.FLOAT, [], [8**0.5]),
+        helper.make_tensor("ninf", TensorProto.FLOAT, [], [-np.inf]),
+        helper.make_tensor("zero", TensorProto.INT64, [], [0]),
+        helper.make_tensor("one", TensorProto.INT64, [], [1]),
+    ]
+    nodes = []
+    for name, weight_name, shape in (
+        ("q", "wq", "shape_q"),
+        ("kn", "wk", "shape_kv"),
+        ("vn", "wv", "shape_kv"),
+    ):
+        nodes += [
+            helper.make_node("MatMul", ["x", weight_name], [f"{name}3"]),
+            helper.make_node("Reshape", [f"{name}3", shape], [f"{name}4"]),
+            helper.make_node("Transpose", [f"{name}4"], [name], perm=[0, 2, 1, 3]),
+        ]
+    nodes += [
+        helper.make_node("Concat", ["pk", "kn"], ["k"], axis=2),
+        helper.make_node("Concat", ["pv", "vn"], ["v"], axis=2),
+    ]
+    for name in ("k", "v"):
+        nodes += [
+            helper.make_node("Unsqueeze", [name, "two"], [f"{name}5"]),
+            helper.make_node("Expand", [f"{name}5", "rep"], [f"{name}x"]),
+            helper.make_node("Reshape", [f"{name}x", "shape_rep"], [f"{name}r"]),
+        ]
+    nodes += [
+        helper.make_node("Shape", ["k"], ["total1"], start=2, end=3),
+        helper.make_node("Shape", ["pk"], ["past1"], start=2, end=3),
+        helper.make_node("Squeeze", ["total1"], ["total"]),
+        helper.make_node("Squeeze", ["past1"], ["past"]),
+        helper.make_node("Range", ["zero", "total", "one"], ["keys1"]),
+        helper.make_node("Range", ["past", "total", "one"], ["queries1"]),
+        helper.make_node("Reshape", ["keys1", "row"], ["keys"]),
+        helper.make_node("Reshape", ["queries1", "column"], ["queries"]),
+        helper.make_node("LessOrEqual", ["keys", "queries"], ["m"]),
+        helper.make_node("Transpose", ["kr"], ["kt"], perm=[0, 1, 3, 2]),
+        helper.make_node("MatMul", ["q", "kt"], ["s0"]),
+        helper.make_node("Div", ["s0", "sqrt_d"], ["s"]),
+        helper.make_node("Where", ["m", "s", "ninf"], ["sm"]),
+        helper.make_node("Softmax", ["sm"], ["p"], axis=-1),
+        helper.make_node("MatMul", ["p", "vr"], ["att"]),
+        helper.make_node("Transpose", ["att"], ["att_t"], perm=[0, 2, 1, 3]),
+        helper.make_node("Reshape", ["att_t", "shape_out"], ["y"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "kv_cache",
+        [
+            helper.make_tensor_value_info("x", TensorProto.FLOAT, [batch, "S", 32]),
+            helper.make_tensor_value_info("pk", TensorProto.FLOAT, [batch, 2, "P", 8]),
+            helper.make_tensor_value_info("pv", TensorProto.FLOAT, [batch, 2, "P", 8]),
+        ],
+        [
+            helper.make_tensor_value_info("y", TensorProto.FLOAT, [batch, "S", 32]),
+            helper.make_tensor_value_info("k", TensorProto.FLOAT, [batch, 2, "T", 8]),
+            helper.make_tensor_value_info("v", TensorProto.FLOAT, [batch, 2, "T", 8]),
+        ],
+        inits,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)])
+    return onnx.shape_inference.infer_shapes(model)
+
+
+def test_kv_cache_with_batch_1_to_gqa_with_past() -> None:
+    proto = _kv_cache_model(1)
+    model = ir.from_proto(proto)
+    assert sdpa.fuse_sdpa(model) == 1
+    assert gqa.fuse_gqa(model) == 1
+    common.RemoveUnusedNodesPass()(model)
+    (node,) = [n for n in model.graph if n.op_type == "GroupQueryAttention"]
+    assert node.inputs[3] is not None and node.inputs[3].name == "pk"  # the past
+    fused = ir.to_proto(model)
+    rng = np.random.default_rng(6)
+    for seq, past in ((3, 4), (1, 5), (4, 0)):
+        feeds = {
+            "x": rng.standard_normal((1, seq, 32)).astype(np.float32),
+            "pk": rng.standard_normal((1, 2, past, 8)).astype(np.float32),
+            "pv": rng.standard_normal((1, 2, past, 8)).astype(np.float32),
+        }
+        for got, want in zip(run(fused, feeds), run(proto, feeds)):
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def test_kv_cache_with_batch_and_sequence_maybe_over_1_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """onnxruntime's CPU kernel rejects a past with batch > 1 and sequence > 1."""
+    model = ir.from_proto(_kv_cache_model("B"))
+    assert sdpa.fuse_sdpa(model) == 1
+    assert gqa.fuse_gqa(model, debug=True) == 0
+    assert "KV cache with batch and sequence" in capsys.readouterr().out
