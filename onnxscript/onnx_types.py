@@ -361,7 +361,7 @@ def onnx_type_to_onnxscript_repr(onnx_type: onnx.TypeProto, *, reversible: bool 
     if onnx_type.WhichOneof("value") != "tensor_type":
         raise NotImplementedError(f"Unable to translate type {onnx_type} into onnxscript type.")
     tensor = onnx_type.tensor_type
-    name = onnx.TensorProto.DataType.Name(tensor.elem_type)
+    name: str = onnx.TensorProto.DataType.Name(tensor.elem_type)
     if not tensor.HasField("shape"):
         return f"{name}[...]"
     if not tensor.shape.dim:
