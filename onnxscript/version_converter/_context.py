@@ -183,6 +183,26 @@ class Rewrite:
         self.created.append(node)
         return node.outputs
 
+    def adopt(self, nodes: Sequence[ir.Node], initializers: Sequence[ir.Value] = ()) -> None:
+        """Put ``nodes`` (built elsewhere, in order) before the node, named and given its
+        metadata as :meth:`op` does; ``initializers`` become the graph's."""
+        graph = self.node.graph
+        assert graph is not None
+        base = self.node.name or self.node.op_type
+        for value in initializers:
+            if self.in_function:
+                self.fail("an adapter's initializer cannot go into a function body")
+            value.name = self.names.claim(value.name or f"{base}_constant")
+            graph.register_initializer(value)
+        for node in nodes:
+            node.name = self.names.claim(f"{base}/{node.op_type}")
+            for key, text in self.node.metadata_props.items():
+                node.metadata_props.setdefault(key, text)
+            for output in node.outputs:
+                output.name = self.names.claim(output.name or f"{base}_{node.op_type.lower()}")
+            graph.insert_before(self.node, node)
+            self.created.append(node)
+
     def op1(
         self,
         op_type: str,
