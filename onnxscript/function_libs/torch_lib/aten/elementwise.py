@@ -33,8 +33,12 @@ from onnxscript.onnx_types import DOUBLE, FLOAT
 
 
 @aten("aten::add.Tensor", "aten::add.Scalar")
-def add(self: TRealOrUInt8, other: TRealOrUInt8, alpha: float = 1.0) -> TRealOrUInt8:
-    """add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"""
+def add(self: TAnyTensor, other: TAnyTensor, alpha: float = 1.0) -> TAnyTensor:
+    """add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+
+    On booleans torch's sum is a logical or (its alpha can only be true)."""
+    if is_bool(self):
+        return op.Or(self, other)
     if alpha != 1:
         other = op.Mul(other, op.CastLike(alpha, other))
     return op.Add(self, other)
