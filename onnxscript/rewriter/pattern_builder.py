@@ -87,8 +87,10 @@ class OpsetPatternBuilder:
         return OpPatternBuilder(self, op_type)
 
     def submodule(self, name: str) -> OpPatternBuilder:
-        """A pattern of a call of the model-local function ``name`` (torch's modules)."""
-        return OpPatternBuilder(self, name)
+        """A pattern of a call of a model-local function whose name starts with ``name``
+        (torch names a module's function after its class and then its instance:
+        ``submodule("torch_nn_modules_linear_Linear")`` matches every Linear), as 0.7."""
+        return OpPatternBuilder(self, PrefixPattern(name))
 
 
 onnxop = OpsetPatternBuilder("")

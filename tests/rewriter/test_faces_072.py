@@ -296,6 +296,23 @@ def test_pattern_ir_names() -> None:
     assert _pattern_ir.ANY_VALUE is pattern.ANY_VALUE
     assert _pattern_ir.torch_module_op is pattern.torch_module_op
     assert _pattern_ir.torch_module_op.domain.matches("pkg.torch.2.5")
+
+
+def test_a_submodule_pattern_matches_every_instance_of_the_module():
+    """torch names a module's function ``<class path>_<instance path>``; as 0.7.2's,
+    ``torch_module_op.submodule(<class path>)`` matches every instance."""
+    x = ir.Value(name="x", type=ir.TensorType(ir.DataType.FLOAT), shape=ir.Shape([2]))
+    first = ir.Node("pkg.torch.2.5", "torch_nn_Linear_layer_1", [x])
+    second = ir.Node("pkg.torch.2.5", "torch_nn_Linear_layer_2", first.outputs)
+    other = ir.Node("pkg.torch.2.5", "torch_nn_ReLU_act", second.outputs)
+    graph = ir.Graph([x], other.outputs, nodes=[first, second, other], opset_imports={"": 18})
+    model = ir.Model(graph, ir_version=10)
+    rule = pattern.RewriteRule(
+        lambda op, x: pattern.torch_module_op.submodule("torch_nn_Linear")(x),
+        lambda op, x: op.Relu(x),
+    )
+    assert rule.apply_to_model(model) == 2
+    assert [n.op_type for n in model.graph] == ["Relu", "Relu", "torch_nn_ReLU_act"]
     assert isinstance(_pattern_ir.StringConstantPattern("Add"), _pattern_ir.Pattern)
     either = _pattern_ir.OrValue([_pattern_ir.Var("a"), _pattern_ir.Var("b")])
     assert isinstance(either, _pattern_ir.BacktrackingOr)

@@ -12,8 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from onnxscript.rewriter.pattern import (
-    OpPatternBuilder,
-    PrefixPattern,
     RewriteRule,
     RewriteRuleSet,
     torch_module_op,
@@ -38,8 +36,7 @@ def group_normalization_and_silu_submodule(
         _domain="com.microsoft",
     )
     channels_first = op.Transpose(normalized, perm=[0, 3, 1, 2])
-    silu = OpPatternBuilder(torch_module_op, PrefixPattern(SILU_MODULE))
-    return silu(channels_first)
+    return torch_module_op.submodule(SILU_MODULE)(channels_first)
 
 
 def group_normalization_with_silu(
