@@ -19,7 +19,7 @@ import onnx_ir as ir
 from onnxscript.inference import InferenceError
 from onnxscript.inference.evaluate import evaluate_node
 from onnxscript.inference.infer import infer_node
-from onnxscript.ir_utils.constants import basic_constant_propagation
+from onnxscript.ir_utils.value_facts import basic_constant_propagation
 from onnxscript.ir_utils.graphs import subgraphs
 from onnxscript.ir_utils.initializers import add_initializer
 from onnxscript.ir_utils.metadata import carry_metadata, record_folded_from

@@ -5,7 +5,7 @@ from __future__ import annotations
 import onnx.parser
 import onnx_ir as ir
 
-from onnxscript.ir_utils.constants import basic_constant_propagation
+from onnxscript.ir_utils.value_facts import basic_constant_propagation
 from onnxscript.rewriter import MatchResult, pattern
 
 

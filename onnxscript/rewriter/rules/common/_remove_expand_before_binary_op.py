@@ -3,7 +3,7 @@ an Expand the binary op's own broadcasting makes unnecessary."""
 
 from __future__ import annotations
 
-from onnxscript.ir_utils.value_facts import constant_array as get_numpy_value
+from onnxscript.rewriter._ir_utils import get_numpy_value
 from onnxscript.rewriter.rules.common.expand_before_binary_op import (
     expand_before_binary_op_rules,
 )

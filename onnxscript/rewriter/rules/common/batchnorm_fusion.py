@@ -28,7 +28,7 @@ from onnxscript.rewriter.rules.common.node_copies import has_ref_attributes, reb
 
 def _bn_factor_and_shift(bn: ir.Node) -> tuple[np.ndarray, np.ndarray] | None:
     """(f, shift) with ``BN(y) = f * y + shift`` per channel, or None."""
-    arrays = [constant_array(v) for v in bn.inputs[1:5]]
+    arrays = [constant_array(v, max_size=None) for v in bn.inputs[1:5]]
     if len(arrays) != 4 or any(a is None or a.ndim != 1 for a in arrays):
         return None
     scale, bias, mean, var = (np.asarray(a, dtype=np.float64) for a in arrays)
@@ -75,10 +75,10 @@ def _folded(node: ir.Node, bn: ir.Node) -> tuple[np.ndarray, np.ndarray] | None:
     """The new weight and bias (in the weight's element type), or None."""
     found = _bn_factor_and_shift(bn)
     bias_value = _input(node, 2)
-    bias = constant_array(bias_value) if bias_value is not None else None
+    bias = constant_array(bias_value, max_size=None) if bias_value is not None else None
     if found is None or (bias_value is not None and bias is None):
         return None
-    weight = constant_array(_input(node, 1))  # read last: the one big tensor
+    weight = constant_array(_input(node, 1), max_size=None)  # read last: the one big tensor
     if weight is None:
         return None
     factor, shift = found

@@ -28,9 +28,9 @@ def _scalar(value: ir.Value | None) -> float | None:
 
 def _weights(conv: ir.Node) -> tuple[np.ndarray, np.ndarray | None] | None:
     """The Conv's constant weight and bias (None when it has none)."""
-    weight = constant_array(conv.inputs[1])
+    weight = constant_array(conv.inputs[1], max_size=None)
     bias_value = conv.inputs[2] if len(conv.inputs) > 2 else None
-    bias = constant_array(bias_value) if bias_value is not None else None
+    bias = constant_array(bias_value, max_size=None) if bias_value is not None else None
     if weight is None or (bias_value is not None and bias is None):
         return None
     return weight, bias

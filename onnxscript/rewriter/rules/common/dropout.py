@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from onnxscript.ir_utils.value_facts import SMALL_CONSTANT, constant_array
+from onnxscript.ir_utils.value_facts import constant_array
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.pattern_rules import RewriteRule
@@ -34,7 +34,7 @@ def _ratio_is_zero(context: MatchContext, x: ir.Value) -> MatchResult:
     result = MatchResult()
     ratio = _input(node, 1)
     if ratio is not None:
-        array = constant_array(ratio, SMALL_CONSTANT)
+        array = constant_array(ratio)
         if array is None or array.size != 1 or float(array.ravel()[0]) != 0.0:
             return result.fail("the ratio is not a constant 0", ratio)
         return result
@@ -49,7 +49,7 @@ def _inference_mode(context: MatchContext, x: ir.Value) -> MatchResult:
     result = MatchResult()
     if training is None:
         return result
-    array = constant_array(training, SMALL_CONSTANT)
+    array = constant_array(training)
     if array is None or array.size != 1 or bool(np.asarray(array).ravel()[0]):
         return result.fail("training_mode is not a constant false", training)
     return result

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from onnxscript.ir_utils.value_facts import SMALL_CONSTANT, broadcast_keeps_shape, constant_array
+from onnxscript.ir_utils.value_facts import broadcast_keeps_shape, constant_array
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
@@ -37,8 +37,8 @@ class _SuccessiveBound(RewriteRuleClassBase):
     ) -> MatchResult:
         result = MatchResult()
         if (
-            constant_array(first, SMALL_CONSTANT) is None
-            or constant_array(second, SMALL_CONSTANT) is None
+            constant_array(first) is None
+            or constant_array(second) is None
         ):
             return result.fail("the bounds are not both constants", context.root)
         return result
@@ -46,7 +46,7 @@ class _SuccessiveBound(RewriteRuleClassBase):
     def rewrite(
         self, op: RewriterContext, x: ir.Value, first: ir.Value, second: ir.Value
     ) -> ir.Value:
-        a, b = constant_array(first, SMALL_CONSTANT), constant_array(second, SMALL_CONSTANT)
+        a, b = constant_array(first), constant_array(second)
         assert a is not None and b is not None
         stem = f"{x.name or 'x'}_{self.op_type.lower()}"
         bound = op.initializer(ir.tensor(self.combine(a, b)), name=stem)
@@ -68,7 +68,7 @@ class FuseSuccessiveMax(_SuccessiveBound):
 
 
 def _scalar_bound(x: ir.Value, bound: ir.Value) -> np.ndarray | None:
-    array = constant_array(bound, SMALL_CONSTANT)
+    array = constant_array(bound)
     if array is None or array.size != 1 or not broadcast_keeps_shape(x, array.shape):
         return None
     return array.reshape(())

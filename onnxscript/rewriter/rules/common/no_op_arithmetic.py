@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from onnxscript.ir_utils.value_facts import SMALL_CONSTANT, broadcast_keeps_shape, constant_array
+from onnxscript.ir_utils.value_facts import broadcast_keeps_shape, constant_array
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.pattern_rules import RewriteRule
@@ -41,7 +41,7 @@ def identity(op: RewriterContext, x: ir.Value, **_: Any) -> ir.Value:
 
 def _is_neutral(x: ir.Value, value: ir.Value, neutral: int) -> MatchResult:
     result = MatchResult()
-    array = constant_array(value, SMALL_CONSTANT)
+    array = constant_array(value)
     if array is None or array.size != 1:
         return result.fail("not a one-element constant", value)
     if array.dtype == np.bool_ or not np.all(array == neutral):

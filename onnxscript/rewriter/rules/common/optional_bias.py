@@ -26,7 +26,7 @@ class _RemoveOptionalBias(RewriteRuleClassBase):
         node = out.producer()
         index = _BIAS_INDEX[self._op_type]
         bias = node.inputs[index] if len(node.inputs) > index else None
-        array = constant_array(bias)
+        array = constant_array(bias, max_size=None)
         if array is None or array.any():
             return result.fail("Bias is not all zeros.", bias or node)
         return result

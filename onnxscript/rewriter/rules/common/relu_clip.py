@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from onnxscript.ir_utils.value_facts import SMALL_CONSTANT, constant_array
+from onnxscript.ir_utils.value_facts import constant_array
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
@@ -26,7 +26,7 @@ def clip_bounds(node: ir.Node) -> _Bounds | None:
     bounds: list[np.ndarray | None] = []
     for index in (1, 2):
         value = node.inputs[index] if len(node.inputs) > index else None
-        array = constant_array(value, SMALL_CONSTANT) if value is not None else None
+        array = constant_array(value) if value is not None else None
         if value is not None and (array is None or array.size != 1):
             return None
         bounds.append(None if array is None else array.reshape(()))
@@ -42,7 +42,7 @@ def _bounds_refusal(node: ir.Node) -> str:
             continue
         if value.is_graph_input():
             return f"{value.name} is a graph input."
-        array = constant_array(value, SMALL_CONSTANT)
+        array = constant_array(value)
         if array is None:
             return f"{value.name} is not a constant."
         if array.size != 1:

@@ -41,7 +41,7 @@ class ScatterAllStatic(RewriteRuleClassBase):
         data_dims, updates_dims = dims(data), dims(updates)
         if data_dims is not None and updates_dims is not None and _differ(data_dims, updates_dims):
             return result.fail("data and updates have different shapes", [data, updates])
-        array = constant_array(indices)
+        array = constant_array(indices, max_size=None)
         if array is None or data_dims is None or not data_dims:
             return result.fail("the indices must be a constant and data's rank known", indices)
         rows = data_dims[0]

@@ -8,7 +8,7 @@ from typing import Any
 
 import onnx_ir as ir
 
-from onnxscript.ir_utils.value_facts import SMALL_CONSTANT, constant_array, rank
+from onnxscript.ir_utils.value_facts import constant_array, rank
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
@@ -26,7 +26,7 @@ class SqueezeReshape(RewriteRuleClassBase):
 
     def check(self, context: MatchContext, x: ir.Value, shape: ir.Value) -> MatchResult:
         result = MatchResult()
-        array = constant_array(shape, SMALL_CONSTANT)
+        array = constant_array(shape)
         if array is None or array.shape != (1,) or int(array[0]) != -1:
             return result.fail("the shape is not [-1]", shape)
         return result
