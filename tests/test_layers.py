@@ -13,6 +13,7 @@ import subprocess
 import sys
 from collections import defaultdict
 from functools import cache
+from pathlib import Path
 
 from tests.helpers import ROOT
 
@@ -54,8 +55,27 @@ def _unit(module: str) -> str | None:
     return name if exists else None
 
 
+@cache
+def _root_lazy_names() -> dict[str, str]:
+    """The names the package root resolves on first use (its ``_LAZY`` table): name ->
+    the module that defines it."""
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "_LAZY" for t in node.targets
+        ):
+            table = ast.literal_eval(node.value)
+            assert isinstance(table, dict)
+            return {str(k): str(v) for k, v in table.items()}
+    raise AssertionError("the package root has no _LAZY table")
+
+
 def _imported_modules(path: str, module: str, tree: ast.Module) -> list[tuple[str, int]]:
+    """The modules ``module`` imports, with their lines. A name imported from the package
+    root that the root resolves lazily counts as an import of its defining module (the
+    root only forwards it); a bare ``import onnxscript`` is the root itself."""
     found = []
+    lazy = _root_lazy_names()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.extend((alias.name, node.lineno) for alias in node.names)
@@ -68,7 +88,33 @@ def _imported_modules(path: str, module: str, tree: ast.Module) -> list[tuple[st
                 package = package[: len(package) - (node.level - 1)]
                 base = ".".join([*package, *([base] if base else [])])
             found.append((base, node.lineno))
-            found.extend((f"{base}.{alias.name}", node.lineno) for alias in node.names)
+            for alias in node.names:
+                forwarded = lazy.get(alias.name) if base == "onnxscript" else None
+                found.append((forwarded or f"{base}.{alias.name}", node.lineno))
+    return found
+
+
+def root_imports(package: Path = PACKAGE) -> list[str]:
+    """The places where a module inside the package imports the package root itself
+    (``import onnxscript``, or ``from onnxscript import X`` for a name the root resolves
+    lazily): the root imports every unit, so such an import hides a cycle from the layer
+    check; the module defining the name is imported instead."""
+    found = []
+    lazy = _root_lazy_names()
+    for path in sorted(package.rglob("*.py")):
+        relative = path.relative_to(package.parent)
+        if path.parent == package and path.name in ("__init__.py", "__main__.py"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import) and any(a.name == "onnxscript" for a in node.names):
+                found.append(f"{relative}:{node.lineno}: import onnxscript")
+            elif (
+                isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "onnxscript"
+            ):
+                names = [a.name for a in node.names if a.name in lazy]
+                if names:
+                    found.append(f"{relative}:{node.lineno}: from onnxscript import {names}")
     return found
 
 
@@ -127,6 +173,26 @@ def test_forbidden_imports():
 def test_the_bottom_layer_imports_only_the_bottom_layer():
     bad = {(a, b): places for (a, b), places in edges().items() if a in BOTTOM and b not in BOTTOM}
     assert bad == {}
+
+
+def test_no_module_imports_the_package_root():
+    assert root_imports() == []
+
+
+def test_root_imports_are_seen(tmp_path: Path) -> None:
+    # Guards root_imports itself: both forms are found in a unit's module, not in the
+    # root's own modules, and a submodule imported from the root is not one.
+    package = tmp_path / "onnxscript"
+    (package / "evaluator").mkdir(parents=True)
+    (package / "__init__.py").write_text("import onnxscript.evaluator\n")
+    (package / "evaluator" / "probe.py").write_text(
+        "import onnxscript\nfrom onnxscript import register_source\nfrom onnxscript import schemas\n"
+    )
+    found = root_imports(package)
+    assert [p.rsplit(": ", 1)[1] for p in found] == [
+        "import onnxscript",
+        "from onnxscript import ['register_source']",
+    ]
 
 
 def test_the_layer_test_sees_the_imports():

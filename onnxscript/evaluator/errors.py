@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import onnxscript
 from onnxscript.errors import EagerEvaluationError
 from onnxscript.evaluator.tensor import describe
 
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(onnxscript.__file__)) + os.sep
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+"""The package's directory (this module is ``onnxscript/evaluator/errors.py``)."""
 
 
 @dataclass(frozen=True)

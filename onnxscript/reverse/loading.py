@@ -15,7 +15,7 @@ def exec_script(source: str, filename: str | None = None) -> dict[str, Any]:
     ``<onnxscript-reverse-N>`` name) first, because ``@script()`` reads the source of the
     functions it compiles.
     """
-    from onnxscript import register_source
+    from onnxscript.source import register_source
 
     name = filename or f"<onnxscript-reverse-{next(_COUNTER)}>"
     register_source(source, name)
