@@ -36,8 +36,8 @@ def if_rule(node: ir.Node, version: int) -> None:
 
 def scan_rule(node: ir.Node, version: int) -> None:
     body = _body(node, "body")
-    if body is None:
-        return
+    if body is None or version < 9:
+        return  # Scan-8 has a batch dim and a sequence_lens input first: left unknown
     scan_inputs = int(node.attributes["num_scan_inputs"].value)
     states = len(node.inputs) - scan_inputs
     first_scan = dims(node.inputs[states]) if scan_inputs and states < len(node.inputs) else None

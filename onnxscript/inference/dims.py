@@ -59,26 +59,15 @@ def broadcast(shapes: Sequence[list[Dim] | None]) -> list[Dim] | None:
     return result
 
 
-def normalize_axis(axis: int, rank: int, op: str) -> int:
-    if not -rank <= axis < max(rank, 1):
+def normalize_axis(axis: int, rank: int, op: str, *, end_inclusive: bool = False) -> int:
+    """``axis`` of a tensor of rank ``rank`` counted from 0: most ops take an axis in
+    ``[-rank, rank - 1]``; ops whose axis may also name the end (Flatten's, in
+    ``[-rank, rank]``) say so with ``end_inclusive``. A negative axis counts from the end
+    either way: ``axis + rank``."""
+    high = rank + 1 if end_inclusive else max(rank, 1)
+    if not -rank <= axis < high:
         raise InferenceError(f"axis {axis} is out of range for rank {rank} in {op}")
     return axis + rank if axis < 0 else axis
-
-
-CONST_INTS_LIMIT = 1024
-"""The most elements a constant read as a list of ints (a shape, axes, sizes) has; a
-bigger tensor is not read (it is not such a list, and may be a large weight)."""
-
-
-def const_ints(value: ir.Value | None) -> list[int] | None:
-    """The content of a constant integer input, or None when it is not known (or has
-    more than ``CONST_INTS_LIMIT`` elements)."""
-    if value is None or value.const_value is None or value.const_value.size > CONST_INTS_LIMIT:
-        return None
-    try:
-        return [int(v) for v in value.const_value.numpy().reshape(-1)]
-    except (TypeError, ValueError):
-        return None
 
 
 def product(values: Sequence[Dim]) -> int | None:
@@ -94,7 +83,6 @@ __all__ = [
     "Dim",
     "broadcast",
     "broadcast_dim",
-    "const_ints",
     "dims",
     "is_known",
     "normalize_axis",

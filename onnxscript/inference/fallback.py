@@ -16,6 +16,7 @@ import onnx_ir as ir
 
 from onnxscript.inference import InferenceError
 from onnxscript.ir_utils.graphs import holds_graphs
+from onnxscript.ir_utils.value_facts import constant_tensor
 
 _SIZE_LIMIT = 1024
 """Constant inputs up to this many elements are given to onnx as data."""
@@ -44,7 +45,7 @@ def infer_with_onnx(node: ir.Node, version: int) -> None:
         if value is None or not name:
             continue
         types[name] = _type_proto(value)
-        tensor = value.const_value
+        tensor = constant_tensor(value)  # a graph input's initializer is not data
         if tensor is not None and tensor.size <= _SIZE_LIMIT:
             data[name] = ir.serde.serialize_tensor(tensor)
     opsets = [onnx.helper.make_opsetid(node.domain, version)]

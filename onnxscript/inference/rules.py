@@ -2,6 +2,13 @@
 
 Each rule sets what it can of ``node.outputs`` and leaves the rest unknown; ops without a
 rule here go to onnx's own inference (``fallback``). Symbolic dims pass through.
+
+A rule never guesses: a size, shape or axis list given as an input is read only when the
+input is a constant (``ir_utils.value_facts``: a graph input's initializer is a default
+the caller may override, not a constant); when it is not, what depends on it stays
+unknown. Each rule follows every version of its op: inputs that were attributes in
+older opsets (Slice before 10, Reshape before 5, axes before 13 or 18), changed defaults
+(Concat's axis before 4), Cast's type name before 6.
 """
 
 from __future__ import annotations
@@ -15,12 +22,12 @@ from onnxscript.inference import InferenceError, control_flow
 from onnxscript.inference.dims import (
     Dim,
     broadcast,
-    const_ints,
     dims,
     normalize_axis,
     product,
     unknown,
 )
+from onnxscript.ir_utils.value_facts import cast_target, constant_ints
 
 Rule = Callable[[ir.Node, int], None]
 
@@ -33,8 +40,22 @@ def _set(value: ir.Value, dtype: ir.DataType | None, shape: list[Dim] | None) ->
 
 
 def _dtype(node: ir.Node, index: int = 0) -> ir.DataType | None:
+    """The element type of the tensor input ``index`` (None for a sequence or optional:
+    their element type is not a tensor's)."""
     value = node.inputs[index] if index < len(node.inputs) else None
-    return value.dtype if value is not None else None
+    if value is None or not isinstance(value.type, ir.TensorType):
+        return None
+    return value.dtype
+
+
+def _input(node: ir.Node, index: int) -> ir.Value | None:
+    return node.inputs[index] if index < len(node.inputs) else None
+
+
+def _input_ints(node: ir.Node, index: int) -> tuple[bool, list[int] | None]:
+    """(whether input ``index`` is given, its ints when it is a constant)."""
+    value = _input(node, index)
+    return value is not None, constant_ints(value)
 
 
 def _attr(node: ir.Node, name: str, default: Any = None) -> Any:
@@ -47,8 +68,13 @@ def _int_attr(node: ir.Node, name: str, default: int) -> int:
 
 
 def same_as_input(node: ir.Node, version: int) -> None:
-    """Elementwise unary ops (and ops whose first output is shaped like the input)."""
+    """Elementwise unary ops (and ops whose first output is shaped like the input). An
+    Identity of a sequence or optional gives the same type, not a tensor."""
     source = node.inputs[0]
+    if source is not None and source.type is not None and _dtype(node) is None:
+        if node.op_type == "Identity" and node.outputs[0].type is None:
+            node.outputs[0].type = source.type
+        return
     _set(node.outputs[0], _dtype(node), dims(source))
 
 
@@ -73,9 +99,7 @@ def where(node: ir.Node, version: int) -> None:
 
 
 def cast(node: ir.Node, version: int) -> None:
-    to = _attr(node, "to")
-    dtype = ir.DataType(to) if to is not None else None
-    _set(node.outputs[0], dtype, dims(node.inputs[0]))
+    _set(node.outputs[0], cast_target(node), dims(node.inputs[0]))
 
 
 def cast_like(node: ir.Node, version: int) -> None:
@@ -125,7 +149,8 @@ def gemm(node: ir.Node, version: int) -> None:
 
 
 def reshape(node: ir.Node, version: int) -> None:
-    target = const_ints(node.inputs[1])
+    target = _attr(node, "shape") if version < 5 else constant_ints(_input(node, 1))
+    target = list(target) if target is not None else None
     source = dims(node.inputs[0])
     shape: list[Dim] | None = None
     if target is not None:
@@ -168,7 +193,8 @@ def concat(node: ir.Node, version: int) -> None:
         if len(ranks) != 1:
             raise InferenceError(f"Concat inputs have different ranks: {sorted(ranks)}")
         rank = ranks.pop()
-        axis = normalize_axis(_int_attr(node, "axis", 0), rank, "Concat")
+        default = 1 if version < 4 else 0  # Concat-1's axis defaulted to 1
+        axis = normalize_axis(_int_attr(node, "axis", default), rank, "Concat")
         shape = list(shapes[0])
         sizes = [s[axis] for s in shapes]
         static = [d for d in sizes if isinstance(d, int)]
@@ -192,7 +218,7 @@ def _axes(node: ir.Node, version: int, since: int) -> list[int] | None:
     if version < since:
         value = _attr(node, "axes")
         return list(value) if value is not None else None
-    return const_ints(node.inputs[1]) if len(node.inputs) > 1 else None
+    return constant_ints(_input(node, 1))
 
 
 def unsqueeze(node: ir.Node, version: int) -> None:
@@ -265,17 +291,17 @@ def flatten(node: ir.Node, version: int) -> None:
     source = dims(node.inputs[0])
     shape: list[Dim] | None = None
     if source is not None:
-        axis = normalize_axis(_int_attr(node, "axis", 1), len(source) + 1, "Flatten")
-        shape = [product(source[:axis]) or unknown(), product(source[axis:]) or unknown()]
-        if axis == 0:
-            shape[0] = 1
-        if axis == len(source):
-            shape[1] = 1
+        # Flatten's axis is in [-r, r]: -1 is the last dim, r the end (a [n, 1] result)
+        axis = normalize_axis(
+            _int_attr(node, "axis", 1), len(source), "Flatten", end_inclusive=True
+        )
+        outer, inner = product(source[:axis]), product(source[axis:])
+        shape = [unknown() if outer is None else outer, unknown() if inner is None else inner]
     _set(node.outputs[0], _dtype(node), shape)
 
 
 def expand(node: ir.Node, version: int) -> None:
-    target = const_ints(node.inputs[1])
+    target = constant_ints(_input(node, 1))
     shape = None
     if target is not None:
         shape = broadcast([dims(node.inputs[0]), list(target)])
@@ -283,7 +309,7 @@ def expand(node: ir.Node, version: int) -> None:
 
 
 def constant_of_shape(node: ir.Node, version: int) -> None:
-    target = const_ints(node.inputs[0])
+    target = constant_ints(_input(node, 0))
     value = _attr(node, "value")
     dtype = value.dtype if value is not None else ir.DataType.FLOAT
     _set(node.outputs[0], dtype, list(target) if target is not None else None)
@@ -309,12 +335,20 @@ def constant(node: ir.Node, version: int) -> None:
 
 def slice_op(node: ir.Node, version: int) -> None:
     source = dims(node.inputs[0])
-    starts, ends = const_ints(node.inputs[1]), const_ints(node.inputs[2])
-    axes = const_ints(node.inputs[3]) if len(node.inputs) > 3 else None
-    steps = const_ints(node.inputs[4]) if len(node.inputs) > 4 else None
+    axes: list[int] | None
+    steps: list[int] | None
+    if version < 10:  # starts, ends and axes were attributes; no steps
+        starts, ends, axes = (_attr(node, name) for name in ("starts", "ends", "axes"))
+        steps, known = None, True
+    else:
+        starts, ends = constant_ints(_input(node, 1)), constant_ints(_input(node, 2))
+        (has_axes, axes), (has_steps, steps) = _input_ints(node, 3), _input_ints(node, 4)
+        # axes or steps given but not constants: which dims change is not known
+        known = (axes is not None or not has_axes) and (steps is not None or not has_steps)
     shape = None
-    if source is not None and starts is not None and ends is not None:
-        axes = axes if axes is not None else list(range(len(starts)))
+    if source is not None and starts is not None and ends is not None and known:
+        starts, ends = list(starts), list(ends)
+        axes = list(axes) if axes is not None else list(range(len(starts)))
         steps = steps if steps is not None else [1] * len(starts)
         shape = list(source)
         for start, end, axis, step in zip(starts, ends, axes, steps):
@@ -339,12 +373,15 @@ def split(node: ir.Node, version: int) -> None:
             _set(out, _dtype(node), None)
         return
     axis = normalize_axis(_int_attr(node, "axis", 0), len(source), "Split")
-    sizes = const_ints(node.inputs[1]) if len(node.inputs) > 1 else None
-    if sizes is None and version < 13:
+    # the sizes: an input (Split-1 and from 13), or an attribute (before 13); equal parts
+    # only when neither is given (a sizes input that is not a constant is not known)
+    given, sizes = _input_ints(node, 1)
+    if not given and version < 13:
         sizes = list(_attr(node, "split") or []) or None
+        given = sizes is not None
     count = len(node.outputs)
     total = source[axis]
-    if sizes is None and isinstance(total, int) and count:
+    if not given and isinstance(total, int) and count:
         chunk = -(-total // count)
         sizes = [min(chunk, max(0, total - i * chunk)) for i in range(count)]
     for i, out in enumerate(node.outputs):

@@ -15,6 +15,7 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript.ir_utils.graphs import model_graphs
+from onnxscript.ir_utils.value_facts import cast_target, constant_ints
 from onnxscript.passes.identity_removal import bypass
 
 
@@ -79,15 +80,15 @@ def _own_shape(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
 def _unit_steps_same_shape(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
     steps = node.inputs[4] if len(node.inputs) > 4 else None
     if steps is not None:
-        known = steps.const_value
-        if known is None or known.size > 64 or any(int(s) != 1 for s in known.numpy().ravel()):
+        known = constant_ints(steps)  # a graph input's initializer may be overridden
+        if known is None or any(s != 1 for s in known):
             return False
     return _same_shape(node, source, result)
 
 
 def _cast_to_own_type(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
-    target = node.attributes.get_int("to", None)
-    return source.dtype is not None and target == source.dtype.value
+    target = cast_target(node)  # a type name before opset 6
+    return source.dtype is not None and target == source.dtype
 
 
 def _cast_like_own_type(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:

@@ -33,7 +33,7 @@ import onnx_ir as ir
 
 from onnxscript.inference.evaluate import run_op
 from onnxscript.ir_utils.node_recorder import NodeRecorder
-from onnxscript.ir_utils.value_facts import constant_array, constant_ints, same_dims
+from onnxscript.ir_utils.value_facts import cast_target, constant_array, constant_ints, same_dims
 
 SymbolicValue = ir.Value | list[ir.Value] | ir.Shape
 """What is known of a value without its contents: another value it equals, the items of a
@@ -216,13 +216,13 @@ def add(node: ir.Node, op: Any, state: OptimizerState) -> ReturnValue:
 def cast(node: ir.Node, op: Any, state: OptimizerState) -> ReturnValue:
     """A Cast to the type its input has is an Identity (a shape vector stays one)."""
     x = _input(node, 0)
-    to = node.attributes.get("to")
-    if x is None or to is None or to.is_ref():
+    to = cast_target(node)  # a type name before opset 6
+    if x is None or to is None:
         return None
-    if x.dtype is not None and x.dtype.value == to.as_int():
+    if x.dtype is not None and x.dtype == to:
         return _value(op.Identity(x))
     shape = state.get_shape_value(x)
-    if shape is not None and to.as_int() == ir.DataType.INT64:
+    if shape is not None and to == ir.DataType.INT64:
         state.set_sym_value(node.outputs[0], shape)
     return None
 

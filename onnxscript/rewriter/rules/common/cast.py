@@ -12,6 +12,7 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.ir_utils.value_facts import cast_target
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
@@ -46,11 +47,13 @@ class CastCast(RewriteRuleClassBase):
     def pattern(self, op: Any, x: Any, to: Any, mid_to: Any) -> Any:
         return op.Cast(op.Cast(x, to=mid_to, _outputs=["mid"]), to=to)
 
-    def check(
-        self, context: MatchContext, x: ir.Value, to: ir.Attr, mid_to: ir.Attr, **_: Any
-    ) -> MatchResult:
+    def check(self, context: MatchContext, x: ir.Value, mid: ir.Value, **_: Any) -> MatchResult:
         result = MatchResult()
-        middle, final = ir.DataType(mid_to.as_int()), ir.DataType(to.as_int())
+        inner = mid.producer()
+        middle = cast_target(inner) if inner is not None else None
+        final = cast_target(context.root)  # type names before opset 6
+        if middle is None or final is None:
+            return result.fail("a Cast's target type is not known", context.root)
         if middle == final or (middle, final) in _MERGED_AS_072:
             return result
         if x.dtype is not None and (x.dtype == middle or middle in _EXACT.get(x.dtype, ())):
@@ -64,7 +67,8 @@ class CastCast(RewriteRuleClassBase):
         both cast to one type (its ``saturate`` applies), else the second."""
         inner = mid.producer()
         outer = next(iter(mid.uses())).node
-        deciding = inner if inner is not None and mid_to.as_int() == to.as_int() else outer
+        same = inner is not None and cast_target(inner) == cast_target(outer)
+        deciding = inner if inner is not None and same else outer
         attributes = {a.name: a for a in deciding.attributes.values()}
         value: ir.Value = op.Cast(x, **attributes)
         return value
@@ -78,7 +82,7 @@ class CastIdentity(RewriteRuleClassBase):
 
     def check(self, context: MatchContext, x: ir.Value, to: ir.Attr) -> MatchResult:
         result = MatchResult()
-        if x.dtype is None or x.dtype.value != to.as_int():
+        if x.dtype is None or x.dtype != cast_target(context.root):
             return result.fail("the input's type is not known to be the target type", x)
         return result
 
