@@ -3,8 +3,10 @@ none, with the reason."""
 
 from __future__ import annotations
 
+import functools
+
 from onnxscript.version_converter._context import Adapter, nothing
-from onnxscript.version_converter._versions import Key
+from onnxscript.version_converter._versions import Key, versions
 from onnxscript.version_converter.adapters import (
     axes_inputs,
     compatible,
@@ -21,7 +23,6 @@ from onnxscript.version_converter.adapters import (
     scatter,
     softmax,
 )
-from onnxscript.version_converter.compatible_upgrades import COMPATIBLE_UPGRADES
 
 _FAMILIES = (
     compatible,
@@ -70,12 +71,41 @@ def register(key: Key, adapter: Adapter) -> None:
 
 
 def lookup(key: Key) -> Adapter | None:
-    """The adapter of a step: a registered one, or nothing to do for an upgrade listed in
-    ``COMPATIBLE_UPGRADES``."""
-    adapter = ADAPTERS.get(key)
-    if adapter is None and key[2] > key[1] and (key[0], key[2]) in COMPATIBLE_UPGRADES:
-        return Adapter(nothing, "unchanged (compatible upgrade)")
-    return adapter
+    """The adapter of a step (a registered one, or the package's), or None."""
+    return ADAPTERS.get(key)
 
 
-__all__ = ["ADAPTERS", "WITHOUT_ADAPTER", "lookup", "register"]
+def _compatible_upgrades() -> frozenset[tuple[str, int]]:
+    return frozenset(
+        (op, new)
+        for (op, old, new), adapter in ADAPTERS.items()
+        if new > old and adapter.apply is nothing
+    )
+
+
+COMPATIBLE_UPGRADES: frozenset[tuple[str, int]] = _compatible_upgrades()
+"""(op type, version): the upgrades to ``version`` of ``op type`` that leave every node
+of the version before it unchanged (the adapter of the step up does nothing: new element
+types, new attributes or attribute values whose defaults keep the old behaviour). Read
+from :data:`ADAPTERS`, the one table of steps."""
+
+
+@functools.lru_cache(maxsize=4096)
+def upgrades_unchanged(op_type: str, version: int, target: int) -> bool:
+    """Whether an ai.onnx ``op_type`` node written at opset ``version`` means the same at
+    opset ``target`` (``target >= version``) as it is: every step up in between is a
+    compatible upgrade (:data:`COMPATIBLE_UPGRADES`)."""
+    known = versions(op_type)
+    if target < version or not known or version < known[0]:
+        return False
+    return all((op_type, v) in COMPATIBLE_UPGRADES for v in known if version < v <= target)
+
+
+__all__ = [
+    "ADAPTERS",
+    "COMPATIBLE_UPGRADES",
+    "WITHOUT_ADAPTER",
+    "lookup",
+    "register",
+    "upgrades_unchanged",
+]
