@@ -1,12 +1,8 @@
-"""Generic simplification rules, one module each; :func:`default_rules` is the set
-``optimize()`` and ``rewrite()`` apply."""
+"""Generic simplification rules, one module each; :func:`default_rules` (of
+:mod:`.default_set`) is the set ``optimize()`` and ``rewrite()`` apply."""
 
 from __future__ import annotations
 
-import functools
-
-from onnxscript.rewriter.ordered_rules import RewriteRuleSet
-from onnxscript.rewriter.pattern_rules import RewriteRule
 from onnxscript.rewriter.rules.common.batchnorm_fusion import (
     fuse_batchnorm_into_conv_rule,
     fuse_batchnorm_into_conv_transpose_rule,
@@ -27,8 +23,11 @@ from onnxscript.rewriter.rules.common.conv_pad import (
     normalize_pad_format_conv_integer_rule,
     normalize_pad_format_conv_rule,
 )
-from onnxscript.rewriter.rules.common.defaults_elementwise import elementwise_default_rules
-from onnxscript.rewriter.rules.common.defaults_structural import structural_default_rules
+from onnxscript.rewriter.rules.common.default_set import (
+    DEFAULT_RULES,
+    default_rule_set,
+    default_rules,
+)
 from onnxscript.rewriter.rules.common.dropout import dropout_inference_rule, dropout_zero_rule
 from onnxscript.rewriter.rules.common.expand_before_binary_op import (
     expand_before_binary_op_rules,
@@ -88,19 +87,8 @@ from onnxscript.rewriter.rules.common.transpose import (
 )
 from onnxscript.rewriter.rules.common.unsqueeze_unsqueeze import unsqueeze_unsqueeze_rule
 
-
-def default_rules() -> list[RewriteRule]:
-    """The default rule set, in the order it is applied."""
-    return [*elementwise_default_rules, *structural_default_rules]
-
-
-@functools.cache
-def default_rule_set() -> RewriteRuleSet:
-    """The default rules as one set, built once (rules hold no state between models)."""
-    return RewriteRuleSet(default_rules())
-
-
 __all__ = [
+    "DEFAULT_RULES",
     "add_0_rule",
     "affine_conv_fusion_rule",
     "cast_cast_rule",
