@@ -280,6 +280,11 @@ def static_dims(value: ir.Value | None) -> list[int] | None:
     return [d for d in found if isinstance(d, int)]
 
 
+def is_known_dim(d: object) -> bool:
+    """Whether ``d`` is a size or a named symbolic dim (an unnamed one says nothing)."""
+    return _as_dim(d) is not None
+
+
 def same_dim(a: object, b: object) -> bool:
     """Whether two dims (numbers, symbolic dims or their names) are surely equal."""
     left, right = _as_dim(a), _as_dim(b)
@@ -390,6 +395,7 @@ __all__ = [
     "has_rank",
     "is_1d_ints",
     "is_float",
+    "is_known_dim",
     "is_singleton",
     "is_tensor",
     "opset_version",

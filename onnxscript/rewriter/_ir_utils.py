@@ -8,10 +8,9 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript.ir_utils.display import display_nodes, display_slice
-from onnxscript.ir_utils.value_facts import constant_array
+from onnxscript.ir_utils.value_facts import constant_array, has_rank, same_dim, same_shape
 from onnxscript.ir_utils.value_facts import constant_tensor as get_const_value
 from onnxscript.ir_utils.value_facts import dim as get_dim
-from onnxscript.ir_utils.value_facts import has_rank, same_dim, same_shape
 from onnxscript.ir_utils.value_facts import is_1d_ints as is_1d_value
 from onnxscript.ir_utils.value_facts import is_singleton as is_singleton_value
 from onnxscript.ir_utils.value_facts import singleton as get_singleton_value

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult, as_match_result
 from onnxscript.rewriter.pattern_graph import (
@@ -31,8 +32,6 @@ from onnxscript.rewriter.pattern_graph import (
     OrValue,
     ValuePattern,
 )
-
-_MAX_CONSTANT_SIZE = 1024
 
 
 class _State:
@@ -192,17 +191,17 @@ class _Matcher:
         return self.fail(st, "none of the alternatives matched", v)
 
     def _constant(self, pv: Constant, v: ir.Value, st: _State) -> bool:
-        if v.is_graph_input():
-            return self.fail(st, f"{v.name} is an input, not a constant", v)
-        tensor = ir.convenience.get_const_tensor(v)
+        tensor = value_facts.constant_tensor(v)
         if tensor is None:
-            return self.fail(st, f"{v.name} is not a constant", v)
+            what = "an input, not a constant" if v.is_graph_input() else "not a constant"
+            return self.fail(st, f"{v.name} is {what}", v)
         expected = pv.value
-        size = math.prod(tensor.shape.numpy())
         wanted = len(expected) if isinstance(expected, list) else 1
-        if size != wanted or size > _MAX_CONSTANT_SIZE:
-            return self.fail(st, f"{v.name} has {size} elements, expected {wanted}", v)
-        array = tensor.numpy()
+        if tensor.size != wanted:
+            return self.fail(st, f"{v.name} has {tensor.size} elements, expected {wanted}", v)
+        array = value_facts.constant_array(v, max_size=wanted)
+        if array is None or array.dtype.kind not in "biuf":
+            return self.fail(st, f"{v.name} is not a number", v)
         if isinstance(expected, list) and array.ndim != 1:
             return self.fail(st, f"{v.name} is not 1-D", v)
         if not isinstance(expected, list) and not pv.ignore_rank and array.ndim != 0:

@@ -13,8 +13,8 @@ from typing import Protocol
 
 import onnx_ir as ir
 
-from onnxscript.ir_utils.value_facts import basic_constant_propagation
 from onnxscript.ir_utils.graphs import subgraphs
+from onnxscript.ir_utils.value_facts import basic_constant_propagation
 from onnxscript.rewriter.extraction import extract_function
 from onnxscript.rewriter.replacement import ReplacementSubgraph
 from onnxscript.rewriter.substitution import substitute, taken_names

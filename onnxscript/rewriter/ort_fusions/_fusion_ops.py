@@ -1,13 +1,12 @@
-"""The private domain of the intermediate ops that one ort fusion makes and a later one
-completes (rotary embeddings before their cos / sin caches are found, scaled-dot-product
-attention before its projections are)."""
+"""The domains of the ops the ort fusions make (defined with the fusion targets,
+:mod:`onnxscript.rewriter.rules.fusion.targets`): the private domain of the intermediate
+ops one fusion makes and a later one completes (rotary embeddings before their cos / sin
+caches are found, scaled-dot-product attention before its projections are), and
+onnxruntime's contrib domain."""
 
 from __future__ import annotations
 
-DOMAIN = "ai.onnxruntime._fusion"
-"""Domain of the intermediate ops (as 0.7.2 names it); onnxruntime cannot run them."""
-
-MS_DOMAIN = "com.microsoft"
-
+from onnxscript.rewriter.rules.fusion.targets import INTERMEDIATE_DOMAIN as DOMAIN
+from onnxscript.rewriter.rules.fusion.targets import MS_DOMAIN
 
 __all__ = ["DOMAIN", "MS_DOMAIN"]

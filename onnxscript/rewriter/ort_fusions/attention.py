@@ -19,10 +19,10 @@ import numpy as np
 import onnx_ir as ir
 import onnx_ir.passes.common as common
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
 from onnxscript.rewriter.pattern import MatchResult, RewriteRuleClassBase, RewriteRuleSet
-from onnxscript.rewriter.rules.fusion import facts
 
 Projection = tuple[ir.Value, ir.Value | np.ndarray | list[ir.Value], ir.Value | None]
 """``(x, W, b)``: the input, the packed weight (a value, the concatenated constants, or
@@ -64,7 +64,7 @@ class AttentionFusion(RewriteRuleClassBase):
             return result.fail("q, k, v are not equal projections of one 3-D input", [q, k, v])
         if found[2] is not None and inputs[3] is not None:
             return result.fail("the projections and the op both add a bias", out)
-        hidden = facts.static_dim(q, 2)
+        hidden = value_facts.static_dim(q, 2)
         if hidden is None or hidden % max(node.attributes.get_int("num_heads", 0), 1):
             return result.fail("the hidden size is not a multiple of the heads", q)
         return result
@@ -85,7 +85,7 @@ class AttentionFusion(RewriteRuleClassBase):
         if bias is None:
             bias = inputs[3]
         if bias is None:
-            width = 3 * (facts.static_dim(q, 2) or 0)
+            width = 3 * (value_facts.static_dim(q, 2) or 0)
             dtype = q.dtype or ir.DataType.FLOAT
             bias = op.Constant(value=ir.tensor(np.zeros(width, dtype=dtype.numpy())))
         attrs = {key: attr.value for key, attr in node.attributes.items()}
@@ -117,7 +117,7 @@ def _stacked_past(past_key: ir.Value | None, past_value: ir.Value | None) -> ir.
     key, value = _half_of(past_key), _half_of(past_value)
     if key is None or value is None or key[0] is not value[0] or (key[1], value[1]) != (0, 1):
         return None
-    return key[0] if facts.rank(key[0]) in (5, None) else None
+    return key[0] if value_facts.rank(key[0]) in (5, None) else None
 
 
 def _half_of(x: ir.Value) -> tuple[ir.Value, int] | None:
@@ -127,20 +127,20 @@ def _half_of(x: ir.Value) -> tuple[ir.Value, int] | None:
     if node is None or not node.inputs or node.inputs[0] is None:
         return None
     if node.op_type == "Gather" and len(node.inputs) == 2:
-        index = facts.constant_ints(node.inputs[1])
-        scalar = node.inputs[1] is not None and facts.rank(node.inputs[1]) == 0
+        index = value_facts.constant_ints(node.inputs[1])
+        scalar = node.inputs[1] is not None and value_facts.rank(node.inputs[1]) == 0
         if node.attributes.get_int("axis", 0) == 0 and index is not None and scalar:
             return node.inputs[0], index[0]
         return None
     if node.op_type != "Squeeze" or len(node.inputs) != 2:
         return None
-    if facts.constant_ints(node.inputs[1]) != [0]:
+    if value_facts.constant_ints(node.inputs[1]) != [0]:
         return None
     sliced = node.inputs[0].producer()
     if sliced is None or sliced.op_type != "Slice" or len(sliced.inputs) < 4:
         return None
-    starts, ends, axes = (facts.constant_ints(sliced.inputs[i]) for i in (1, 2, 3))
-    steps = facts.constant_ints(sliced.inputs[4]) if len(sliced.inputs) > 4 else [1]
+    starts, ends, axes = (value_facts.constant_ints(sliced.inputs[i]) for i in (1, 2, 3))
+    steps = value_facts.constant_ints(sliced.inputs[4]) if len(sliced.inputs) > 4 else [1]
     if axes != [0] or steps != [1] or starts is None or ends is None or sliced.inputs[0] is None:
         return None
     if len(starts) != 1 or ends != [starts[0] + 1]:
@@ -151,8 +151,12 @@ def _half_of(x: ir.Value) -> tuple[ir.Value, int] | None:
 def qkv_projection(q: ir.Value, k: ir.Value, v: ir.Value) -> Projection | None:
     """``(x, W, b)`` when q, k and v are equal-width projections of one 3-D ``x`` (see
     the module), else None."""
-    width = facts.static_dim(q, 2)
-    if width is None or facts.static_dim(k, 2) != width or facts.static_dim(v, 2) != width:
+    width = value_facts.static_dim(q, 2)
+    if (
+        width is None
+        or value_facts.static_dim(k, 2) != width
+        or value_facts.static_dim(v, 2) != width
+    ):
         return None
     packed = _packed_source(q, k, v, width)
     if packed is not None:
@@ -174,10 +178,10 @@ def _packed_source(q: ir.Value, k: ir.Value, v: ir.Value, width: int) -> ir.Valu
         packed = first.inputs[0]
         if packed is None or first.attributes.get_int("axis", 0) not in (2, -1):
             return None
-        sizes = facts.constant_ints(first.inputs[1]) if len(first.inputs) > 1 else None
+        sizes = value_facts.constant_ints(first.inputs[1]) if len(first.inputs) > 1 else None
         if sizes is not None and sizes != [width] * 3:
             return None
-        return packed if facts.static_dim(packed, 2) == 3 * width else None
+        return packed if value_facts.static_dim(packed, 2) == 3 * width else None
     packed = first.inputs[0] if first.inputs else None
     for index, node in enumerate(nodes):
         assert node is not None
@@ -185,7 +189,7 @@ def _packed_source(q: ir.Value, k: ir.Value, v: ir.Value, width: int) -> ir.Valu
             return None
         if _last_axis_slice(node) != (index * width, (index + 1) * width):
             return None
-    if packed is None or facts.static_dim(packed, 2) != 3 * width:
+    if packed is None or value_facts.static_dim(packed, 2) != 3 * width:
         return None
     return packed
 
@@ -193,9 +197,9 @@ def _packed_source(q: ir.Value, k: ir.Value, v: ir.Value, width: int) -> ir.Valu
 def _last_axis_slice(node: ir.Node) -> tuple[int, int] | None:
     """``(start, end)`` of a Slice of the last axis of a 3-D value with step 1."""
     inputs = list(node.inputs) + [None] * (5 - len(node.inputs))
-    starts, ends = facts.constant_ints(inputs[1]), facts.constant_ints(inputs[2])
-    axes = facts.constant_ints(inputs[3]) if inputs[3] is not None else None
-    steps = facts.constant_ints(inputs[4]) if inputs[4] is not None else [1]
+    starts, ends = value_facts.constant_ints(inputs[1]), value_facts.constant_ints(inputs[2])
+    axes = value_facts.constant_ints(inputs[3]) if inputs[3] is not None else None
+    steps = value_facts.constant_ints(inputs[4]) if inputs[4] is not None else [1]
     if starts is None or ends is None or len(starts) != 1 or len(ends) != 1:
         return None
     if axes not in ([2], [-1]) or steps != [1]:
@@ -216,17 +220,17 @@ def _separate_projections(q: ir.Value, k: ir.Value, v: ir.Value) -> Projection |
         if source is None:
             source = node.inputs[0]
         weight = node.inputs[1]
-        if node.inputs[0] is not source or weight is None or facts.rank(weight) != 2:
+        if node.inputs[0] is not source or weight is None or value_facts.rank(weight) != 2:
             return None
         weights.append(weight)
-    if source is None or facts.rank(source) != 3:
+    if source is None or value_facts.rank(source) != 3:
         return None
-    shapes = {tuple(facts.static_dim(w, axis) for axis in (0, 1)) for w in weights}
+    shapes = {tuple(value_facts.static_dim(w, axis) for axis in (0, 1)) for w in weights}
     if len(shapes) != 1 or None in next(iter(shapes)) or len({w.dtype for w in weights}) != 1:
         return None
-    tensors = [ir.convenience.get_const_tensor(w) for w in weights]
-    if all(t is not None for t in tensors):
-        arrays = [np.asarray(t.numpy()) for t in tensors if t is not None]
+    found = [value_facts.constant_array(w, max_size=None) for w in weights]  # to be packed
+    arrays = [a for a in found if a is not None]
+    if len(arrays) == len(found):
         return source, np.concatenate(arrays, axis=1), None
     return source, weights, None
 
@@ -239,17 +243,19 @@ def packed_projection(packed: ir.Value) -> tuple[ir.Value, ir.Value, ir.Value | 
     bias = None
     if node is not None and node.op_type == "Add" and node.inputs[1] is not None:
         bias, node = node.inputs[1], _producer(node.inputs[0])
-        if facts.rank(bias) != 1:
+        if value_facts.rank(bias) != 1:
             return None
     if node is not None and node.op_type == "Reshape":
         return _flattened_gemm(packed, node) if bias is None else None
     if node is None or node.op_type != "MatMul" or node.inputs[0] is None:
         return None
     x, weight = node.inputs[0], node.inputs[1]
-    if weight is None or facts.rank(weight) != 2:
+    if weight is None or value_facts.rank(weight) != 2:
         return None
-    same_rows = facts.same_dim(x, 0, packed, 0) and facts.same_dim(x, 1, packed, 1)
-    return (x, weight, bias) if facts.rank(x) == 3 and same_rows else None
+    same_rows = value_facts.same_dim_at(x, 0, packed, 0) and value_facts.same_dim_at(
+        x, 1, packed, 1
+    )
+    return (x, weight, bias) if value_facts.rank(x) == 3 and same_rows else None
 
 
 def _flattened_gemm(
@@ -265,16 +271,18 @@ def _flattened_gemm(
         return None
     weight = gemm.inputs[1]
     bias = gemm.inputs[2] if len(gemm.inputs) > 2 else None
-    if weight is None or facts.rank(weight) != 2:
+    if weight is None or value_facts.rank(weight) != 2:
         return None
-    if bias is not None and facts.rank(bias) != 1:
+    if bias is not None and value_facts.rank(bias) != 1:
         return None
     flatten = _producer(gemm.inputs[0])
     if flatten is None or flatten.op_type != "Reshape" or flatten.inputs[0] is None:
         return None
     x = flatten.inputs[0]
-    same_rows = facts.same_dim(x, 0, packed, 0) and facts.same_dim(x, 1, packed, 1)
-    if facts.rank(x) != 3 or not same_rows:
+    same_rows = value_facts.same_dim_at(x, 0, packed, 0) and value_facts.same_dim_at(
+        x, 1, packed, 1
+    )
+    if value_facts.rank(x) != 3 or not same_rows:
         return None
     return x, weight, bias
 

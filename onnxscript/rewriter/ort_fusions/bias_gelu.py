@@ -10,11 +10,11 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
-from onnxscript.rewriter.rules.fusion import facts
 
 _MS = "com.microsoft"
 
@@ -47,9 +47,9 @@ class BiasGeluFusion(RewriteRuleClassBase):
                 return result.fail(f"the Gelu's approximation is not {wanted!r}", node)
         elif len(node.inputs) > 1:
             return result.fail("the FastGelu has a bias already", node)
-        if not facts.is_float(x) or bias.dtype != x.dtype:
+        if not value_facts.is_float(x) or bias.dtype != x.dtype:
             return result.fail("x and bias are not floating-point tensors of one type", x)
-        if facts.rank(bias) != 1 or not facts.same_dim(bias, 0, x, -1):
+        if value_facts.rank(bias) != 1 or not value_facts.same_dim_at(bias, 0, x, -1):
             return result.fail("the bias is not 1-D of x's last dim", bias)
         return result
 

@@ -14,12 +14,12 @@ import numpy as np
 import onnx_ir as ir
 import onnx_ir.passes.common as common
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
-from onnxscript.rewriter.rules.fusion import facts
 
 MAX_POSITIONS = 4096
 """Rows of the caches made: the largest position id plus one the fused model accepts."""
@@ -43,7 +43,7 @@ class CosSinCacheFusion(RewriteRuleClassBase):
         self, context: Any, x: ir.Value, cos: ir.Value, sin: ir.Value, y: ir.Value
     ) -> MatchResult:
         result = MatchResult()
-        if facts.node_attr_int(y, "interleaved", 0):
+        if value_facts.producer_attr_int(y, "interleaved", 0):
             return result.fail("the rotary embedding is interleaved", y)
         angles = _angles(cos, sin)
         if angles is None:
@@ -51,7 +51,7 @@ class CosSinCacheFusion(RewriteRuleClassBase):
         found = _frequencies(angles)
         if found is None:
             return result.fail("the angles are not positions times a constant inv_freq", cos)
-        width = facts.static_dim(cos, -1)
+        width = value_facts.static_dim(cos, -1)
         if width is None or 2 * found[1].size != width:
             return result.fail("inv_freq does not have rotary_dim / 2 numbers", cos)
         return result
@@ -69,9 +69,9 @@ class CosSinCacheFusion(RewriteRuleClassBase):
         else:
             position_ids = positions
         cos, sin = _caches(op, x, inv_freq, self._max_positions)
-        width = facts.node_attr_int(y, "rotary_embedding_dim", 0)
+        width = value_facts.producer_attr_int(y, "rotary_embedding_dim", 0)
         extra = {"rotary_embedding_dim": width} if width else {}
-        heads = facts.node_attr_int(y, "num_heads", 0)
+        heads = value_facts.producer_attr_int(y, "num_heads", 0)
         return op.RotaryEmbedding(
             x, position_ids, cos, sin, interleaved=0, num_heads=heads, _domain=MS_DOMAIN, **extra
         )
@@ -85,7 +85,7 @@ def _angles(cos: ir.Value, sin: ir.Value) -> ir.Value | None:
         unsqueeze = _producer(value)
         if unsqueeze is None or unsqueeze.op_type != "Unsqueeze" or len(unsqueeze.inputs) != 2:
             return None
-        if facts.constant_ints(unsqueeze.inputs[1]) != [1]:
+        if value_facts.constant_ints(unsqueeze.inputs[1]) != [1]:
             return None
         trig = _producer(unsqueeze.inputs[0])
         if trig is None or trig.op_type != op_type:
@@ -172,31 +172,31 @@ def _positions(value: ir.Value | None, axis: int) -> Positions | None:
         return None
     if unsqueeze is None or len(unsqueeze.inputs) != 2:
         return None
-    axes = facts.constant_ints(unsqueeze.inputs[1])
+    axes = value_facts.constant_ints(unsqueeze.inputs[1])
     if source is None or source.dtype != ir.DataType.INT64:
         return None
-    if axes == [axis] and facts.rank(source) == 2:
+    if axes == [axis] and value_facts.rank(source) == 2:
         return source
     steps = source.producer()
     if (
         axes == [0, axis]
-        and facts.rank(source) == 1
+        and value_facts.rank(source) == 1
         and (steps is None or steps.op_type != "Range")
     ):
         return (source,)  # 1-D position ids: the batch axis added for the contrib op
     if axes != [0, axis] or steps is None or steps.op_type != "Range":
         return None
-    start, step = facts.constant_ints(steps.inputs[0]), facts.constant_ints(steps.inputs[2])
+    start, step = (
+        value_facts.constant_ints(steps.inputs[0]),
+        value_facts.constant_ints(steps.inputs[2]),
+    )
     return start[0] if start is not None and len(start) == 1 and step == [1] else None
 
 
 def _constant_vector(value: ir.Value | None) -> np.ndarray | None:
     """A constant float vector (any rank with one non-1 axis) as 1-D float32, or None."""
-    tensor = ir.convenience.get_const_tensor(value) if value is not None else None
-    if tensor is None:
-        return None
-    array = np.asarray(tensor.numpy())
-    if array.dtype.kind != "f" or array.size != max(array.shape, default=1):
+    array = value_facts.constant_array(value)
+    if array is None or array.dtype.kind != "f" or array.size != max(array.shape, default=1):
         return None
     return array.astype(np.float32).ravel()
 

@@ -11,8 +11,8 @@ from typing import Any, ClassVar, Literal
 
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.pattern import MatchResult, RewriteRuleClassBase, RewriteRuleSet
-from onnxscript.rewriter.rules.fusion import facts
 
 _MS = "com.microsoft"
 _TYPES = frozenset(
@@ -84,11 +84,11 @@ def _product_type(product: ir.Value) -> ir.DataType | None:
 
 def _product_rank(product: ir.Value) -> int | None:
     """The rank of ``product``, or the larger of its inputs' when not recorded."""
-    known = facts.rank(product)
+    known = value_facts.rank(product)
     node = product.producer()
     if known is not None or node is None or len(node.inputs) < 2:
         return known
-    ranks = [r for r in (facts.rank(x) for x in node.inputs[:2]) if r is not None]
+    ranks = [r for r in (value_facts.rank(x) for x in node.inputs[:2]) if r is not None]
     return max(ranks) if len(ranks) == 2 else None
 
 
@@ -112,8 +112,8 @@ class _MatMulScale(_MatMulRule):
         result = _float_product(product, MatchResult())
         if not result:
             return result
-        value = facts.constant_float(scale)
-        scale_rank, product_rank = facts.rank(scale), _product_rank(product)
+        value = value_facts.constant_float(scale)
+        scale_rank, product_rank = value_facts.rank(scale), _product_rank(product)
         if value is None or value == 0 or scale_rank is None or product_rank is None:
             return result.fail("the scale is not a nonzero scalar constant", scale)
         if scale_rank > product_rank or scale.dtype != _product_type(product):
@@ -122,7 +122,7 @@ class _MatMulScale(_MatMulRule):
 
     def rewrite(self, op: Any, a: ir.Value, b: ir.Value, product: ir.Value, scale: ir.Value) -> Any:
         attributes = _attributes(product)
-        value = facts.constant_float(scale)
+        value = value_facts.constant_float(scale)
         assert value is not None
         attributes["alpha"] *= 1.0 / value if self.divide else value
         return _fused(op, a, b, attributes)
@@ -192,7 +192,7 @@ class _TransposeMatMulBase(_MatMulRule):
     def _combined(self, x: ir.Value, transposed: ir.Value, product: ir.Value) -> Flags | None:
         node = transposed.producer()
         assert node is not None
-        rank = facts.rank(x)
+        rank = value_facts.rank(x)
         perm = node.attributes.get_ints("perm", None)
         if perm is None:  # reverses the dims: known only with the rank
             perm = list(range(rank))[::-1] if rank is not None else []
@@ -216,7 +216,7 @@ class _TransposeMatMulBase(_MatMulRule):
         result = _float_product(product, MatchResult())
         if not result:
             return result
-        other_rank = facts.rank(other)
+        other_rank = value_facts.rank(other)
         if other_rank is not None and other_rank < 2:
             return result.fail("the other operand is a vector", other)
         flags = self._combined(x, transposed, product)
@@ -321,7 +321,7 @@ class MatMulTranspose(_MatMulRule):
         outcome = _float_product(product, MatchResult())
         if not outcome:
             return outcome
-        rank, a_rank, b_rank = _product_rank(product), facts.rank(a), facts.rank(b)
+        rank, a_rank, b_rank = _product_rank(product), value_facts.rank(a), value_facts.rank(b)
         if rank is None or a_rank is None or b_rank is None or min(a_rank, b_rank) < 2:
             return outcome.fail("the operands are not known to be matrices", [a, b])
         node = result.producer()

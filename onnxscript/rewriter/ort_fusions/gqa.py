@@ -22,6 +22,7 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
@@ -33,7 +34,7 @@ from onnxscript.rewriter.ort_fusions.sdpa_via_mha import (
     scale_attributes,
     zero_masked_rows,
 )
-from onnxscript.rewriter.rules.fusion import facts
+from onnxscript.rewriter.rules.fusion.attention_parts import cache_parts
 
 
 class GroupQueryAttention(RewriteRuleClassBase):
@@ -51,18 +52,23 @@ class GroupQueryAttention(RewriteRuleClassBase):
         self, context: Any, q: ir.Value, k: ir.Value, v: ir.Value, mask: ir.Value, y: ir.Value
     ) -> MatchResult:
         result = MatchResult()
-        heads = facts.node_attr_int(y, "num_heads", 0)
-        kv_heads = facts.node_attr_int(y, "kv_num_heads", 0)
+        heads = value_facts.producer_attr_int(y, "num_heads", 0)
+        kv_heads = value_facts.producer_attr_int(y, "kv_num_heads", 0)
         if not 0 < kv_heads < heads:
             return result.fail("the heads are not grouped", y)
-        if facts.static_dim(q, 3) is None or facts.static_dim(v, 3) != facts.static_dim(q, 3):
+        if value_facts.static_dim(q, 3) is None or value_facts.static_dim(
+            v, 3
+        ) != value_facts.static_dim(q, 3):
             return result.fail("q and v do not have the same known head size", [q, v])
         if not is_causal(mask):
             return result.fail("the mask is not recognisably causal", mask)
         parts = _new_keys_values(k, v)
         if parts is None:
             return result.fail("k and v are not projections, or a KV cache of them", [k, v])
-        if parts[2] is not None and 1 not in (facts.static_dim(q, 0), facts.static_dim(q, 2)):
+        if parts[2] is not None and 1 not in (
+            value_facts.static_dim(q, 0),
+            value_facts.static_dim(q, 2),
+        ):
             return result.fail("a KV cache with batch and sequence maybe > 1", q)
         return result
 
@@ -76,9 +82,9 @@ class GroupQueryAttention(RewriteRuleClassBase):
         y: ir.Value,
         shape: ir.Value,
     ) -> Any:
-        heads = facts.node_attr_int(y, "num_heads", 0)
-        kv_heads = facts.node_attr_int(y, "kv_num_heads", 0)
-        head_size = facts.static_dim(q, 3)
+        heads = value_facts.producer_attr_int(y, "num_heads", 0)
+        kv_heads = value_facts.producer_attr_int(y, "kv_num_heads", 0)
+        head_size = value_facts.static_dim(q, 3)
         assert head_size is not None
         parts = _new_keys_values(k, v)
         assert parts is not None
@@ -115,7 +121,7 @@ class GroupQueryAttention(RewriteRuleClassBase):
             _outputs=3,
         )
         out = zero_masked_rows(op, out, mask, y, keep_heads_axis=False)
-        if facts.constant_ints(shape) == [0, 0, heads * head_size]:
+        if value_facts.constant_ints(shape) == [0, 0, heads * head_size]:
             return out
         return op.Reshape(out, shape)
 
@@ -125,25 +131,15 @@ def _new_keys_values(
 ) -> tuple[ir.Value, ir.Value, ir.Value | None, ir.Value | None] | None:
     """The new keys and values (4-D projections, keys maybe rotated) and the past ones
     when ``k`` and ``v`` are a KV-cache Concat of them; None for anything else."""
-    k_node, v_node = k.producer(), v.producer()
-    if _is_cache_concat(k_node) and _is_cache_concat(v_node):
-        assert k_node is not None and v_node is not None
-        past_k, new_k = k_node.inputs
-        past_v, new_v = v_node.inputs
-        assert new_k is not None and new_v is not None
+    k_parts, v_parts = cache_parts(k), cache_parts(v)
+    if k_parts is not None and v_parts is not None:
+        (past_k, new_k), (past_v, new_v) = k_parts, v_parts
         if projection_of(new_k) is None or projection_of(new_v) is None:
             return None
         return new_k, new_v, past_k, past_v
     if projection_of(k) is None or projection_of(v) is None:
         return None
     return k, v, None, None
-
-
-def _is_cache_concat(node: ir.Node | None) -> bool:
-    if node is None or node.op_type != "Concat" or len(node.inputs) != 2:
-        return False
-    past = node.inputs[0]
-    return node.attributes.get_int("axis", 0) in (2, -2) and facts.rank(past) == 4
 
 
 def is_causal(mask: ir.Value, depth: int = 3) -> bool:
@@ -156,7 +152,7 @@ def is_causal(mask: ir.Value, depth: int = 3) -> bool:
         keys, queries = node.inputs
         if keys is None or queries is None:
             return False
-        return facts.static_dim(keys, -2) == 1 and facts.static_dim(queries, -1) == 1
+        return value_facts.static_dim(keys, -2) == 1 and value_facts.static_dim(queries, -1) == 1
     if node.op_type == "And":
         return any(x is not None and is_causal(x, depth - 1) for x in node.inputs)
     return False

@@ -10,10 +10,10 @@ from typing import Any
 import onnx_ir as ir
 import onnx_ir.passes.common as common
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
 from onnxscript.rewriter.pattern import MatchResult, RewriteRuleClassBase, RewriteRuleSet
-from onnxscript.rewriter.rules.fusion import facts
 
 _OUTPUTS = ["gqa_output", "present_key", "present_value"]
 
@@ -53,8 +53,8 @@ class PackedQKVForGQAFusion(RewriteRuleClassBase):
         assert node is not None
         heads = node.attributes.get_int("num_heads", 0)
         kv_heads = node.attributes.get_int("kv_num_heads", 0)
-        width = facts.static_dim(packed_qkv, -1)
-        if facts.rank(packed_qkv) != 3 or width is None or heads <= 0 or kv_heads <= 0:
+        width = value_facts.static_dim(packed_qkv, -1)
+        if value_facts.rank(packed_qkv) != 3 or width is None or heads <= 0 or kv_heads <= 0:
             return result.fail("the packed value's width or the heads are not known", packed_qkv)
         if width % (heads + 2 * kv_heads):
             return result.fail("the packed width is not (heads + 2 kv_heads) * head", packed_qkv)
@@ -87,9 +87,9 @@ def _last_axis_range(sliced: ir.Value, width: int) -> tuple[int, int] | None:
     node = sliced.producer()
     assert node is not None
     inputs = list(node.inputs) + [None] * (5 - len(node.inputs))
-    starts, ends = facts.constant_ints(inputs[1]), facts.constant_ints(inputs[2])
-    axes = facts.constant_ints(inputs[3]) if inputs[3] is not None else [0, 1, 2]
-    steps = facts.constant_ints(inputs[4]) if inputs[4] is not None else None
+    starts, ends = value_facts.constant_ints(inputs[1]), value_facts.constant_ints(inputs[2])
+    axes = value_facts.constant_ints(inputs[3]) if inputs[3] is not None else [0, 1, 2]
+    steps = value_facts.constant_ints(inputs[4]) if inputs[4] is not None else None
     if starts is None or ends is None or axes is None or len(starts) != 1 or len(ends) != 1:
         return None
     if axes not in ([2], [-1]) or (inputs[4] is not None and steps != [1]):

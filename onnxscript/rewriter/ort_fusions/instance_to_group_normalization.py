@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.pattern import RewriteRule, RewriteRuleSet
-from onnxscript.rewriter.rules.fusion import facts
 
 GROUP_NORM_PROVIDERS = frozenset({"cuda", "cudaexecutionprovider", "rocm", "rocmexecutionprovider"})
 """``config_name`` values (lower case) of execution providers with a GroupNorm kernel."""
@@ -48,8 +48,7 @@ def instance_simulates_group_normalization_pattern(
 
 
 def _array(value: ir.Value | None) -> np.ndarray | None:
-    tensor = ir.convenience.get_const_tensor(value) if value is not None else None
-    return None if tensor is None else np.asarray(tensor.numpy())
+    return value_facts.constant_array(value, max_size=None)  # weights, read to be regrouped
 
 
 def check_if_simulated_instance_norm_is_used(
@@ -75,10 +74,10 @@ def check_if_simulated_instance_norm_is_used(
     if not (np.all(groups_weight == 1) and np.all(groups_bias == 0)):
         return False
     groups = groups_weight.size
-    channels = facts.static_dim(input_x, 1)
-    if facts.rank(input_x) != 4 or channels is None or groups == 0 or channels % groups:
+    channels = value_facts.static_dim(input_x, 1)
+    if value_facts.rank(input_x) != 4 or channels is None or groups == 0 or channels % groups:
         return False
-    if facts.constant_ints(adjusted_input_shape) != [0, groups, -1]:
+    if value_facts.constant_ints(adjusted_input_shape) != [0, groups, -1]:
         return False
     for value in (weight_full, bias_full):
         array = _array(value)
@@ -102,8 +101,8 @@ def _is_shape_of(shape: ir.Value, x: ir.Value) -> bool:
     if node is not None and node.op_type == "Shape" and node.domain in ("", "ai.onnx"):
         whole = "start" not in node.attributes and "end" not in node.attributes
         return whole and node.inputs[0] is x
-    dims = facts.constant_ints(shape)
-    static = [facts.static_dim(x, axis) for axis in range(facts.rank(x) or 0)]
+    dims = value_facts.constant_ints(shape)
+    static = [value_facts.static_dim(x, axis) for axis in range(value_facts.rank(x) or 0)]
     return dims is not None and None not in static and dims == static
 
 

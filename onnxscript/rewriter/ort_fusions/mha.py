@@ -14,6 +14,7 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
@@ -25,7 +26,7 @@ from onnxscript.rewriter.ort_fusions.sdpa_via_mha import (
     scale_attributes,
     zero_masked_rows,
 )
-from onnxscript.rewriter.rules.fusion import facts
+from onnxscript.rewriter.rules.fusion.attention_parts import cache_parts
 
 
 class MultiHeadAttention(RewriteRuleClassBase):
@@ -80,9 +81,9 @@ class MultiHeadAttention(RewriteRuleClassBase):
         if _dim(q, 1) is None:
             return result.fail("the number of heads of q is not known", q)
         split = _split_source(_unrotated(q))
-        if split is not None and facts.rank(split) not in (3, None):
+        if split is not None and value_facts.rank(split) not in (3, None):
             return result.fail("q is split into heads from a value that is not 3-D", q)
-        cached = _cache_parts(k) is not None and _cache_parts(v) is not None
+        cached = cache_parts(k) is not None and cache_parts(v) is not None
         if cached != self._past:
             reason = "k and v are not" if self._past else "k and v are"
             return result.fail(f"{reason} a KV-cache Concat", [k, v])
@@ -126,7 +127,7 @@ class MultiHeadAttention(RewriteRuleClassBase):
             out, present_key, present_value = outputs
             self._presents += [(k, present_key), (v, present_value)]
         out = zero_masked_rows(op, out, mask, y, keep_heads_axis=False)
-        if facts.constant_ints(shape) == [0, 0, heads * head_size]:
+        if value_facts.constant_ints(shape) == [0, 0, heads * head_size]:
             return out
         return op.Reshape(out, shape)
 
@@ -145,11 +146,11 @@ def _split_source(x: ir.Value) -> ir.Value | None:
 def _dim(x: ir.Value, axis: int) -> int | None:
     """The static size of ``x``'s ``axis``, or of its rotary embedding's input (shape
     inference does not know the contrib op)."""
-    known = facts.static_dim(x, axis)
+    known = value_facts.static_dim(x, axis)
     node = x.producer()
     if known is None and node is not None and node.op_type == "RotaryEmbedding":
         source = node.inputs[0]
-        return facts.static_dim(source, axis) if source is not None else None
+        return value_facts.static_dim(source, axis) if source is not None else None
     return known
 
 
@@ -160,7 +161,7 @@ def _keys_values(
     new 3-D projections and the past when both are a KV-cache Concat of ungrouped heads,
     the 3-D projections themselves without cache, else 4-D keys and values (heads
     repeated when grouped) and no past."""
-    k_parts, v_parts = _cache_parts(k), _cache_parts(v)
+    k_parts, v_parts = cache_parts(k), cache_parts(v)
     if k_parts is not None and v_parts is not None and _kv_heads(k) == heads:
         v_new = _from_bsd(v_parts[1])
         if projection_of(k_parts[1]) is not None and v_new is not None:
@@ -175,7 +176,7 @@ def _keys_values(
 
 def _kv_heads(x: ir.Value) -> int | None:
     """The heads of ``x [B, H, L, D]``, from its shape or the Reshape it is made by."""
-    known = facts.static_dim(x, 1)
+    known = value_facts.static_dim(x, 1)
     if known is not None:
         return known
     source = projection_of(x)
@@ -185,19 +186,6 @@ def _kv_heads(x: ir.Value) -> int | None:
     reshape = node.inputs[0].producer() if node is not None and node.inputs[0] else None
     split = _head_split(reshape) if reshape is not None else None
     return split[1] if split is not None else None
-
-
-def _cache_parts(x: ir.Value) -> tuple[ir.Value, ir.Value] | None:
-    """``(past, new)`` when ``x = Concat(past, new)`` on the sequence axis of 4-D tensors."""
-    node = x.producer()
-    if node is None or node.op_type != "Concat" or len(node.inputs) != 2:
-        return None
-    if node.attributes.get_int("axis", 0) not in (2, -2):
-        return None
-    past, new = node.inputs
-    if past is None or new is None or facts.rank(past) != 4:
-        return None
-    return past, new
 
 
 def _from_bsd(x: ir.Value) -> ir.Value | None:
@@ -221,9 +209,9 @@ def _head_split(reshape: ir.Node) -> tuple[ir.Value, int, int] | None:
     the heads may be -1 (the size left)."""
     if reshape.op_type != "Reshape" or reshape.inputs[0] is None or len(reshape.inputs) < 2:
         return None
-    source, shape = reshape.inputs[0], facts.constant_ints(reshape.inputs[1])
-    hidden = facts.static_dim(source, 2)
-    if facts.rank(source) != 3 or shape is None or len(shape) != 4 or hidden is None:
+    source, shape = reshape.inputs[0], value_facts.constant_ints(reshape.inputs[1])
+    hidden = value_facts.static_dim(source, 2)
+    if value_facts.rank(source) != 3 or shape is None or len(shape) != 4 or hidden is None:
         return None
     head_size = shape[3]
     if head_size <= 0 or hidden % head_size or shape.count(-1) > 1:
@@ -238,7 +226,7 @@ def _head_split(reshape: ir.Node) -> tuple[ir.Value, int, int] | None:
         return (
             (size == 0 and copies)
             or (size == -1 and may_be_rest)
-            or (size > 0 and facts.static_dim(source, axis) == size)
+            or (size > 0 and value_facts.static_dim(source, axis) == size)
         )
 
     return (source, heads, head_size) if kept(0, False) and kept(1, True) else None

@@ -10,12 +10,12 @@ import numpy as np
 import onnx_ir as ir
 import onnx_ir.passes.common as common
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
-from onnxscript.rewriter.rules.fusion import facts
 
 
 class FuseBiasMHA(RewriteRuleClassBase):
@@ -42,9 +42,9 @@ class FuseBiasMHA(RewriteRuleClassBase):
         assert node is not None
         if len(node.inputs) > 3 and node.inputs[3] is not None:
             return result.fail("the op has a bias already", out)
-        if not all(facts.rank(x) == 3 and facts.static_dim(x, 2) for x in (q, k, v)):
+        if not all(value_facts.rank(x) == 3 and value_facts.static_dim(x, 2) for x in (q, k, v)):
             return result.fail("q, k, v are not 3-D with a known width", [q, k, v])
-        if not facts.is_float(q) or not all(x.dtype == q.dtype for x in (k, v)):
+        if not value_facts.is_float(q) or not all(x.dtype == q.dtype for x in (k, v)):
             return result.fail("q, k, v are not of one floating-point type", [q, k, v])
         if all(_biased(x) is None for x in (q, k, v)):
             return result.fail("none of q, k, v adds a bias vector", [q, k, v])
@@ -60,7 +60,7 @@ class FuseBiasMHA(RewriteRuleClassBase):
         biases: list[ir.Value | np.ndarray] = []
         for value in (q, k, v):
             part = _biased(value)
-            width = facts.static_dim(value, 2)
+            width = value_facts.static_dim(value, 2)
             assert width is not None
             inputs.append(part[0] if part is not None else value)
             if part is None:
@@ -90,22 +90,19 @@ def _biased(value: ir.Value) -> tuple[ir.Value, ir.Value] | None:
     node = value.producer()
     if node is None or node.op_type != "Add" or node.domain not in ("", "ai.onnx"):
         return None
-    width = facts.static_dim(value, 2)
+    width = value_facts.static_dim(value, 2)
     for x, b in (node.inputs, reversed(node.inputs)):
-        if x is None or b is None or facts.rank(x) != 3 or b.dtype != value.dtype:
+        if x is None or b is None or value_facts.rank(x) != 3 or b.dtype != value.dtype:
             continue
-        if facts.rank(b) == 1 and facts.static_dim(b, 0) == width:
+        if value_facts.rank(b) == 1 and value_facts.static_dim(b, 0) == width:
             return x, b
     return None
 
 
 def _vector(value: ir.Value) -> np.ndarray | None:
     """A constant 1-D floating-point tensor's numbers, or None."""
-    tensor = ir.convenience.get_const_tensor(value)
-    if tensor is None:
-        return None
-    array = np.asarray(tensor.numpy())
-    return array if array.ndim == 1 and array.dtype.kind == "f" else None
+    array = value_facts.constant_array(value, max_size=None)  # a bias, read to be packed
+    return array if array is not None and array.ndim == 1 and array.dtype.kind == "f" else None
 
 
 mha_bias_rules = RewriteRuleSet([FuseBiasMHA.rule(outputs=1), FuseBiasMHA.rule(outputs=3)])

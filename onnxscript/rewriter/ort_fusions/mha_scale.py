@@ -11,10 +11,10 @@ from typing import Any
 import onnx_ir as ir
 import onnx_ir.passes.common as common
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
 from onnxscript.rewriter.pattern import MatchResult, RewriteRuleClassBase, RewriteRuleSet
-from onnxscript.rewriter.rules.fusion import facts
 
 
 class FuseMHAScale(RewriteRuleClassBase):
@@ -38,10 +38,10 @@ class FuseMHAScale(RewriteRuleClassBase):
         self, context: Any, query: ir.Value, scale: ir.Value, mha_output: ir.Value, **_: Any
     ) -> MatchResult:
         result = MatchResult()
-        factor = facts.constant_float(scale)
+        factor = value_facts.constant_float(scale)
         if factor is None or factor == 0 or not math.isfinite(factor):
             return result.fail("the query is not scaled by a nonzero scalar constant", scale)
-        if facts.rank(query) != 3:
+        if value_facts.rank(query) != 3:
             return result.fail("the query is not 3-D (a packed or 5-D query)", query)
         if _new_scale(mha_output, query, factor) is None:
             return result.fail("the head size (for the default scale) is not known", query)
@@ -52,7 +52,7 @@ class FuseMHAScale(RewriteRuleClassBase):
     ) -> Any:
         node = mha_output.producer()
         assert node is not None
-        factor = facts.constant_float(scale)
+        factor = value_facts.constant_float(scale)
         assert factor is not None
         attributes = {name: attr.value for name, attr in node.attributes.items()}
         attributes["scale"] = _new_scale(mha_output, query, factor)
@@ -74,7 +74,7 @@ def _new_scale(mha_output: ir.Value, query: ir.Value, factor: float) -> float | 
     given = node.attributes.get_float("scale", 0.0)
     if given == 0.0:
         heads = node.attributes.get_int("num_heads", 0)
-        hidden = facts.static_dim(query, 2)
+        hidden = value_facts.static_dim(query, 2)
         if not heads or hidden is None or hidden % heads:
             return None
         given = 1.0 / math.sqrt(hidden // heads)

@@ -19,12 +19,13 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN
-from onnxscript.rewriter.rules.fusion import facts
+from onnxscript.rewriter.rules.fusion.attention_parts import grouped_source
 
 SCALE_FORMS = ("split", "split_div", "mul", "div", "none")
 """Where the scale is: ``√scale`` on q and on kᵀ (multiplied, or divided by
@@ -79,31 +80,34 @@ class SDPA(RewriteRuleClassBase):
         **values: Any,
     ) -> MatchResult:
         result = MatchResult()
-        if not all(facts.rank(x) == 4 and facts.is_float(x) for x in (q, k, v)):
+        if not all(value_facts.rank(x) == 4 and value_facts.is_float(x) for x in (q, k, v)):
             return result.fail("q, k, v are not 4-D floating-point tensors", [q, k, v])
-        if facts.node_attr_int(probs, "axis", -1) not in (-1, 3):
+        if value_facts.producer_attr_int(probs, "axis", -1) not in (-1, 3):
             return result.fail("the Softmax is not over the last axis", probs)
         mask = values.get("mask")
-        if mask is not None and facts.rank(mask) != 4:
+        if mask is not None and value_facts.rank(mask) != 4:
             return result.fail("the mask is not 4-D", mask)
         if self._mask_form == "bool":
-            filler = facts.constant_float(fill)
+            filler = value_facts.constant_float(fill)
             if filler is None or not (math.isinf(filler) and filler < 0):
                 return result.fail("the masked scores are not set to -inf", fill)
         if self._scale(values) is None:
             return result.fail("the scale is not a positive constant number", q)
-        heads, head_size = facts.static_dim(q, 1), facts.static_dim(q, 3)
-        if heads is None or head_size is None or facts.static_dim(v, 3) is None:
+        heads, head_size = value_facts.static_dim(q, 1), value_facts.static_dim(q, 3)
+        if heads is None or head_size is None or value_facts.static_dim(v, 3) is None:
             return result.fail("the heads or head sizes are not known", q)
         kv_k = (k, heads) if self._key_bshd else grouped_source(k, heads)
-        kv_heads = facts.static_dim(kv_k[0], 2 if self._key_bshd else 1)
-        if kv_heads != facts.static_dim(grouped_source(v, heads)[0], 1):
+        kv_heads = value_facts.static_dim(kv_k[0], 2 if self._key_bshd else 1)
+        if kv_heads != value_facts.static_dim(grouped_source(v, heads)[0], 1):
             return result.fail("keys and values do not have the same heads", [k, v])
         return result
 
     def _scale(self, values: dict[str, Any]) -> float | None:
         """The product's scale from the matched constants, or None."""
-        s1, s2 = facts.constant_float(values.get("s1")), facts.constant_float(values.get("s2"))
+        s1, s2 = (
+            value_facts.constant_float(values.get("s1")),
+            value_facts.constant_float(values.get("s2")),
+        )
         if self._scale_form == "none":
             return 1.0
         if s1 is None or s1 <= 0:
@@ -117,7 +121,7 @@ class SDPA(RewriteRuleClassBase):
     def rewrite(
         self, op: Any, q: ir.Value, k: ir.Value, v: ir.Value, mask: Any = None, **values: Any
     ) -> Any:
-        heads = facts.static_dim(q, 1)
+        heads = value_facts.static_dim(q, 1)
         assert heads is not None
         if self._key_bshd:
             key, kv_heads = op.Transpose(k, perm=[0, 2, 1, 3]), heads
@@ -127,7 +131,7 @@ class SDPA(RewriteRuleClassBase):
         inputs = [q, key, value] + ([mask] if self._mask_form != "none" else [])
         scale = self._scale(values)
         assert scale is not None
-        head_size = facts.static_dim(q, 3)
+        head_size = value_facts.static_dim(q, 3)
         assert head_size is not None
         # the default scale is left out (0.7's SDPA has it only when it differs)
         given = {} if math.isclose(scale, head_size**-0.5, rel_tol=1e-6) else {"scale": scale}
@@ -141,30 +145,6 @@ class SDPA(RewriteRuleClassBase):
             zero_masked_rows=int(self._zero_rows),
             _domain=DOMAIN,
         )
-
-
-def grouped_source(x: ir.Value, heads: int) -> tuple[ir.Value, int]:
-    """The keys or values ``x`` (``[B, heads, L, D]``) repeat for grouped heads
-    (``Reshape(Expand(Unsqueeze(src, [2]), [B, kv, n, L, D]), [B, heads, L, D])``), and
-    its number of heads; ``(x, heads)`` when ``x`` is not such a repetition."""
-    reshape = x.producer()
-    if reshape is None or reshape.op_type != "Reshape" or reshape.inputs[0] is None:
-        return x, heads
-    expanded = reshape.inputs[0]
-    expand = expanded.producer()
-    if expand is None or expand.op_type != "Expand" or expand.inputs[0] is None:
-        return x, heads
-    unsqueeze = expand.inputs[0].producer()
-    if unsqueeze is None or unsqueeze.op_type != "Unsqueeze" or unsqueeze.inputs[0] is None:
-        return x, heads
-    source = unsqueeze.inputs[0]
-    if facts.constant_ints(unsqueeze.inputs[1]) != [2] or facts.rank(source) != 4:
-        return x, heads
-    kv, rep = facts.static_dim(source, 1), facts.static_dim(expanded, 2)
-    same = all(facts.same_dim(expanded, a, source, b) for a, b in ((0, 0), (1, 1), (3, 2), (4, 3)))
-    if kv is None or rep is None or kv * rep != heads or not same:
-        return x, heads
-    return source, kv
 
 
 def _rules() -> list[Any]:
@@ -186,4 +166,4 @@ fuse_sdpa = fuse_function(
 )
 
 
-__all__ = ["MASK_FORMS", "SCALE_FORMS", "SDPA", "fuse_sdpa", "grouped_source", "sdpa_rules"]
+__all__ = ["MASK_FORMS", "SCALE_FORMS", "SDPA", "fuse_sdpa", "sdpa_rules"]

@@ -12,11 +12,11 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
-from onnxscript.rewriter.rules.fusion import facts
 
 
 class SDPAImplementation(RewriteRuleClassBase):
@@ -33,8 +33,8 @@ class SDPAImplementation(RewriteRuleClassBase):
     def rewrite(
         self, op: Any, q: ir.Value, k: ir.Value, v: ir.Value, y: ir.Value, mask: Any = None
     ) -> Any:
-        heads = facts.node_attr_int(y, "num_heads", 0)
-        head_size = facts.static_dim(q, 3)
+        heads = value_facts.producer_attr_int(y, "num_heads", 0)
+        head_size = value_facts.static_dim(q, 3)
         assert head_size is not None
         query = op.Reshape(
             op.Transpose(q, perm=[0, 2, 1, 3]), op.Constant(value_ints=[0, 0, heads * head_size])
@@ -71,10 +71,10 @@ def scale_attributes(y: ir.Value) -> dict[str, float]:
 def repeat_heads(op: Any, x: ir.Value, heads: int) -> Any:
     """``x [B, kv, L, D]`` with each head repeated to ``heads`` (transformers'
     ``repeat_kv``); ``x`` itself when it has them already."""
-    kv = facts.static_dim(x, 1)
+    kv = value_facts.static_dim(x, 1)
     if kv is None or kv == heads:
         return x
-    head_size = facts.static_dim(x, 3) or -1
+    head_size = value_facts.static_dim(x, 3) or -1
     ones = op.Constant(value_ints=[1, 1, heads // kv, 1, 1])
     expanded = op.Expand(op.Unsqueeze(x, op.Constant(value_ints=[2])), ones)
     return op.Reshape(expanded, op.Constant(value_ints=[0, heads, -1, head_size]))
@@ -100,7 +100,7 @@ def _is_bias(node: ir.Node, dtype: ir.DataType) -> bool:
     """Whether ``node`` is ``Where(mask, 0, -inf)`` in ``dtype``."""
     if node.outputs[0].dtype not in (None, dtype) or len(node.inputs) != 3:
         return False
-    zero, minus_inf = (facts.constant_float(x) for x in node.inputs[1:])
+    zero, minus_inf = (value_facts.constant_float(x) for x in node.inputs[1:])
     return zero == 0.0 and minus_inf == -np.inf
 
 
@@ -130,7 +130,7 @@ def zero_masked_rows(
 
 
 def _is_last_axis_max(node: ir.Node) -> bool:
-    axes = facts.constant_ints(node.inputs[1]) if len(node.inputs) > 1 else None
+    axes = value_facts.constant_ints(node.inputs[1]) if len(node.inputs) > 1 else None
     return axes == [-1] and node.attributes.get_int("keepdims", 1) == 1
 
 

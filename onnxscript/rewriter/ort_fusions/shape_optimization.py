@@ -12,8 +12,8 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.pattern import MatchResult, RewriteRuleClassBase, RewriteRuleSet
-from onnxscript.rewriter.rules.fusion import facts
 
 _PERM = (0, 2, 1, 3)
 
@@ -94,7 +94,7 @@ def _dims(transposed: ir.Value) -> list[ir.Value] | None:
 
 def _bounds(start: ir.Value, end: ir.Value) -> tuple[int, int] | None:
     """The slice's ``start`` and ``end`` (one integer each), or None."""
-    starts, ends = facts.constant_ints(start), facts.constant_ints(end)
+    starts, ends = value_facts.constant_ints(start), value_facts.constant_ints(end)
     if starts is None or ends is None or len(starts) != 1 or len(ends) != 1:
         return None
     return starts[0], ends[0]

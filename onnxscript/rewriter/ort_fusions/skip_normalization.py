@@ -10,15 +10,40 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
-from onnxscript.rewriter.ort_fusions import norm_facts
 from onnxscript.rewriter.pattern_graph import Var
-from onnxscript.rewriter.rules.fusion import facts
 
 _MS = "com.microsoft"
+
+
+SKIP_NORM_TYPES = frozenset({ir.DataType.FLOAT, ir.DataType.FLOAT16, ir.DataType.BFLOAT16})
+"""The types of SkipLayerNormalization and SkipSimplifiedLayerNormalization (no double)."""
+
+
+def _normalizes_last_axis(node: ir.Node, x: ir.Value) -> bool:
+    """Whether the normalization ``node`` (``axis`` attribute, default -1) normalizes
+    the last axis of ``x`` alone."""
+    rank = value_facts.rank(x)
+    axis = node.attributes.get_int("axis", -1)
+    return rank is not None and axis in (-1, rank - 1)
+
+
+def _float_stash(node: ir.Node) -> bool:
+    """Whether ``node`` computes its statistics in float32 (as the skip kernels do)."""
+    return node.attributes.get_int("stash_type", int(ir.DataType.FLOAT)) == ir.DataType.FLOAT
+
+
+def _hidden_vector(vector: ir.Value, x: ir.Value) -> bool:
+    """Whether ``vector`` is 1-D, of ``x``'s type and of its last dim."""
+    return (
+        value_facts.rank(vector) == 1
+        and value_facts.tensor_dtype(vector) == x.dtype
+        and value_facts.same_dim_at(vector, 0, x, -1)
+    )
 
 
 class _SkipNormFusion(RewriteRuleClassBase):
@@ -66,22 +91,22 @@ class _SkipNormFusion(RewriteRuleClassBase):
         **_: Any,
     ) -> MatchResult:
         result = MatchResult()
-        if input.dtype not in norm_facts.SKIP_NORM_TYPES:
+        if value_facts.tensor_dtype(input) not in SKIP_NORM_TYPES:
             return result.fail("the input's type is not float, float16 or bfloat16", input)
-        if facts.rank(input) not in (2, 3) or not norm_facts.same_shape(input, skip):
+        if value_facts.rank(input) not in (2, 3) or not value_facts.same_shape(input, skip):
             return result.fail("input and skip are not 2-D or 3-D of one shape", [input, skip])
         node = normalized.producer()
         assert node is not None
-        if not norm_facts.normalizes_last_axis(node, input):
+        if not _normalizes_last_axis(node, input):
             return result.fail("the normalization is not over the last axis alone", node)
-        if not norm_facts.float_stash(node):
+        if not _float_stash(node):
             return result.fail("the statistics are not computed in float32", node)
         if normalized.dtype not in (None, input.dtype) or gamma.dtype != input.dtype:
             return result.fail("the normalization changes the element type", node)
-        if not facts.unused(node.outputs[1:]):
+        if not value_facts.unused(node.outputs[1:]):
             return result.fail("the normalization's statistics are used", node)
         for vector in (gamma, beta, bias):
-            if vector is not None and not norm_facts.hidden_vector(vector, input):
+            if vector is not None and not _hidden_vector(vector, input):
                 return result.fail("a weight or bias is not 1-D of the hidden size", vector)
         return result
 

@@ -3,7 +3,12 @@ writes for transformers' attention: keys and values repeated to the query's head
 (``repeat_kv``: Unsqueeze, Expand, Reshape) before ``Attention`` are passed with their own
 heads (Attention-23 groups the query heads itself), and past keys and values concatenated
 to the new ones become Attention's ``past_key`` / ``past_value`` inputs with the
-concatenations as its ``present_key`` / ``present_value`` outputs."""
+concatenations as its ``present_key`` / ``present_value`` outputs.
+
+onnxruntime's attention fusions (``ort_fusions.sdpa``, ``gqa``, ``mha``) start from the
+decomposed attention (MatMul, Softmax) rather than from this op, so they are fusions of
+another pattern; what both recognise around an attention, ``repeat_kv`` and a KV-cache
+Concat, is written once in :mod:`.attention_parts`."""
 
 from __future__ import annotations
 
@@ -11,15 +16,18 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
-from onnxscript.rewriter.rules.fusion import facts
+from onnxscript.rewriter.rules.fusion.attention_parts import cache_parts, grouped_source
 
 
 def _repeated(op: Any, kv: Any, name: str) -> Any:
-    """``repeat_kv(kv)``: ``[B, Hkv, S, D]`` to ``[B, Hkv * n, S, D]``."""
+    """``repeat_kv(kv)``: ``[B, Hkv, S, D]`` to ``[B, Hkv * n, S, D]`` (the pattern of
+    what :func:`.attention_parts.grouped_source` recognises, so that the match removes
+    these nodes)."""
     expanded = op.Expand(
         op.Unsqueeze(kv, f"{name}_axes"), _outputs=[f"{name}_expanded"], _allow_other_inputs=True
     )
@@ -48,16 +56,13 @@ class OnnxGroupQueryAttention(RewriteRuleClassBase):
         node = bindings["y"].producer()
         if any(x is not None for x in node.inputs[4:]):
             return result.fail("the attention has past keys or values already", node)
-        heads = facts.static_dim(q, 1) if facts.rank(q) == 4 else None
+        heads = value_facts.static_dim(q, 1) if value_facts.rank(q) == 4 else None
+        if heads is None:
+            return result.fail("the query's heads are not known", q)
         for kv, name in ((k, "k"), (v, "v")):
-            groups = facts.static_dim(kv, 1) if facts.rank(kv) == 4 else None
-            if heads is None or groups is None or heads % groups:
-                return result.fail("query heads are not a known multiple of the kv heads", kv)
-            if facts.constant_ints(bindings[f"{name}_axes"]) not in ([2], [-3]):
-                return result.fail("the Unsqueeze does not add axis 2", bindings[f"{name}_axes"])
-            expanded, repeated = bindings[f"{name}_expanded"], bindings[f"{name}_repeated"]
-            if not _repeats(kv, expanded, repeated, heads // groups, heads):
-                return result.fail("the Expand / Reshape do not repeat the kv heads", expanded)
+            source, groups = grouped_source(bindings[f"{name}_repeated"], heads)
+            if source is not kv or heads % groups:
+                return result.fail("the kv heads are not repeated to the query's", kv)
         return result
 
     def rewrite(self, op: Any, q: ir.Value, k: ir.Value, v: ir.Value, y: ir.Value, **_: Any) -> Any:
@@ -65,21 +70,6 @@ class OnnxGroupQueryAttention(RewriteRuleClassBase):
         assert node is not None
         rest = list(node.inputs[3:4])
         return op.Attention(q, k, v, *rest, **dict(node.attributes))
-
-
-def _repeats(kv: ir.Value, expanded: ir.Value, repeated: ir.Value, n: int, heads: int) -> bool:
-    """Whether Expand gives ``[B, Hkv, n, S, D]`` and Reshape ``[B, heads, S, D]`` of ``kv``
-    (read from the values' shapes)."""
-    if facts.rank(expanded) != 5 or facts.rank(repeated) != 4:
-        return False
-    kept = all(facts.same_dim(expanded, a, kv, b) for a, b in ((0, 0), (1, 1), (3, 2), (4, 3)))
-    merged = all(facts.same_dim(repeated, a, kv, a) for a in (0, 2, 3))
-    return (
-        kept
-        and merged
-        and facts.static_dim(expanded, 2) == n
-        and facts.static_dim(repeated, 1) == heads
-    )
 
 
 class KeyValueCacheFusion(RewriteRuleClassBase):
@@ -118,13 +108,12 @@ class KeyValueCacheFusion(RewriteRuleClassBase):
             # Causal masking is aligned to the end of the past: it would change meaning.
             return result.fail("a causal attention cannot take the cache as its past", node)
         for value in (q, k, v, past_k, past_v):
-            if facts.rank(value) != 4:
+            if value_facts.rank(value) != 4:
                 return result.fail("the attention's inputs are not 4-D", value)
         for concat in (all_k, all_v):
-            axis = facts.node_attr_int(concat, "axis", 0)
-            if axis not in (2, -2):
+            if cache_parts(concat) is None:
                 return result.fail("the cache is not concatenated along the sequence", concat)
-        if facts.static_dim(k, 1) is None or not facts.same_dim(k, 1, past_k, 1):
+        if value_facts.static_dim(k, 1) is None or not value_facts.same_dim_at(k, 1, past_k, 1):
             return result.fail("past and new keys do not have the same known heads", past_k)
         return result
 

@@ -1,7 +1,10 @@
 """LayerNormalization from its decomposition: ``(x - mean) / Sqrt(var + eps) * scale
 (+ bias)`` with ``mean`` and ``var`` ReduceMeans over the trailing axes (``d ** 2`` or
 ``d * d``; division or multiplication by the Reciprocal); operands of Add and Mul in
-either order."""
+either order.
+
+One fusion serves both targets: LayerNormalization is an ai.onnx op (opset 17 on) that
+onnxruntime runs as it is, and ``ort_fusions``' skip fusions start from it."""
 
 from __future__ import annotations
 
@@ -9,12 +12,13 @@ from typing import Any
 
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
 from onnxscript.rewriter.pattern_graph import OrValue
-from onnxscript.rewriter.rules.fusion import facts
+from onnxscript.rewriter.rules.fusion import normalization_parts as parts
 
 
 class LayerNormFusion(RewriteRuleClassBase):
@@ -48,17 +52,17 @@ class LayerNormFusion(RewriteRuleClassBase):
         **_: Any,
     ) -> MatchResult:
         result = MatchResult()
-        if not facts.is_float(x):
+        if not value_facts.is_float(x):
             return result.fail("x is not a known floating-point tensor", x)
-        axis = facts.trailing_axis(x, axes)
-        if axis is None or facts.constant_ints(axes2) != facts.constant_ints(axes):
+        axis = parts.trailing_axis(x, axes)
+        if axis is None or value_facts.constant_ints(axes2) != value_facts.constant_ints(axes):
             return result.fail("the means are not over the same trailing axes", axes)
-        if any(facts.node_attr_int(v, "keepdims", 1) != 1 for v in (mean, variance)):
+        if any(value_facts.producer_attr_int(v, "keepdims", 1) != 1 for v in (mean, variance)):
             return result.fail("a ReduceMean does not keep the reduced dimensions", mean)
-        if facts.constant_float(epsilon) is None:
+        if value_facts.constant_float(epsilon) is None:
             return result.fail("epsilon is not a constant", epsilon)
         for weight in (scale, bias) if bias is not None else (scale,):
-            if weight.dtype != x.dtype or not facts.scale_fits(weight, x, axis):
+            if value_facts.tensor_dtype(weight) != x.dtype or not parts.scale_fits(weight, x, axis):
                 return result.fail("a weight's type or shape does not fit the input", weight)
         return result
 
@@ -72,11 +76,11 @@ class LayerNormFusion(RewriteRuleClassBase):
         bias: ir.Value | None = None,
         **_: Any,
     ) -> Any:
-        axis = facts.from_end(facts.trailing_axis(x, axes), x)
+        axis = parts.from_end(parts.trailing_axis(x, axes), x)
         inputs = [x, scale] if bias is None else [x, scale, bias]
-        epsilon_value = facts.constant_float(epsilon)
+        epsilon_value = value_facts.constant_float(epsilon)
         return op.LayerNormalization(
-            *inputs, axis=axis, epsilon=epsilon_value, stash_type=facts.stash_type(x)
+            *inputs, axis=axis, epsilon=epsilon_value, stash_type=parts.stash_type(x)
         )
 
 
