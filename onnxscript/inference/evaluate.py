@@ -3,6 +3,11 @@
 Shape arithmetic (Shape, Gather, Concat, Unsqueeze, Reshape, Cast, integer math...) is
 computed with numpy directly, which is what folding while building mostly meets; any
 other deterministic ai.onnx op runs on ``onnx.reference`` as a one-node model.
+
+Only tensors are computed: a node with an output that is (or, by its schema, can only
+be) a sequence or an optional is left alone, as is any result that is not an array of
+numbers or strings. A tensor is what a constant can hold; a sequence written as a tensor
+would be another value of another type.
 """
 
 from __future__ import annotations
@@ -17,7 +22,9 @@ import onnx
 import onnx.reference
 import onnx_ir as ir
 
+from onnxscript import schemas
 from onnxscript.ir_utils.graphs import holds_graphs
+from onnxscript.ir_utils.value_facts import tensor_of
 
 _NONDETERMINISTIC = frozenset(
     {
@@ -44,11 +51,11 @@ def evaluate_node(
 ) -> list[ir.TensorProtocol] | None:
     """The output tensors of ``node`` when every present input is a constant (for Shape
     and Size: has a static shape), the op is a deterministic ai.onnx op without graph
-    attributes, and inputs and outputs are within the size limits (in elements); else
-    None."""
+    attributes whose outputs are tensors, and inputs and outputs are within the size
+    limits (in elements); else None."""
     if node.domain not in ("", "ai.onnx") or node.op_type in _NONDETERMINISTIC:
         return None
-    if holds_graphs(node):
+    if holds_graphs(node) or not _outputs_are_tensors(node, opset_version):
         return None
     if any(_known_size(v) > output_size_limit for v in node.outputs):
         return None  # not computed at all: the result would be dropped
@@ -62,9 +69,36 @@ def evaluate_node(
             results = _reference(node, arrays, opset_version)
     except Exception:  # an op the inputs do not fit is left for the runtime to report
         return None
-    if results is None or any(r.size > output_size_limit for r in results):
+    if results is None or not all(_is_tensor_array(r) for r in results):
+        return None  # a sequence (a list), an empty optional (None), another object
+    if any(r.size > output_size_limit for r in results):
         return None
-    return [ir.tensor(np.asarray(r)) for r in results]
+    return [tensor_of(r) for r in results]
+
+
+def _outputs_are_tensors(node: ir.Node, version: int) -> bool:
+    """Whether no output of ``node`` is known to be, or can by its op's schema only be,
+    something other than a tensor (SequenceConstruct, SequenceEmpty, Optional...)."""
+    if any(v.type is not None and not isinstance(v.type, ir.TensorType) for v in node.outputs):
+        return False
+    facts = schemas.op_facts("", node.op_type, version)
+    if facts is None:
+        return True  # onnx.reference refuses an op it does not know
+    constraints = dict(facts.type_constraints)
+    for formal in facts.outputs:
+        allowed = constraints.get(formal.type_str, (formal.type_str,))
+        if not any(t.startswith("tensor(") for t in allowed):
+            return False
+    return True
+
+
+def _is_tensor_array(result: Any) -> bool:
+    """Whether ``result`` is an array a tensor can hold: numbers, or strings."""
+    if not isinstance(result, np.ndarray):
+        return False
+    if result.dtype.kind == "O":
+        return all(isinstance(item, (str, bytes)) for item in result.ravel())
+    return result.dtype.kind in "biufcSU"
 
 
 def _input_arrays(node: ir.Node, limit: int) -> list[Any] | None:
@@ -221,11 +255,13 @@ def run_op(
     schema = onnx.defs.get_schema(op_type, version, domain)
     count = len(schema.outputs)
     node = ir.Node(domain, op_type, values, attrs, num_outputs=count)
-    return _reference(node, [None if a is None else np.asarray(a) for a in inputs], version)
+    results = _reference(node, [None if a is None else np.asarray(a) for a in inputs], version)
+    return [np.asarray(r) for r in results]
 
 
-def _reference(node: ir.Node, arrays: Sequence[Any], version: int) -> list[np.ndarray]:
-    """Run the node alone on onnx's reference evaluator."""
+def _reference(node: ir.Node, arrays: Sequence[Any], version: int) -> list[Any]:
+    """Run the node alone on onnx's reference evaluator: its results as it gives them
+    (arrays; lists for sequences, None for an empty optional)."""
     names = [f"in{i}" if a is not None else "" for i, a in enumerate(arrays)]
     outputs = [f"out{i}" for i in range(len(node.outputs))]
     proto = ir.serde.serialize_node(node)
@@ -235,7 +271,7 @@ def _reference(node: ir.Node, arrays: Sequence[Any], version: int) -> list[np.nd
     proto.output.extend(outputs)
     evaluator = _evaluator(proto.SerializeToString(), version, len(names))
     feeds = {n: a for n, a in zip(names, arrays) if n}
-    return [np.asarray(r) for r in evaluator.run(None, feeds)]
+    return list(evaluator.run(None, feeds))
 
 
 @functools.lru_cache(maxsize=256)

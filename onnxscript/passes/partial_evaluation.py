@@ -262,7 +262,16 @@ def concat_from_sequence(node: ir.Node, op: Any, state: OptimizerState) -> Retur
     return _value(op.Concat(*items, axis=axis))
 
 
-@registry.register("Dropout")
+@registry.register("Dropout", version=(None, 6))
+def dropout_is_test(node: ir.Node, op: Any, state: OptimizerState) -> ReturnValue:
+    """Before opset 7 a Dropout is in training mode unless ``is_test`` says otherwise: an
+    Identity only with ``is_test=1`` (and its mask unused)."""
+    if _attr_int(node, "is_test", 0) != 1:
+        return None
+    return dropout(node, op, state)
+
+
+@registry.register("Dropout", version=(7, None))
 def dropout(node: ir.Node, op: Any, state: OptimizerState) -> ReturnValue:
     """A Dropout in inference mode (training_mode absent or a constant false), or of ratio
     0, is an Identity when its mask is unused."""
@@ -424,10 +433,11 @@ def size(node: ir.Node, op: Any, state: OptimizerState) -> ReturnValue:
     )
 
 
-@registry.register("SplitToSequence")
+@registry.register("SplitToSequence", version=(13, None))
 def split_to_sequence(node: ir.Node, op: Any, state: OptimizerState) -> ReturnValue:
     """``SplitToSequence`` into a known number of parts -> ``Split`` and a
-    ``SequenceConstruct`` of the parts (squeezed when ``keepdims=0`` without a split)."""
+    ``SequenceConstruct`` of the parts (squeezed when ``keepdims=0`` without a split).
+    From opset 13, where Split and Squeeze take sizes and axes as inputs."""
     x, split = _input(node, 0), _input(node, 1)
     if x is None or x.shape is None:
         return None
@@ -484,6 +494,7 @@ __all__ = [
     "concat",
     "concat_from_sequence",
     "dropout",
+    "dropout_is_test",
     "expand",
     "gather",
     "identity",

@@ -21,6 +21,17 @@ class MatchContext:
     output_values: Sequence[ir.Value] = ()
     nodes: Sequence[ir.Node] = ()
 
+    def opset(self, domain: str = "") -> int:
+        """The version of ``domain`` the matched nodes are in (the function's import, else
+        the model's; 1 when neither imports it)."""
+        domain = "" if domain == "ai.onnx" else domain
+        found = None
+        if isinstance(self.graph_or_function, ir.Function):
+            found = self.graph_or_function.opset_imports.get(domain)
+        if found is None:
+            found = self.model.opset_imports.get(domain)
+        return found if found is not None else 1
+
     def display(self, *, in_graph_order: bool = True) -> None:
         """Print the matched nodes (in graph order, or as matched)."""
         if in_graph_order:

@@ -94,3 +94,33 @@ def test_what_is_not_folded():
         is None
     )
     assert evaluate_node(ir.Node("", "Neg", [big]), 18) is not None
+
+
+def _node(op: str, inputs: list[ir.Value], **attrs: object) -> ir.Node:
+    attributes = [ir.convenience.convert_attribute(k, v) for k, v in attrs.items()]
+    return ir.Node("", op, inputs, attributes)
+
+
+def test_values_that_are_not_tensors_are_never_computed():
+    """A sequence or an optional is no tensor: onnx.reference gives a list (or None), which
+    as an array would be a tensor of another shape and type."""
+    item = _const(np.array([1.0, 2.0], np.float32), "item")
+    assert evaluate_node(_node("SequenceConstruct", [item]), 18) is None
+    assert evaluate_node(_node("SequenceEmpty", [], dtype=11), 18) is None
+    assert evaluate_node(_node("Optional", [item]), 18) is None
+    strings = helper.make_sequence_type_proto(helper.make_tensor_type_proto(8, None))
+    empty = ir.serde.deserialize_node(helper.make_node("Optional", [], ["o"], type=strings))
+    assert evaluate_node(empty, 18) is None
+    identity = _node("Identity", [item])
+    identity.outputs[0].type = ir.SequenceType(ir.TensorType(ir.DataType.FLOAT))
+    assert evaluate_node(identity, 18) is None  # an output known to be a sequence
+
+
+def test_string_results_are_string_tensors():
+    words = ir.Value(name="w", const_value=ir.StringTensor(np.array([b"a", b"bc"], dtype=object)))
+    words.dtype, words.shape = ir.DataType.STRING, ir.Shape([2])
+    for node in (_node("Identity", [words]), _node("Concat", [words, words], axis=0)):
+        (result,) = evaluate_node(node, 18) or [None]
+        assert result is not None and result.dtype == ir.DataType.STRING
+        proto = ir.serde.serialize_tensor(result)  # an ir.Tensor of STRING cannot be
+        assert onnx.numpy_helper.to_array(proto).tolist()[:2] == ["a", "bc"]

@@ -135,6 +135,39 @@ def test_split_to_sequence_becomes_split(keepdims: int) -> None:
     same_results(before, after)
 
 
+@pytest.mark.parametrize("opset", [11, 12])
+def test_split_to_sequence_stays_before_opset_13(opset: int) -> None:
+    """Split takes its sizes as an input from opset 13: before, SplitToSequence stays."""
+    text = """g (float[N,4] x) => (float[N,?] y) {
+  sp = Constant<value=int64[2] {1, 3}>()
+  s = SplitToSequence<axis=1>(x, sp)
+  i = Constant<value=int64 {1}>()
+  y = SequenceAt(s, i) }"""
+    before = onnx.parser.parse_model(HEADER.replace("18", str(opset)) + text)
+    model = ir.from_proto(before)
+    FoldConstantsPass(shape_inference=True)(model)
+    after = ir.to_proto(model)
+    onnx.checker.check_model(after, full_check=True)
+    assert "SplitToSequence" in ops(after)
+    same_results(before, after)
+
+
+def test_dropout_before_opset_7_trains_unless_is_test() -> None:
+    """Dropout-1 to 6 train (drop at random) unless ``is_test=1``: only then an Identity.
+    onnxruntime runs no Dropout before opset 7, so the folded graphs are compared by op."""
+    for is_test, expected in ((0, "Dropout"), (1, "Identity")):
+        before = onnx.parser.parse_model(
+            '<ir_version: 3, opset_import: ["" : 6]>\n'
+            f"g (float[2,4] x) => (float[2,4] y) {{ y = Dropout<is_test={is_test}>(x) }}"
+        )
+        onnx.checker.check_model(before, full_check=True)
+        model = ir.from_proto(before)
+        FoldConstantsPass(shape_inference=True)(model)
+        after = ir.to_proto(model)
+        onnx.checker.check_model(after, full_check=True)
+        assert ops(after) == [expected]
+
+
 def test_a_registered_evaluator_runs_for_its_op() -> None:
     # 0.7.2 users register their own ops' partial evaluators on this registry.
     registry = cf.registry

@@ -1,7 +1,8 @@
 """A Dropout that drops nothing -> its input: ``dropout_zero_rule`` when the ratio is a
 constant 0 (the ``ratio`` input of opset 12 on, or the attribute before), and
 ``dropout_inference_rule`` when ``training_mode`` is absent or a constant false (a model
-runs in inference mode). The mask output must be unused (it would be all true)."""
+runs in inference mode; before opset 7, when ``is_test`` is 1). The mask output must be
+unused (it would be all true)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
-from onnxscript.ir_utils.value_facts import constant_array
+from onnxscript.ir_utils.value_facts import attr_int, constant_array
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.pattern_rules import RewriteRule
@@ -47,6 +48,8 @@ def _ratio_is_zero(context: MatchContext, x: ir.Value) -> MatchResult:
 def _inference_mode(context: MatchContext, x: ir.Value) -> MatchResult:
     training = _input(context.root, 2)
     result = MatchResult()
+    if context.opset() < 7 and attr_int(context.root, "is_test", 0) != 1:
+        return result.fail("before opset 7 a Dropout trains unless is_test=1", context.root)
     if training is None:
         return result
     array = constant_array(training)

@@ -1,0 +1,154 @@
+"""Constant folding keeps what a model computes: values that are not tensors (sequences,
+optionals) are never folded into tensors, string results are folded as strings, and
+graphs holding sequences (main graph outputs, If and Loop bodies) stay valid. Each model
+is checked with the full checker and run in onnxruntime before and after."""
+
+from __future__ import annotations
+
+import numpy as np
+import onnx
+import onnx.parser
+import pytest
+from onnx import TensorProto, helper
+
+from onnxscript import optimizer
+from tests.helpers import assert_transform_keeps_results
+
+X3 = {"X": np.array([1.0, -2.0, 3.0], np.float32)}
+
+
+def _model(text: str) -> onnx.ModelProto:
+    model = onnx.parser.parse_model(text)
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+SEQUENCE_MODELS = {
+    "construct_of_a_constant_as_output": """
+        g (float[3] X) => (seq(float[?]) Y) {
+          c = Constant<value_floats=[1.0, 2.0, 3.0]>()
+          Y = SequenceConstruct(c) }""",
+    "empty_as_output": """
+        g (float[3] X) => (seq(double) Y) { Y = SequenceEmpty<dtype=11>() }""",
+    "empty_then_insert": """
+        g (float[3] X) => (float[?] Y, int64 L) {
+          e = SequenceEmpty<dtype=1>()
+          s = SequenceInsert(e, X)
+          L = SequenceLength(s)
+          Y = ConcatFromSequence<axis=0>(s) }""",
+    "item_of_a_constant_sequence": """
+        g (float[3] X) => (float[?] Y) {
+          c = Constant<value_floats=[1.0, 2.0, 3.0]>()
+          s = SequenceConstruct(c, c)
+          i = Constant<value_int=1>()
+          e = SequenceAt(s, i)
+          Y = Add(X, e) }""",
+    "identity_of_a_sequence": """
+        g (float[3] X) => (seq(float[?]) Y) {
+          c = Constant<value_floats=[1.0, 2.0, 3.0]>()
+          s = SequenceConstruct(c, X)
+          Y = Identity(s) }""",
+    "if_with_a_constant_condition_returning_a_sequence": """
+        g (float[3] X) => (seq(float[?]) Y) {
+          t = Constant<value=bool {1}>()
+          Y = If(t) <
+            then_branch = a () => (seq(float[?]) s) { s = SequenceConstruct(X) },
+            else_branch = b () => (seq(float[?]) e) { e = SequenceEmpty<dtype=1>() }> }""",
+    "if_returning_a_sequence": """
+        g (float[3] X, bool C) => (seq(float[?]) Y) {
+          Y = If(C) <
+            then_branch = a () => (seq(float[?]) s) {
+              c = Constant<value_floats=[1.0, 2.0, 3.0]>()
+              s = SequenceConstruct(c) },
+            else_branch = b () => (seq(float[?]) e) { e = SequenceEmpty<dtype=1>() }> }""",
+    "loop_carrying_a_sequence": """
+        g (float[3] X) => (seq(float[?]) Y) {
+          n = Constant<value=int64 {2}>()
+          t = Constant<value=bool {1}>()
+          e = SequenceEmpty<dtype=1>()
+          Y = Loop(n, t, e) <body = body (int64 i, bool c, seq(float[?]) acc)
+              => (bool c2, seq(float[?]) acc2) {
+            c2 = Identity(c)
+            k = Constant<value_floats=[1.0]>()
+            acc2 = SequenceInsert(acc, k) }> }""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SEQUENCE_MODELS))
+def test_sequences_are_never_folded_into_tensors(name: str):
+    model = _model('<ir_version: 10, opset_import: ["" : 18]>' + SEQUENCE_MODELS[name])
+    optimized = optimizer.optimize(model)
+    feeds = dict(X3)
+    if any(i.name == "C" for i in model.graph.input):
+        for condition in (True, False):
+            assert_transform_keeps_results(model, optimized, {**feeds, "C": np.array(condition)})
+        return
+    assert_transform_keeps_results(model, optimized, feeds)
+    kinds = [o.type.WhichOneof("value") for o in optimized.graph.output]
+    assert kinds == [o.type.WhichOneof("value") for o in model.graph.output]
+
+
+def test_string_constants_fold_as_strings():
+    model = _model(
+        """<ir_version: 10, opset_import: ["" : 18]>
+        g (string[2] X) => (string[?] Y) {
+          c = Constant<value=string[2] {"a", "bc"}>()
+          d = Identity(c)
+          Y = Concat<axis=0>(X, d) }"""
+    )
+    optimized = optimizer.optimize(model)
+    assert_transform_keeps_results(model, optimized, {"X": np.array(["x", "y"], dtype=object)})
+
+
+def _optional_sequence_of_strings_model(consume: bool) -> onnx.ModelProto:
+    """An If returning ``optional(seq(string))``: the sequence in one branch, an empty
+    optional in the other (the ``Optional`` of no input has no input to be constant)."""
+    strings = helper.make_sequence_type_proto(
+        helper.make_tensor_type_proto(TensorProto.STRING, None)
+    )
+    optional = helper.make_optional_type_proto(strings)
+    then = helper.make_graph(
+        [
+            helper.make_node("SequenceConstruct", ["S"], ["s"]),
+            helper.make_node("Optional", ["s"], ["a"]),
+        ],
+        "then",
+        [],
+        [helper.make_value_info("a", optional)],
+    )
+    other = helper.make_graph(
+        [helper.make_node("Optional", [], ["b"], type=strings)],
+        "else",
+        [],
+        [helper.make_value_info("b", optional)],
+    )
+    nodes = [helper.make_node("If", ["C"], ["Y"], then_branch=then, else_branch=other)]
+    outputs = [helper.make_value_info("Y", optional)]
+    if consume:
+        nodes.append(helper.make_node("OptionalHasElement", ["Y"], ["Z"]))
+        outputs = [helper.make_tensor_value_info("Z", TensorProto.BOOL, [])]
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [
+            helper.make_tensor_value_info("C", TensorProto.BOOL, []),
+            helper.make_tensor_value_info("S", TensorProto.STRING, [2]),
+        ],
+        outputs,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 10
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+@pytest.mark.parametrize("consume", [False, True])
+def test_if_returning_an_optional_sequence_of_strings(consume: bool):
+    """Was ``TypeError: Bitwidth not available ... STRING``: the empty optional was folded
+    into a tensor of ``None`` typed STRING, which no reader of constants could take."""
+    model = _optional_sequence_of_strings_model(consume)
+    optimized = optimizer.optimize(model)
+    words = np.array(["a", "b"], dtype=object)
+    for condition in (True, False):
+        feeds = {"C": np.array(condition), "S": words}
+        assert_transform_keeps_results(model, optimized, feeds)
