@@ -8,14 +8,23 @@ import onnx_ir as ir
 from typing_extensions import Unpack
 
 from onnxscript.ir_utils.model_kinds import ModelT, on_ir
-from onnxscript.passes.constant_folding import ShouldFold
-from onnxscript.passes.rounds import SequenceOptions, fold_by_default, optimization_sequence
+from onnxscript.passes.constant_folding import (
+    DEFAULT_CONSTANT_FOLD_INPUT_SIZE_LIMIT,
+    DEFAULT_CONSTANT_FOLD_OUTPUT_SIZE_LIMIT,
+    ShouldFold,
+)
+from onnxscript.passes.rounds import (
+    DEFAULT_NUM_ITERATIONS,
+    SequenceOptions,
+    fold_by_default,
+    optimization_sequence,
+)
 from onnxscript.rewriter.rewrite import RewritePass
 from onnxscript.rewriter.rules.common import default_rule_set
 
 
 def optimization_passes(
-    num_iterations: int = 2, **options: Unpack[SequenceOptions]
+    num_iterations: int = DEFAULT_NUM_ITERATIONS, **options: Unpack[SequenceOptions]
 ) -> ir.passes.Sequential:
     """The passes :func:`optimize` runs, in order (one ``Sequential``): those of
     ``onnxscript.passes.optimization_sequence`` (same options) with the default rewrite
@@ -25,12 +34,12 @@ def optimization_passes(
 
 def optimize_ir(
     model: ir.Model,
-    num_iterations: int = 2,
+    num_iterations: int = DEFAULT_NUM_ITERATIONS,
     *,
     onnx_shape_inference: bool = True,
     stop_if_no_change: bool = True,
-    input_size_limit: int = 8192,
-    output_size_limit: int = 262144,
+    input_size_limit: int = DEFAULT_CONSTANT_FOLD_INPUT_SIZE_LIMIT,
+    output_size_limit: int = DEFAULT_CONSTANT_FOLD_OUTPUT_SIZE_LIMIT,
     should_fold: ShouldFold = fold_by_default,
     inline: bool = True,
 ) -> None:
@@ -49,12 +58,12 @@ def optimize_ir(
 
 def optimize(
     model: ModelT,
-    num_iterations: int = 2,
+    num_iterations: int = DEFAULT_NUM_ITERATIONS,
     *,
     onnx_shape_inference: bool = True,
     stop_if_no_change: bool = True,
-    input_size_limit: int = 8192,
-    output_size_limit: int = 262144,
+    input_size_limit: int = DEFAULT_CONSTANT_FOLD_INPUT_SIZE_LIMIT,
+    output_size_limit: int = DEFAULT_CONSTANT_FOLD_OUTPUT_SIZE_LIMIT,
     inline: bool = True,
 ) -> ModelT:
     """Optimize a model: inline model-local functions (``inline``), fold constants (inputs

@@ -14,8 +14,17 @@ import onnx_ir as ir
 import onnx_ir.passes.common as common
 
 from onnxscript.passes.cleanup import cleanup_passes
-from onnxscript.passes.constant_folding import FoldConstantsPass, ShouldFold
+from onnxscript.passes.constant_folding import (
+    DEFAULT_CONSTANT_FOLD_INPUT_SIZE_LIMIT,
+    DEFAULT_CONSTANT_FOLD_OUTPUT_SIZE_LIMIT,
+    FoldConstantsPass,
+    ShouldFold,
+)
 from onnxscript.passes.inlining import InlineFunctionsPass
+
+DEFAULT_NUM_ITERATIONS = 2
+"""Rounds of folding, rewriting and clean-up an optimization runs at most (fewer when a
+round changes nothing)."""
 
 
 def fold_by_default(node: ir.Node) -> bool | None:
@@ -40,7 +49,7 @@ class _FoldRound(ir.passes.InPlacePass):
 
 class SequenceOptions(TypedDict, total=False):
     """The keyword options of :func:`optimization_sequence`, for callers that pass them
-    on (their defaults live there only)."""
+    on (their defaults live there only, the size limits in ``constant_folding``)."""
 
     onnx_shape_inference: bool
     stop_if_no_change: bool
@@ -52,12 +61,12 @@ class SequenceOptions(TypedDict, total=False):
 
 def optimization_sequence(
     rewrite: ir.passes.PassBase | None,
-    num_iterations: int = 2,
+    num_iterations: int = DEFAULT_NUM_ITERATIONS,
     *,
     onnx_shape_inference: bool = True,
     stop_if_no_change: bool = True,
-    input_size_limit: int = 8192,
-    output_size_limit: int = 262144,
+    input_size_limit: int = DEFAULT_CONSTANT_FOLD_INPUT_SIZE_LIMIT,
+    output_size_limit: int = DEFAULT_CONSTANT_FOLD_OUTPUT_SIZE_LIMIT,
     should_fold: ShouldFold = fold_by_default,
     inline: bool = True,
 ) -> ir.passes.Sequential:
@@ -85,4 +94,9 @@ def optimization_sequence(
     )
 
 
-__all__ = ["SequenceOptions", "fold_by_default", "optimization_sequence"]
+__all__ = [
+    "DEFAULT_NUM_ITERATIONS",
+    "SequenceOptions",
+    "fold_by_default",
+    "optimization_sequence",
+]

@@ -5,6 +5,7 @@ calling conventions of 0.7 (ModelProto in -> new ModelProto; ir.Model optimized 
 from __future__ import annotations
 
 import collections
+import inspect
 
 import onnx
 import onnx_ir as ir
@@ -12,6 +13,8 @@ import pytest
 
 from onnxscript import FLOAT, optimizer, script
 from onnxscript import opset18 as op
+from onnxscript.optimizer import _constant_folding
+from onnxscript.passes import constant_folding, rounds
 from onnxscript.values import Opset
 from tests.exported_models import densenet_like, resnet_like, transformer_block
 from tests.helpers import assert_same_results
@@ -106,3 +109,24 @@ def test_optimize_a_compiled_model_with_local_functions():
     assert not optimized.functions
     assert [n.op_type for n in optimized.graph.node] == ["Sub", "Mul", "ReduceSum", "Sqrt"]
     assert_same_results(model, optimized)
+
+
+def test_default_limits_are_read_from_one_place():
+    """The size limits of folding (``passes.constant_folding``) and the number of rounds
+    (``passes.rounds``) are the defaults of every entry point, as 0.7.2's (8192 and
+    262144 elements, 2 rounds, measured from its signatures)."""
+
+    expected = {
+        "num_iterations": rounds.DEFAULT_NUM_ITERATIONS,
+        "input_size_limit": constant_folding.DEFAULT_CONSTANT_FOLD_INPUT_SIZE_LIMIT,
+        "output_size_limit": constant_folding.DEFAULT_CONSTANT_FOLD_OUTPUT_SIZE_LIMIT,
+    }
+    assert expected == {"num_iterations": 2, "input_size_limit": 8192, "output_size_limit": 262144}
+    for function in (optimizer.optimize, optimizer.optimize_ir, rounds.optimization_sequence):
+        parameters = inspect.signature(function).parameters
+        assert {name: parameters[name].default for name in expected} == expected, function
+    for function in (constant_folding.fold_constants_ir, _constant_folding.fold_constants):
+        parameters = inspect.signature(function).parameters
+        for name in ("input_size_limit", "output_size_limit"):
+            assert parameters[name].default == expected[name], (function, name)
+    assert expected["input_size_limit"] == _constant_folding.DEFAULT_CONSTANT_FOLD_INPUT_SIZE_LIMIT
