@@ -18,6 +18,7 @@ from onnxscript.builder.diagnostics import op_error
 from onnxscript.builder.protocol import Outputs, Recorder
 from onnxscript.inference import InferenceError
 from onnxscript.inference.infer import infer_node
+from onnxscript.ir_utils import value_facts
 from onnxscript.ir_utils.graphs import subgraphs
 from onnxscript.language import binding
 from onnxscript.language.callables import FunctionRef
@@ -134,7 +135,7 @@ def _infer_key(builder: Recorder, node: ir.Node) -> _InferKey | None:
         if value is None:
             parts.append(None)
             continue
-        if value.const_value is not None:
+        if value_facts.constant_tensor(value) is not None:
             return None
         dims = None if value.shape is None else tuple(_dim(d) for d in value.shape)
         parts.append((value.type, dims))

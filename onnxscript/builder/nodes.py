@@ -13,6 +13,7 @@ import onnx_ir as ir
 
 from onnxscript.builder.diagnostics import BuilderError
 from onnxscript.errors import BindingError
+from onnxscript.ir_utils import value_facts
 from onnxscript.language import attributes as attr_rules
 from onnxscript.language import binding
 
@@ -260,7 +261,10 @@ meant to be replaced, so ops on it are recorded, never computed while building."
 
 def foldable(node: ir.Node, size_limit: int) -> bool:
     """Whether every input is a constant no bigger than ``size_limit`` elements (for Shape
-    and Size, a static shape is enough). Graph inputs and weights are never constants."""
+    and Size, a static shape is enough): a constant as ``ir_utils.value_facts`` says (a
+    graph input never is), and not a weight either (a builder's initializer whose data
+    is meant to be replaced: only the builder knows it, by ``WEIGHT``). The size limit is
+    the builder's own folding limit."""
     if node.domain or not node.inputs:
         return False
     if node.op_type in _SHAPE_ONLY:
@@ -269,10 +273,8 @@ def foldable(node: ir.Node, size_limit: int) -> bool:
     for value in node.inputs:
         if value is None:
             continue
-        tensor = value.const_value
-        if tensor is None or value.is_graph_input() or tensor.size > size_limit:
-            return False
-        if value.meta.get(WEIGHT):
+        tensor = value_facts.constant_tensor(value)  # never a graph input's
+        if tensor is None or tensor.size > size_limit or value.meta.get(WEIGHT):
             return False
     return True
 

@@ -24,7 +24,7 @@ import onnx_ir as ir
 
 from onnxscript import schemas
 from onnxscript.ir_utils.graphs import holds_graphs
-from onnxscript.ir_utils.value_facts import tensor_of
+from onnxscript.ir_utils.value_facts import constant_tensor, tensor_of
 
 _NONDETERMINISTIC = frozenset(
     {
@@ -94,7 +94,7 @@ def _outputs_are_tensors(node: ir.Node, version: int) -> bool:
 
 def _is_tensor_array(result: Any) -> bool:
     """Whether ``result`` is an array a tensor can hold: numbers, or strings."""
-    if not isinstance(result, np.ndarray):
+    if not isinstance(result, (np.ndarray, np.generic)):  # kernels may give numpy scalars
         return False
     if result.dtype.kind == "O":
         return all(isinstance(item, (str, bytes)) for item in result.ravel())
@@ -108,9 +108,9 @@ def _input_arrays(node: ir.Node, limit: int) -> list[Any] | None:
             return None
         return [tuple(source.shape.numpy())]
     tensors: list[ir.TensorProtocol | None] = []
-    for value in node.inputs:
-        tensor = None if value is None else value.const_value
-        if value is not None and (tensor is None or value.is_graph_input() or tensor.size > limit):
+    for value in node.inputs:  # constants as value_facts says (not a graph input's data)
+        tensor = None if value is None else constant_tensor(value)
+        if value is not None and (tensor is None or tensor.size > limit):
             return None  # before any input is read: a big one is never materialized
         tensors.append(tensor)
     return [None if t is None else t.numpy() for t in tensors]

@@ -16,10 +16,7 @@ import onnx_ir as ir
 
 from onnxscript.inference import InferenceError
 from onnxscript.ir_utils.graphs import holds_graphs
-from onnxscript.ir_utils.value_facts import constant_tensor
-
-_SIZE_LIMIT = 1024
-"""Constant inputs up to this many elements are given to onnx as data."""
+from onnxscript.ir_utils.value_facts import READ_LIMIT, constant_tensor
 
 
 @functools.lru_cache(maxsize=1024)
@@ -46,7 +43,7 @@ def infer_with_onnx(node: ir.Node, version: int) -> None:
             continue
         types[name] = _type_proto(value)
         tensor = constant_tensor(value)  # a graph input's initializer is not data
-        if tensor is not None and tensor.size <= _SIZE_LIMIT:
+        if tensor is not None and tensor.size <= READ_LIMIT:
             data[name] = ir.serde.serialize_tensor(tensor)
     opsets = [onnx.helper.make_opsetid(node.domain, version)]
     try:

@@ -17,6 +17,7 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript.errors import OnnxScriptError
+from onnxscript.ir_utils import value_facts
 from onnxscript.unique_names import UniqueNames
 from onnxscript.version_converter._versions import Key
 
@@ -24,18 +25,6 @@ from onnxscript.version_converter._versions import Key
 class VersionConversionError(OnnxScriptError, ValueError, RuntimeError):
     """A node cannot be converted to the requested opset. Also a ``RuntimeError``, the
     base of onnxscript 0.7's ``VersionConverterError``, which code written for it catches."""
-
-
-def constant_array(value: ir.Value | None) -> np.ndarray | None:
-    """The value's contents when it is a constant (an initializer that is not a graph
-    input, or a Constant node's output), else ``None``."""
-    if value is None or value.is_graph_input():
-        return None
-    try:
-        tensor = ir.convenience.get_const_tensor(value)
-    except ValueError:
-        return None
-    return None if tensor is None else tensor.numpy()
 
 
 @dataclasses.dataclass
@@ -79,8 +68,9 @@ class Rewrite:
         return inputs[index] if index < len(inputs) else None
 
     def constant(self, index: int) -> np.ndarray | None:
-        """Input ``index``'s contents when it is a constant."""
-        return constant_array(self.input(index))
+        """Input ``index``'s contents when it is a constant (``ir_utils.value_facts``: not
+        a graph input's initializer; at most ``READ_LIMIT`` elements), else None."""
+        return value_facts.constant_array(self.input(index))
 
     def required_constant(self, index: int, what: str) -> np.ndarray:
         """Input ``index``'s contents; fails unless it is a constant."""
@@ -90,9 +80,7 @@ class Rewrite:
         return array
 
     def rank(self, value: ir.Value | None) -> int | None:
-        if value is None or value.shape is None:
-            return None
-        return value.shape.rank()
+        return value_facts.rank(value)
 
     def required_rank(self, value: ir.Value | None, why: str) -> int:
         rank = self.rank(value)
@@ -102,9 +90,8 @@ class Rewrite:
 
     def dims(self, value: ir.Value | None) -> list[int | None] | None:
         """The value's dimensions (``None`` for symbolic ones), if its rank is known."""
-        if value is None or value.shape is None:
-            return None
-        return [d if isinstance(d, int) else None for d in value.shape]
+        found = value_facts.dims(value)
+        return None if found is None else [d if isinstance(d, int) else None for d in found]
 
     def dtype(self, value: ir.Value | None) -> ir.DataType | None:
         return None if value is None else value.dtype
@@ -328,6 +315,5 @@ __all__ = [
     "Rewrite",
     "VersionConversionError",
     "carry_metadata",
-    "constant_array",
     "nothing",
 ]

@@ -13,13 +13,10 @@ import onnx.helper
 import onnx.version_converter
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.ir_utils.graphs import holds_graphs
 from onnxscript.unique_names import UniqueNames
 from onnxscript.version_converter._context import VersionConversionError, carry_metadata
-
-_SMALL = 4096
-"""Constant inputs up to this many elements go to the converter as initializers (shape
-and axes operands it may turn into attributes); bigger ones as typed inputs."""
 
 
 def _value_info(name: str, value: ir.Value) -> onnx.ValueInfoProto:
@@ -32,13 +29,11 @@ def _value_info(name: str, value: ir.Value) -> onnx.ValueInfoProto:
 
 
 def _small_constant(value: ir.Value) -> ir.TensorProtocol | None:
-    if value.is_graph_input():
-        return None
-    try:
-        tensor = ir.convenience.get_const_tensor(value)
-    except ValueError:
-        return None
-    return tensor if tensor is not None and tensor.size <= _SMALL else None
+    """The tensor of a constant input of at most ``value_facts.READ_LIMIT`` elements: it
+    goes to onnx's converter as an initializer (shape and axes operands it may turn into
+    attributes); anything else as a typed input."""
+    tensor = value_facts.constant_tensor(value)
+    return tensor if tensor is not None and tensor.size <= value_facts.READ_LIMIT else None
 
 
 def _one_node_model(node: ir.Node, opset: int) -> onnx.ModelProto:
