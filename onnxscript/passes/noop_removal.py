@@ -14,6 +14,7 @@ from collections.abc import Callable
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.ir_utils.graphs import model_graphs
 from onnxscript.ir_utils.value_facts import cast_target, constant_ints
 from onnxscript.passes.identity_removal import bypass
@@ -46,18 +47,12 @@ def _unchanged_input(node: ir.Node) -> ir.Value | None:
 
 
 def _same_shape(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
-    if source.shape is None or result.shape is None or source.dtype != result.dtype:
+    """Whether ``result`` is surely a tensor of ``source``'s type and shape (dims equal as
+    ``value_facts`` says: numbers, or symbolic dims of one name)."""
+    dtype = value_facts.tensor_dtype(source)
+    if dtype is None or value_facts.tensor_dtype(result) != dtype:
         return False
-    if source.dtype is None or len(source.shape) != len(result.shape):
-        return False
-    return all(_same_dim(a, b) for a, b in zip(source.shape, result.shape))
-
-
-def _same_dim(a: object, b: object) -> bool:
-    if isinstance(a, int) or isinstance(b, int):
-        return a == b
-    name = getattr(a, "value", None)
-    return name is not None and name == getattr(b, "value", None)
+    return value_facts.same_shape(source, result)
 
 
 def _own_shape(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
@@ -99,7 +94,7 @@ def _cast_like_own_type(node: ir.Node, source: ir.Value, result: ir.Value) -> bo
 def _identity_permutation(node: ir.Node, source: ir.Value, result: ir.Value) -> bool:
     perm = node.attributes.get_ints("perm", None)
     if perm is None:
-        return source.shape is not None and len(source.shape) <= 1
+        return value_facts.rank(source) in (0, 1)
     return list(perm) == list(range(len(perm)))
 
 
@@ -111,12 +106,11 @@ def _only_nonempty_input(node: ir.Node) -> ir.Value | None:
 
 
 def _empty_along(value: ir.Value, concat: ir.Node) -> bool:
-    shape = value.shape
-    if shape is None or len(shape) == 0:
+    rank = value_facts.rank(value)
+    if not rank:
         return False
     axis = concat.attributes.get_int("axis", 0)
-    axis = axis + len(shape) if axis < 0 else axis
-    return 0 <= axis < len(shape) and isinstance(shape[axis], int) and shape[axis] == 0
+    return -rank <= axis < rank and value_facts.static_dim(value, axis) == 0
 
 
 def _neutral(value: float) -> Callable[[ir.Node, ir.Value, ir.Value], bool]:
@@ -129,10 +123,10 @@ def _neutral(value: float) -> Callable[[ir.Node, ir.Value, ir.Value], bool]:
         producer = other.producer() if other is not None else None
         if other is None or producer is None or producer.op_type != "Constant":
             return False
-        tensor = ir.convenience.get_const_tensor(other)
-        if tensor is None or tensor.size != 1:
+        array = value_facts.constant_array(other, max_size=1)
+        if array is None or array.size != 1 or array.dtype.kind not in "biuf":
             return False
-        return bool(np.all(tensor.numpy() == value)) and _same_shape(node, source, result)
+        return bool(np.all(array == value)) and _same_shape(node, source, result)
 
     return check
 

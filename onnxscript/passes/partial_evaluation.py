@@ -32,8 +32,15 @@ import numpy as np
 import onnx_ir as ir
 
 from onnxscript.inference.evaluate import run_op
+from onnxscript.ir_utils import value_facts
 from onnxscript.ir_utils.node_recorder import NodeRecorder
-from onnxscript.ir_utils.value_facts import cast_target, constant_array, constant_ints, same_dims
+from onnxscript.ir_utils.value_facts import (
+    cast_target,
+    constant_array,
+    constant_ints,
+    constant_tensor,
+    same_dims,
+)
 
 SymbolicValue = ir.Value | list[ir.Value] | ir.Shape
 """What is known of a value without its contents: another value it equals, the items of a
@@ -191,7 +198,7 @@ def _same_shape_as(shape: ir.Shape | None, value: ir.Value | None) -> bool:
 def abs(node: ir.Node, op: Any, state: OptimizerState) -> ReturnValue:
     """A shape vector's dims are >= 0: their Abs is the vector itself."""
     x = _input(node, 0)
-    if state.get_shape_value(x) is not None and x is not None and x.const_value is None:
+    if state.get_shape_value(x) is not None and constant_tensor(x) is None:
         return _value(op.Identity(x))
     return None
 
@@ -414,9 +421,9 @@ def shape(node: ir.Node, op: Any, state: OptimizerState) -> ReturnValue:
     """The dims ``Shape(x, start, end)`` holds: a constant when they are numbers, else
     recorded."""
     x = _input(node, 0)
-    if x is None or x.shape is None:
+    rank = value_facts.rank(x)
+    if x is None or x.shape is None or rank is None:
         return None
-    rank = len(x.shape)
     start, end = _attr_int(node, "start", 0), _attr_int(node, "end", rank)
     dims = list(x.shape)[slice(start, end)]
     return _shape_result(op, state, node, dims)
@@ -439,12 +446,11 @@ def split_to_sequence(node: ir.Node, op: Any, state: OptimizerState) -> ReturnVa
     ``SequenceConstruct`` of the parts (squeezed when ``keepdims=0`` without a split).
     From opset 13, where Split and Squeeze take sizes and axes as inputs."""
     x, split = _input(node, 0), _input(node, 1)
-    if x is None or x.shape is None:
-        return None
+    rank = value_facts.rank(x)
     axis = _attr_int(node, "axis", 0)
-    if not -len(x.shape) <= axis < len(x.shape):
+    if x is None or rank is None or not -rank <= axis < rank:
         return None
-    length = x.shape[axis]
+    length = value_facts.dim(x, axis)
     given = constant_array(split) if split is not None else None
     if split is not None and (given is None or given.ndim > 1):
         return None
