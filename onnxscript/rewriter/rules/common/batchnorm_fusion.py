@@ -6,7 +6,13 @@ computed by a Conv, ConvTranspose or Gemm with constant weights (and bias, if an
 op with weights scaled by ``f`` per output channel and bias ``f * (b - mean) + bias``
 computes the same. All BatchNormalization inputs but ``y`` must be constants; a
 BatchNormalization in training mode (batch statistics) is left alone. The new weights
-record the values they were folded from (``pkg.onnxscript.optimizer.folded_from``)."""
+record the values they were folded from (``pkg.onnxscript.optimizer.folded_from``).
+
+Only finite numbers are folded: when ``var + epsilon`` is 0 or negative for a channel
+(``f`` infinite or NaN), or the scaled weight or bias overflows its type, the
+BatchNormalization stays (onnxruntime computes ``f * y + shift`` per element, whose
+infinities and NaNs a weight scaled by ``f`` inside the Conv's sums would not
+reproduce)."""
 
 from __future__ import annotations
 
@@ -32,8 +38,12 @@ def _bn_factor_and_shift(bn: ir.Node) -> tuple[np.ndarray, np.ndarray] | None:
     if len(arrays) != 4 or any(a is None or a.ndim != 1 for a in arrays):
         return None
     scale, bias, mean, var = (np.asarray(a, dtype=np.float64) for a in arrays)
-    factor = scale / np.sqrt(var + attr_float(bn, "epsilon", 1e-5))
-    return factor, bias - mean * factor
+    with np.errstate(all="ignore"):
+        factor = scale / np.sqrt(var + attr_float(bn, "epsilon", 1e-5))
+        shift = bias - mean * factor
+    if not (np.all(np.isfinite(factor)) and np.all(np.isfinite(shift))):
+        return None  # a channel with var + epsilon <= 0 (or infinite statistics)
+    return factor, shift
 
 
 def _bn_usable(bn: ir.Node) -> bool:
@@ -99,7 +109,17 @@ def _folded(node: ir.Node, bn: ir.Node) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     if node.op_type != "Gemm" and new_bias.shape != factor.shape:
         return None
-    return new_weight.astype(weight.dtype, copy=False), new_bias.astype(weight.dtype)
+    with np.errstate(all="ignore"):
+        folded = new_weight.astype(weight.dtype, copy=False), new_bias.astype(weight.dtype)
+    if not all(_finite_where(new, old) for new, old in zip(folded, (weight, old))):
+        return None  # overflow in the weight's type
+    return folded
+
+
+def _finite_where(new: np.ndarray, old: np.ndarray) -> bool:
+    """Whether ``new`` is finite wherever ``old`` (the value it was scaled from, maybe
+    broadcast) is."""
+    return bool(np.all(np.isfinite(new) | ~np.isfinite(np.broadcast_to(old, new.shape))))
 
 
 class _FuseBatchNormBase(RewriteRuleClassBase):

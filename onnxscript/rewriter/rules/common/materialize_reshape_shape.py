@@ -3,7 +3,8 @@ is ``x``'s shape (symbolic dims compared by name), else numbers for the known di
 ``-1`` for one symbolic dim (``allowzero=1``: the numbers are taken as they are), or
 ``0`` for symbolic dims that are ``x``'s at the same place and ``-1`` for one other.
 A ``0`` and a ``-1`` are never both used (the ``-1`` cannot be inferred at run time
-when the copied dim is 0)."""
+when the copied dim is 0). ``allowzero`` exists from opset 14: before, a shape read as
+it is goes without it (the same when no number is 0) or the Reshape is left alone."""
 
 from __future__ import annotations
 
@@ -41,6 +42,7 @@ class MaterializeReshapeShape(RewriteRuleClassBase):
     def __init__(self) -> None:
         super().__init__()
         self._target: tuple[list[int], int] | None = None
+        self._has_allowzero = True
 
     def pattern(self, op: Any, data: Any, shape: Any) -> Any:
         return op.Reshape(data, shape, _outputs=["reshaped"])
@@ -60,6 +62,10 @@ class MaterializeReshapeShape(RewriteRuleClassBase):
         self._target = materialized_shape(list(reshaped.shape), input_dims)
         if self._target is None:
             return result.fail("the result has too many symbolic dims", reshaped)
+        numbers, allowzero = self._target
+        self._has_allowzero = context.opset() >= 14
+        if allowzero and not self._has_allowzero and 0 in numbers:
+            return result.fail("a 0 dim read as it is needs allowzero (opset 14)", reshaped)
         return result
 
     def rewrite(self, op: RewriterContext, data: ir.Value, **_: Any) -> ir.Value:
@@ -68,7 +74,9 @@ class MaterializeReshapeShape(RewriteRuleClassBase):
             value = op.Identity(data)
         else:
             shape, allowzero = self._target
-            value = op.Reshape(data, np.array(shape, np.int64), allowzero=allowzero)
+            # Reshape-13 has no allowzero: without a 0, the numbers are read as they are
+            kept = allowzero if self._has_allowzero else None
+            value = op.Reshape(data, np.array(shape, np.int64), allowzero=kept)
         return value
 
 

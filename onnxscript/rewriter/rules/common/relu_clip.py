@@ -1,7 +1,14 @@
 """Successive Relu and Clip: ``Relu(Relu(x))`` -> ``Relu(x)``; two Clips, or a Clip and a
 Relu (``Clip(x, 0)``), in a row -> one Clip to the intersection of their ranges, when
 their bounds are constants (or absent) and the ranges meet (otherwise the result is
-a constant the Clip would not give)."""
+a constant the Clip would not give).
+
+A Clip's absent bound is its type's lowest or largest number, not "no bound": ``Clip(x)``
+on floats turns -inf and inf into -3.4e38 and 3.4e38 (the spec's defaults, which
+onnxruntime follows), while a Relu has no upper bound (inf stays inf). So each range is
+compared with the type's limits in place of absent bounds: ``Clip(Clip(x, max=-inf))`` is
+no clip to [-inf, -inf] but a range that does not meet (left alone), and an explicit inf
+bound is kept where the other Clip's absent one would not clip it."""
 
 from __future__ import annotations
 
@@ -17,6 +24,7 @@ from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.replacement import RewriterContext
 
 _Bounds = tuple[np.ndarray | None, np.ndarray | None]
+"""A (min, max) pair of scalars; None for a bound a Clip leaves to its type's limit."""
 
 
 def clip_bounds(node: ir.Node) -> _Bounds | None:
@@ -50,25 +58,48 @@ def _bounds_refusal(node: ir.Node) -> str:
     return "a bound is not a one-element constant"
 
 
-def intersection(first: _Bounds, second: _Bounds) -> _Bounds | None:
-    """The range of clipping to ``first`` then ``second``, when both are ranges and they
-    meet; None otherwise."""
-    lows = [b for b in (first[0], second[0]) if b is not None]
-    highs = [b for b in (first[1], second[1]) if b is not None]
-    for low, high in (first, second):
-        if low is not None and high is not None and not low <= high:
-            return None
-    low = max(lows) if lows else None
-    high = min(highs) if highs else None
-    if low is not None and high is not None and not low <= high:
+def type_limits(dtype: ir.DataType | None) -> tuple[np.ndarray, np.ndarray] | None:
+    """(lowest, largest) number of ``dtype``: the bounds of a Clip without min or max;
+    None for a type numpy has no limits of."""
+    if dtype is None:
         return None
-    return low, high
+    try:
+        np_type = np.dtype(dtype.numpy())
+        info = np.finfo(np_type) if np_type.kind == "f" else np.iinfo(np_type)
+    except (TypeError, ValueError):
+        return None
+    return np.array(info.min, np_type), np.array(info.max, np_type)
 
 
-def _zero_bound(dtype: ir.DataType | None) -> _Bounds | None:
-    if dtype is None or dtype.numpy() is None:
+def intersection(first: _Bounds, second: _Bounds, dtype: ir.DataType | None) -> _Bounds | None:
+    """The range of clipping values of ``dtype`` to ``first`` then ``second``, when both
+    are ranges and they meet; None otherwise (a NaN bound never meets anything). A bound
+    at the type's limit is given as None (absent: the same clip)."""
+    limits = type_limits(dtype)
+    if limits is None:
         return None
-    return np.zeros((), dtype.numpy()), None
+    ranges = [
+        (limits[0] if low is None else low, limits[1] if high is None else high)
+        for low, high in (first, second)
+    ]
+    for low, high in ranges:
+        if not low <= high:
+            return None  # min > max clips everything to max: a constant
+    low = max(ranges[0][0], ranges[1][0])
+    high = min(ranges[0][1], ranges[1][1])
+    if not low <= high:
+        return None
+    return (None if low == limits[0] else low), (None if high == limits[1] else high)
+
+
+def _relu_bounds(dtype: ir.DataType | None) -> _Bounds | None:
+    """A Relu as a range: from 0, with no upper bound (inf for floats, which a Clip
+    without max would clip)."""
+    limits = type_limits(dtype)
+    if limits is None:
+        return None
+    zero = np.zeros((), limits[0].dtype)
+    return zero, (np.array(np.inf, zero.dtype) if zero.dtype.kind == "f" else None)
 
 
 class _ClipChain(RewriteRuleClassBase):
@@ -86,13 +117,15 @@ class _ClipChain(RewriteRuleClassBase):
         return getattr(op, self.outer_op)(inner, _allow_other_inputs=True)
 
     def _bounds(self, node: ir.Node, dtype: ir.DataType | None) -> _Bounds | None:
-        return clip_bounds(node) if node.op_type == "Clip" else _zero_bound(dtype)
+        return clip_bounds(node) if node.op_type == "Clip" else _relu_bounds(dtype)
 
     def check(self, context: MatchContext, x: ir.Value, middle: ir.Value) -> MatchResult:
         result = MatchResult()
         inner = middle.producer()
         assert inner is not None
         dtype = x.dtype or middle.dtype or context.root.outputs[0].dtype
+        if type_limits(dtype) is None:
+            return result.fail("the element type is not known to be a number type", x)
         first = self._bounds(inner, dtype)
         second = self._bounds(context.root, dtype)
         for node, bounds in ((inner, first), (context.root, second)):
@@ -101,7 +134,7 @@ class _ClipChain(RewriteRuleClassBase):
                 return result.fail(reason, node)
         if first is None or second is None:
             return result.fail("a bound is not a one-element constant", context.root)
-        merged = intersection(first, second)
+        merged = intersection(first, second, dtype)
         if merged is None:
             return result.fail("the ranges do not meet", context.root)
         self._range = merged
@@ -164,4 +197,5 @@ __all__ = [
     "successive_clip_rule",
     "successive_relu_clip_rule",
     "successive_relu_rule",
+    "type_limits",
 ]

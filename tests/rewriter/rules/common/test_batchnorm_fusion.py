@@ -16,6 +16,7 @@ from onnxscript.rewriter.rules.common import (
     fuse_batchnorm_into_conv_transpose_rule,
     fuse_batchnorm_into_gemm_rule,
 )
+from tests.helpers import assert_transform_keeps_results
 from tests.rewriter.rule_checks import check_rule, op_types, parse
 
 BN_INITS = (
@@ -174,3 +175,48 @@ block (x) => (z) {{
     branch = onnx.helper.get_attribute_value(result.graph.node[-1].attribute[0])
     assert "BatchNormalization" not in body and body.count("Constant") == 2
     assert "BatchNormalization" not in [n.op_type for n in branch.node]
+
+
+@pytest.mark.parametrize(
+    ("var", "epsilon"),
+    [("{0,4,9}", "0.0"), ("{1,-1,9}", "1.0"), ("{1,-2,9}", "0.5")],
+    ids=["var_0_eps_0", "var_plus_eps_0", "var_plus_eps_negative"],
+)
+def test_a_channel_without_a_finite_factor_is_not_folded(var: str, epsilon: str) -> None:
+    """``scale / sqrt(var + epsilon)`` infinite or NaN: onnxruntime computes the
+    BatchNormalization's infinities and NaNs per element, which weights scaled by an
+    infinite factor inside the Conv's sums would not give; the BatchNormalization stays."""
+    inits = BN_INITS.replace("float[3] v = {1,4,9}", f"float[3] v = {var}")
+    text = f"""
+g (float[1,2,5,5] x) => (float[1,3,3,3] z) <{CONV_W}, {inits}> {{
+  y = Conv(x, w)
+  z = BatchNormalization<epsilon={epsilon}>(y, s, b, mu, v)
+}}"""
+    before = parse(text)
+    result = rewriter.rewrite(before, pattern_rewrite_rules=[fuse_batchnorm_into_conv_rule])
+    assert op_types(result) == ["Conv", "BatchNormalization"]
+    feeds = {"x": np.random.default_rng(0).standard_normal((1, 2, 5, 5)).astype(np.float32)}
+    assert_transform_keeps_results(before, result, feeds)
+
+
+def test_a_scaled_weight_that_overflows_is_not_folded() -> None:
+    """float16 weights scaled past 65504 would be inf."""
+    half = onnx.TensorProto.FLOAT16
+    inits = {"w": [[[[1000.0]]]], "s": [1000.0], "b": [0.0], "mu": [0.0], "v": [1.0]}
+    graph = onnx.helper.make_graph(
+        [
+            onnx.helper.make_node("Conv", ["x", "w"], ["y"]),
+            onnx.helper.make_node(
+                "BatchNormalization", ["y", "s", "b", "mu", "v"], ["z"], epsilon=0.0
+            ),
+        ],
+        "g",
+        [onnx.helper.make_tensor_value_info("x", half, [1, 1, 3, 3])],
+        [onnx.helper.make_tensor_value_info("z", half, [1, 1, 3, 3])],
+        [onnx.numpy_helper.from_array(np.array(v, np.float16), name) for name, v in inits.items()],
+    )
+    before = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 20)])
+    before.ir_version = 10
+    onnx.checker.check_model(before, full_check=True)
+    result = rewriter.rewrite(before, pattern_rewrite_rules=[fuse_batchnorm_into_conv_rule])
+    assert op_types(result) == ["Conv", "BatchNormalization"]

@@ -131,7 +131,15 @@ def test_clip_ranges_meet_or_refuse() -> None:
             None if high is None else np.float32(high),
         )
 
-    assert intersection(r(-1, 5), r(0, 3)) == (0, 3)  # type: ignore[arg-type]
-    assert intersection(r(-1, None), r(None, 3)) == (-1, 3)  # type: ignore[arg-type]
-    assert intersection(r(-1, 0), r(1, 3)) is None  # type: ignore[arg-type]
-    assert intersection(r(2, 1), r(None, None)) is None  # type: ignore[arg-type]
+    f32 = ir.DataType.FLOAT
+    assert intersection(r(-1, 5), r(0, 3), f32) == (0, 3)  # type: ignore[arg-type]
+    assert intersection(r(-1, None), r(None, 3), f32) == (-1, 3)  # type: ignore[arg-type]
+    assert intersection(r(-1, 0), r(1, 3), f32) is None  # type: ignore[arg-type]
+    assert intersection(r(2, 1), r(None, None), f32) is None  # type: ignore[arg-type]
+    # an absent bound is the type's limit: max=-inf is below it (the ranges do not meet)
+    assert intersection(r(None, -np.inf), r(None, None), f32) is None  # type: ignore[arg-type]
+    # inf where the other Clip leaves max to the type: the type's max (absent) wins
+    assert intersection(r(0, np.inf), r(None, None), f32) == (0, None)  # type: ignore[arg-type]
+    assert intersection(r(0, np.inf), r(-1, np.inf), f32) == (0, np.inf)  # type: ignore[arg-type]
+    assert intersection(r(np.nan, None), r(None, None), f32) is None  # type: ignore[arg-type]
+    assert intersection(r(0, 1), r(None, None), ir.DataType.BFLOAT16) is None  # type: ignore[arg-type]
