@@ -9,6 +9,7 @@ from collections.abc import MutableMapping, Sequence
 
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.ir_utils.value_facts import same_dim
 from onnxscript.rewriter.match_result import MatchFailureError
 
@@ -19,13 +20,12 @@ def check_shape(bindings: MutableMapping[str, Dim], val: ir.Value, shape: Sequen
     """Require ``val`` to have ``shape``: an int entry is that size, a name the dim bound
     to it in ``bindings`` (bound here when new). Raises :class:`MatchFailureError` (no
     match, with the reason) otherwise."""
-    if val.shape is None:
+    dims = value_facts.dims(val)
+    if dims is None:
         raise MatchFailureError(f"the shape of {val.name!r} is unknown", val)
-    if len(val.shape) != len(shape):
-        raise MatchFailureError(
-            f"{val.name!r} has rank {len(val.shape)}, {len(shape)} expected", val
-        )
-    for axis, (actual, expected) in enumerate(zip(val.shape, shape)):
+    if len(dims) != len(shape):
+        raise MatchFailureError(f"{val.name!r} has rank {len(dims)}, {len(shape)} expected", val)
+    for axis, (actual, expected) in enumerate(zip(dims, shape)):
         if isinstance(expected, str) and expected not in bindings:
             bindings[expected] = actual
             continue

@@ -87,7 +87,7 @@ def _dims(transposed: ir.Value) -> list[ir.Value] | None:
         return None
     dims = list(concat.inputs)
     for dim in dims:
-        if dim is None or dim.shape is None or dim.shape.dims != (1,):
+        if value_facts.static_dims(dim) != [1]:
             return None
     return [d for d in dims if d is not None]
 

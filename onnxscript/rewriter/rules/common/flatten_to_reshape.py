@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_context import MatchContext
 from onnxscript.rewriter.match_result import MatchResult
@@ -55,7 +56,7 @@ class Flatten2Reshape(RewriteRuleClassBase):
     def check(self, context: MatchContext, x: ir.Value) -> MatchResult:
         result = MatchResult()
         axis = context.root.attributes.get_int("axis", 1)
-        dims = list(x.shape) if x.shape is not None else None
+        dims = value_facts.dims(x)
         shape = flattened_shape(dims, axis)
         if shape is None:
             return result.fail("x's dims do not tell the flattened shape", x)

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.ir_utils.value_facts import constant_ints
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_context import MatchContext
@@ -73,7 +74,7 @@ class ReshapeReshape(RewriteRuleClassBase):
             return result
         inner = middle.producer()
         assert inner is not None
-        dims = list(middle.shape) if middle.shape is not None else None
+        dims = value_facts.dims(middle)
         merged = outer_shape(outer, constant_ints(inner_shape), dims, _allowzero(inner))
         if merged is None:
             return result.fail("a 0 of the outer shape copies an unknown dim", shape)
