@@ -4,7 +4,10 @@ Every ai.onnx node of the main graph, of every subgraph and of every model-local
 takes the steps between the version it was written for (its own ``version`` when set,
 else its graph's opset import) and the target, one adapter per step; nodes an adapter
 creates take the remaining steps too. Element types are then checked against the target
-schema. The opset imports change last.
+schema: a node that took a step, by its recorded types; going down, every node of the
+graph, by its types recorded or inferred (a value whose type is unknown where the older
+schema takes fewer types is refused), and by the rules its op states besides types
+(``Mod`` of floats needs ``fmod=1``). The opset imports change last.
 """
 
 from __future__ import annotations
@@ -19,7 +22,14 @@ from onnxscript.ir_utils.names import names_in
 from onnxscript.unique_names import UniqueNames
 from onnxscript.version_converter import fallback as onnx_fallback
 from onnxscript.version_converter._context import Rewrite, VersionConversionError
-from onnxscript.version_converter._types import type_errors
+from onnxscript.version_converter._types import (
+    Types,
+    inferred_types,
+    parameter_types,
+    rule_errors,
+    type_errors,
+    unknown_type_errors,
+)
 from onnxscript.version_converter._versions import FIRST_OPSET, newest, next_step, versions
 from onnxscript.version_converter.registry import WITHOUT_ADAPTER, lookup
 
@@ -33,13 +43,41 @@ class _Job:
     fallback: bool
     changed: bool = False
     in_function: bool = False
+    seeds: Types = dataclasses.field(default_factory=dict)
+    """Types of function parameters, from the calls (for the check going down)."""
+    checked: Types = dataclasses.field(default_factory=dict)
+    """The types the last check going down inferred."""
 
     def convert(self, graph: ir.Graph | ir.Function, opset: int) -> None:
-        """Every ai.onnx node of ``graph`` (subgraphs included) written for ``opset``."""
+        """Every ai.onnx node of ``graph`` (subgraphs included) written for ``opset``;
+        going down, the converted graph's types are checked (:meth:`check_down`)."""
         self.in_function = isinstance(graph, ir.Function)
+        sources: dict[ir.Node, int] = {}
         for node in list(ir.traversal.RecursiveGraphIterator(graph)):
             if node.domain == "" and node.graph is not None:
-                self._node(node, node.version if node.version is not None else opset)
+                sources[node] = node.version if node.version is not None else opset
+                self._node(node, sources[node])
+        if any(source > self.target for source in sources.values()):
+            self.check_down(graph, sources)
+
+    def check_down(self, graph: ir.Graph | ir.Function, sources: dict[ir.Node, int]) -> None:
+        """Every ai.onnx node of ``graph`` at the target opset: its element types,
+        recorded or inferred, allowed by the target schema, none unknown where the
+        schema it was converted from takes more types, and its op's other rules kept."""
+        types = inferred_types(graph, self.target, self.seeds)
+        self.checked = types
+        for node in ir.traversal.RecursiveGraphIterator(graph):
+            if node.domain not in ("", "ai.onnx"):
+                continue
+            problems = type_errors(node, self.target, types) + rule_errors(node, types)
+            source = sources.get(node)
+            if source is not None and source > self.target:
+                problems += unknown_type_errors(node, self.target, source, types)
+            if problems:
+                name = node.name or "<unnamed>"
+                raise VersionConversionError(
+                    f"{node.op_type} node {name!r} at opset {self.target}: " + "; ".join(problems)
+                )
 
     def convert_one(self, node: ir.Node, opset: int) -> None:
         """One node (and the nodes built for it) written for ``opset``."""
@@ -123,6 +161,7 @@ class ConvertVersionPass(ir.passes.InPlacePass):
         job = _Job(target, UniqueNames(names_in(model)), self.fallback)
         source = _version(model.opset_imports) or target
         job.convert(model.graph, source)
+        job.seeds = parameter_types(model, job.checked)
         for function in model.functions.values():
             job.convert(function, _version(function.opset_imports) or source)
         changed = job.changed | _set_imports(model, target)

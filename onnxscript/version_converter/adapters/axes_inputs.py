@@ -155,15 +155,62 @@ def _slice_to_attributes(rewrite: Rewrite) -> None:
         input_to_attribute(rewrite, index, name)
 
 
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+def _in_type(value: float, dtype: ir.DataType) -> np.ndarray:
+    """``value`` as a scalar of ``dtype`` (a float32 bound past float16's range is inf)."""
+    with np.errstate(over="ignore"):
+        return np.asarray(value, dtype=dtype.numpy())
+
+
 def _clip_to_inputs(rewrite: Rewrite) -> None:
+    """Clip-6's float32 attributes as Constant inputs of x's type. An absent one is the
+    float32 range, which Clip-6 clamps to (Clip-11 without a bound does not clamp)."""
     dtype = rewrite.required_dtype(rewrite.input(0))
-    attribute_to_input(rewrite, "min", 1, dtype.numpy())
-    attribute_to_input(rewrite, "max", 2, dtype.numpy())
+    low = rewrite.attr("min", -_FLOAT32_MAX)
+    high = rewrite.attr("max", _FLOAT32_MAX)
+    rewrite.drop_attr("min", "max")
+    rewrite.set_input(1, rewrite.const(_in_type(low, dtype)))
+    rewrite.set_input(2, rewrite.const(_in_type(high, dtype)))
+
+
+def _clip_bound(rewrite: Rewrite, index: int, name: str, absent: float) -> float:
+    """Clip-11's bound ``index`` as Clip-6's float32 attribute value, or the step fails."""
+    if rewrite.input(index) is None:
+        return absent  # no bound: an infinite one (Clip-6's default is the float32 range)
+    array = rewrite.required_constant(index, name)
+    if array.size != 1:
+        rewrite.fail(f"{name} (input {index}) is not one number")
+    value = array.reshape(-1)[0]
+    if array.dtype.kind not in "fiu":
+        rewrite.fail(f"{name} (input {index}) is of type {array.dtype}, not a number")
+    if np.isnan(value):
+        rewrite.fail(
+            f"{name} (input {index}) is NaN: Clip-6 has no such bound (onnxruntime refuses a "
+            "NaN attribute)"
+        )
+    with np.errstate(over="ignore"):
+        as_float32 = float(np.float32(value))
+    if as_float32 != float(value):
+        rewrite.fail(
+            f"{name}={float(value)!r} (input {index}) is not a float32 number, and Clip-6's bounds "
+            "are float32 attributes"
+        )
+    return as_float32
 
 
 def _clip_to_attributes(rewrite: Rewrite) -> None:
-    input_to_attribute(rewrite, 2, "max", one_float)
-    input_to_attribute(rewrite, 1, "min", one_float)
+    """Clip-11's constant bounds as Clip-6's float32 attributes, the result unchanged: a
+    NaN bound, or one no float32 equals (a double one), is refused; an absent bound is an
+    infinite one; ``min > max`` (every element becomes ``max``; onnxruntime's Clip-6
+    refuses it) is written ``min = max``, which computes the same."""
+    low = _clip_bound(rewrite, 1, "min", -np.inf)
+    high = _clip_bound(rewrite, 2, "max", np.inf)
+    rewrite.drop_input(2)
+    rewrite.drop_input(1)
+    rewrite.set_attr("min", min(low, high))
+    rewrite.set_attr("max", high)
 
 
 def _dft_axis_to_input(rewrite: Rewrite) -> None:
@@ -231,7 +278,12 @@ ADAPTERS |= step(
     _DOWN.format("starts/ends/axes") + " (steps must be 1)",
 )
 ADAPTERS |= step(
-    "Clip", 11, _clip_to_inputs, _clip_to_attributes, _UP.format("min/max"), _DOWN.format("min/max")
+    "Clip",
+    11,
+    _clip_to_inputs,
+    _clip_to_attributes,
+    _UP.format("min/max") + " (an absent one: the float32 range, Clip-6's default)",
+    _DOWN.format("min/max") + " (a float32 number, not NaN; absent: infinite; min > max: max)",
 )
 ADAPTERS |= step(
     "DFT", 20, _dft_axis_to_input, _dft_axis_to_attribute, _UP.format("axis"), _DOWN.format("axis")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import onnx
 import pytest
+from onnx import TensorProto, helper
 
 from onnxscript.version_converter import VersionConversionError
 from tests.version_converter.conversion import (
@@ -19,6 +21,8 @@ from tests.version_converter.conversion import (
     out,
     pair,
     rand,
+    reference,
+    run,
     tensor,
     the,
 )
@@ -162,7 +166,86 @@ def test_clip_min_max(bounds: dict[str, float]):
     inits += [tensor("lo", bounds["min"], np.float32)] if "min" in bounds else []
     new = make([node("Clip", names, ["y"])], [info("x")], [out("y", 3)], 11, inits)
     up, down = pair(old, new, X)
-    assert attrs(the(down, "Clip")) == bounds
+    assert attrs(the(down, "Clip")) == {"min": -np.inf, **bounds}  # absent: no bound
+    # Clip-6 without min clamps to the float32 range: the bound is written out going up
+    assert len(the(up, "Clip").input) == 3
+
+
+CLIP_EDGES = np.array([-np.inf, -5.0, -1.5, 0.0, 1.5, 5.0, np.inf, np.nan], np.float32)
+"""Inputs at and beyond the bounds, infinities and NaN."""
+
+
+def _clip_11(low: float | None, high: float | None, elem: int = FLOAT) -> onnx.ModelProto:
+    dtype = helper.tensor_dtype_to_np_dtype(elem)
+    names = ["x", "lo" if low is not None else "", "hi" if high is not None else ""]
+    inits = [tensor(n, v, dtype) for n, v in (("lo", low), ("hi", high)) if v is not None]
+    while names[-1] == "":
+        names.pop()
+    return make(
+        [node("Clip", names, ["y"])], [info("x", elem, [8])], [out("y", 1, elem)], 13, inits
+    )
+
+
+@pytest.mark.parametrize(
+    ("low", "high"),
+    [(2.0, 1.0), (np.inf, -np.inf), (1.0, 1.0), (-1.0, None), (None, 1.0), (None, None)],
+)
+def test_clip_bounds_down_to_clip_6_keep_the_result(low: float | None, high: float | None):
+    """min > max makes every element max (Clip-13, in onnxruntime and onnx's reference):
+    written as min = max, since onnxruntime's Clip-6 refuses min > max; an absent bound is
+    no bound (infinite; Clip-6's default would clamp infinities to the float32 range)."""
+    feeds = {"x": CLIP_EDGES}
+    before = _clip_11(low, high)
+    after = convert(before, 10)
+    expected = reference(before, feeds)[0]
+    np.testing.assert_array_equal(reference(after, feeds)[0], expected)
+    np.testing.assert_array_equal(run(after, feeds)[0], expected)
+    if low is not None and high is not None:  # onnxruntime's Clip-13 clamps -inf to the
+        np.testing.assert_array_equal(run(before, feeds)[0], expected)  # float range when absent
+    clip = attrs(the(after, "Clip"))
+    assert clip["min"] <= clip["max"]
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "elem", "message"),
+    [
+        (np.nan, 1.0, FLOAT, "min .* is NaN"),
+        (-1.0, np.nan, FLOAT, "max .* is NaN"),
+        (0.1, 1.0, TensorProto.DOUBLE, r"min=0\.1 .* not a float32 number"),
+        (-1.0, 1e300, TensorProto.DOUBLE, r"max=1e\+300 .* not a float32 number"),
+    ],
+)
+def test_clip_bounds_clip_6_cannot_hold_are_refused(
+    low: float, high: float, elem: int, message: str
+) -> None:
+    """A NaN bound (onnxruntime's Clip-6 refuses it; its Clip-13 ignores it where onnx's
+    reference makes every element NaN) and a double bound no float32 equals."""
+    before = _clip_11(low, high, elem)
+    with pytest.raises(VersionConversionError, match=message):
+        convert(before, 10)
+
+
+def test_clip_double_bounds_that_are_float32_numbers_convert():
+    """Clip-6 of doubles is valid ONNX; onnxruntime has no kernel for it (compared with
+    onnx's reference evaluator instead)."""
+    before = _clip_11(-0.5, 2.0, TensorProto.DOUBLE)
+    feeds = {"x": CLIP_EDGES.astype(np.float64)}
+    after = convert(before, 10)
+    np.testing.assert_array_equal(reference(after, feeds)[0], reference(before, feeds)[0])
+    np.testing.assert_array_equal(run(before, feeds)[0], reference(before, feeds)[0])
+    with pytest.raises(Exception, match="NOT_IMPLEMENTED"):
+        run(after, feeds)
+
+
+def test_clip_bound_that_is_not_a_constant_is_refused():
+    before = make(
+        [node("Clip", ["x", "lo"], ["y"])],
+        [info("x", FLOAT, [8]), info("lo", FLOAT, [])],
+        [out("y", 1)],
+        13,
+    )
+    with pytest.raises(VersionConversionError, match=r"min .* must be a constant"):
+        convert(before, 10)
 
 
 def test_dft_axis():
