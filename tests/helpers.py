@@ -275,15 +275,16 @@ def marked_errors(file: str) -> dict[int, str]:
     return marked
 
 
-def _same_output(expected: Any, actual: Any) -> str | None:
+def _same_output(expected: Any, actual: Any, rtol: float = 1e-5, atol: float = 1e-6) -> str | None:
     """Why ``actual`` is not ``expected`` (arrays, sequences as lists, None for an empty
-    optional), or None when it is: same types and shapes, equal values (NaN where NaN)."""
+    optional), or None when it is: same types and shapes, equal values (floating-point
+    ones within ``rtol`` / ``atol``, NaN where NaN)."""
     if isinstance(expected, list) or isinstance(actual, list):
         if not (isinstance(expected, list) and isinstance(actual, list)):
             return f"{type(actual).__name__} where {type(expected).__name__} was expected"
         if len(expected) != len(actual):
             return f"a sequence of {len(actual)} items, not {len(expected)}"
-        found = [_same_output(e, a) for e, a in zip(expected, actual)]
+        found = [_same_output(e, a, rtol, atol) for e, a in zip(expected, actual)]
         return next((f for f in found if f is not None), None)
     if expected is None or actual is None:
         return None if expected is actual else f"{actual!r} where {expected!r} was expected"
@@ -291,20 +292,26 @@ def _same_output(expected: Any, actual: Any) -> str | None:
     if e.dtype != a.dtype or e.shape != a.shape:
         return f"{a.dtype}{list(a.shape)} where {e.dtype}{list(e.shape)} was expected"
     if e.dtype.kind in "fc":
-        close = np.allclose(a, e, rtol=1e-5, atol=1e-6, equal_nan=True)
+        close = np.allclose(a, e, rtol=rtol, atol=atol, equal_nan=True)
         return None if close else f"values {a} where {e} were expected"
     return None if np.array_equal(a, e) else f"values {a} where {e} were expected"
 
 
 def assert_transform_keeps_results(
-    before: onnx.ModelProto, after: onnx.ModelProto, feeds: dict[str, Any]
+    before: onnx.ModelProto,
+    after: onnx.ModelProto,
+    feeds: dict[str, Any],
+    *,
+    rtol: float = 1e-5,
+    atol: float = 1e-6,
 ) -> None:
     """``after`` (a transformed ``before``) passes the full checker, and onnxruntime (its
     own graph optimizations off) computes on ``feeds`` what it computes for ``before``:
-    the same outputs, types and shapes (sequences item by item, NaN where NaN)."""
+    the same outputs, types and shapes (sequences item by item, floating-point values
+    within ``rtol`` / ``atol``, NaN where NaN)."""
     onnx.checker.check_model(after, full_check=True)
     expected, actual = run_unoptimized(before, feeds), run_unoptimized(after, feeds)
     assert len(expected) == len(actual), f"{len(actual)} outputs, not {len(expected)}"
     for index, (e, a) in enumerate(zip(expected, actual)):
-        found = _same_output(e, a)
+        found = _same_output(e, a, rtol, atol)
         assert found is None, f"output {index}: {found}"

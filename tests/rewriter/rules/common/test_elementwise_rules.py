@@ -12,7 +12,7 @@ from onnxscript.rewriter.rules.common.default_set import DEFAULT_RULES
 from onnxscript.rewriter.rules.common.flatten_to_reshape import flattened_shape
 from onnxscript.rewriter.rules.common.relu_clip import intersection
 from onnxscript.rewriter.rules.common.unsqueeze_unsqueeze import merged_axes
-from tests.rewriter.rules.common import onnx_text_checks
+from tests.rewriter import rule_checks
 
 pytest.importorskip("onnxruntime")
 
@@ -29,11 +29,11 @@ f (a) => (b) {
 
 
 def test_rules_apply_inside_functions() -> None:
-    model = onnx_text_checks.parse(_FUNCTION_MODEL)
-    after = onnx_text_checks.apply(model, [common.successive_relu_rule, common.mul_by_1_rule])
+    model = rule_checks.parse(_FUNCTION_MODEL, 18)
+    after = rule_checks.apply(model, [common.successive_relu_rule, common.mul_by_1_rule])
     # the function body has no shapes: x * 1 needs none (a scalar keeps any shape)
     assert [n.op_type for n in after.functions[0].node] == ["Relu", "Identity"]
-    onnx_text_checks.assert_same_results(model, after)
+    rule_checks.assert_same_results(model, after)
 
 
 _IF_MODEL = """
@@ -49,20 +49,18 @@ g (float[N,4] x, bool c) => (float[N,4] y) {
 
 
 def test_rules_apply_inside_subgraphs() -> None:
-    model = onnx_text_checks.parse(_IF_MODEL)
-    after = onnx_text_checks.apply(
-        model, [common.successive_relu_rule, common.no_op_transpose_rule]
-    )
+    model = rule_checks.parse(_IF_MODEL, 18)
+    after = rule_checks.apply(model, [common.successive_relu_rule, common.no_op_transpose_rule])
     branches = {a.name: [n.op_type for n in a.g.node] for a in after.graph.node[0].attribute}
     assert branches == {"then_branch": ["Relu"], "else_branch": ["Identity", "Neg"]}
     for flag in (True, False):
-        feeds = {**onnx_text_checks.random_feeds(model), "c": np.array(flag)}
-        onnx_text_checks.assert_same_results(model, after, feeds=feeds)
+        feeds = {**rule_checks.random_inputs(model), "c": np.array(flag)}
+        rule_checks.assert_same_results(model, after, feeds=feeds)
 
 
 def test_metadata_of_the_replaced_nodes_is_kept() -> None:
     model = ir.serde.deserialize_model(
-        onnx_text_checks.parse("g (float[2,3] x) => (float[2,3] y) { t = Relu(x)\n y = Relu(t) }")
+        rule_checks.parse("g (float[2,3] x) => (float[2,3] y) { t = Relu(x)\n y = Relu(t) }")
     )
     for node in model.graph:
         node.metadata_props["namespace"] = f"from {node.outputs[0].name}"
@@ -80,13 +78,13 @@ def test_default_tuple_order_and_commuted_forms() -> None:
         "UnsqueezeUnsqueeze",
         "SqueezeReshape1d",
     ]
-    before = onnx_text_checks.parse(
+    before = rule_checks.parse(
         "g (float[N,4] x) => (float[N,4] y) { zero = Constant<value=float {0.0}>()\n"
         " y = Add(zero, x)}"
     )
-    after = onnx_text_checks.apply(before, list(DEFAULT_RULES))
-    assert onnx_text_checks.op_types(after) == ["Identity"]
-    onnx_text_checks.assert_same_results(before, after)
+    after = rule_checks.apply(before, list(DEFAULT_RULES))
+    assert rule_checks.op_types(after) == ["Identity"]
+    rule_checks.assert_same_results(before, after)
 
 
 @pytest.mark.parametrize(
