@@ -1,5 +1,7 @@
 """Constant folding: nodes whose inputs are all constants are computed once, their outputs
-become initializers (Constant nodes inside functions), and the node is removed. A CastLike
+become initializers (Constant nodes inside functions and for graph outputs; in the forms
+the model's IR version and opset allow, :mod:`onnxscript.ir_utils.initializers`: a result
+no allowed form can hold is not folded), and the node is removed. A CastLike
 whose second input's element type is known becomes a Cast to that type first (so a
 constant cast this way folds to a constant of the target type).
 
@@ -19,11 +21,16 @@ import onnx_ir as ir
 from onnxscript.inference import InferenceError
 from onnxscript.inference.evaluate import evaluate_node
 from onnxscript.inference.infer import infer_node
-from onnxscript.ir_utils.value_facts import basic_constant_propagation
 from onnxscript.ir_utils.graphs import subgraphs
-from onnxscript.ir_utils.initializers import add_initializer
+from onnxscript.ir_utils.initializers import (
+    add_initializer,
+    constant_form,
+    constant_node,
+    made_constant,
+)
 from onnxscript.ir_utils.metadata import carry_metadata, record_folded_from
 from onnxscript.ir_utils.node_recorder import NodeRecorder
+from onnxscript.ir_utils.value_facts import basic_constant_propagation
 from onnxscript.passes.partial_evaluation import OptimizerState, Replacement, registry
 
 DEFAULT_CONSTANT_FOLD_INPUT_SIZE_LIMIT = 8192
@@ -49,6 +56,7 @@ class _Limits:
     infer: bool
     opsets: dict[str, int]
     state: OptimizerState
+    ir_version: int = 10
 
 
 class FoldConstantsPass(ir.passes.InPlacePass):
@@ -73,6 +81,7 @@ class FoldConstantsPass(ir.passes.InPlacePass):
     def call(self, model: ir.Model) -> ir.passes.PassResult:
         self.limits.opsets = dict(model.opset_imports)
         self.limits.state = OptimizerState()
+        self.limits.ir_version = model.ir_version
         version = model.opset_imports.get("", 1)
         modified = _fold_graph(model.graph, model.graph, version, self.limits)
         for function in model.functions.values():
@@ -105,10 +114,32 @@ def _fold_graph(
             modified = True
             continue
         results = _evaluate(node, version, limits)
-        if results is not None:
-            _replace(graph, main, node, results)
+        if results is not None and _placeable(node, results, main, version, limits):
+            _replace(graph, main, node, results, version, limits.ir_version)
             modified = True
     return modified
+
+
+def _form(
+    value: ir.Value, dtype: ir.DataType, main: ir.Graph | None, version: int, limits: _Limits
+) -> str | None:
+    """The form a constant replacing ``value`` takes (see ``ir_utils.initializers``)."""
+    initializer = main is not None and not value.is_graph_output()
+    return constant_form(limits.ir_version, version, dtype, initializer=initializer)
+
+
+def _placeable(
+    node: ir.Node,
+    results: list[ir.TensorProtocol],
+    main: ir.Graph | None,
+    version: int,
+    limits: _Limits,
+) -> bool:
+    """Whether every result of ``node`` has a form the model allows."""
+    return all(
+        _form(old, tensor.dtype, main, version, limits) is not None
+        for old, tensor in zip(node.outputs, results)
+    )
 
 
 def _partially_evaluate(
@@ -132,25 +163,56 @@ def _partially_evaluate(
         else:
             outputs = [found] if isinstance(found, ir.Value) else list(found)
             nodes = list(recorder.nodes)
+        if not _constants_placeable(node, outputs, nodes, main, version, limits):
+            continue
         if _substitute(graph, node, outputs, nodes):
             if main is not None:
-                _lift_constants(graph, main, nodes)
+                _lift_constants(graph, main, nodes, version, limits)
             return True
     return False
 
 
-def _lift_constants(graph: ir.Graph | ir.Function, main: ir.Graph, nodes: list[ir.Node]) -> None:
+def _constants_placeable(
+    node: ir.Node,
+    outputs: list[ir.Value],
+    nodes: list[ir.Node],
+    main: ir.Graph | None,
+    version: int,
+    limits: _Limits,
+) -> bool:
+    """Whether every Constant among ``nodes`` (made by a partial evaluator) has a form the
+    model allows where it goes: a graph output when it replaces one."""
+    becomes_output = {id(new) for old, new in zip(node.outputs, outputs) if old.is_graph_output()}
+    for made in nodes:
+        tensor = made_constant(made)
+        if tensor is None:
+            continue
+        value = made.outputs[0]
+        initializer = main is not None and id(value) not in becomes_output
+        if constant_form(limits.ir_version, version, tensor.dtype, initializer=initializer) is None:
+            return False
+    return True
+
+
+def _lift_constants(
+    graph: ir.Graph | ir.Function,
+    main: ir.Graph,
+    nodes: list[ir.Node],
+    version: int,
+    limits: _Limits,
+) -> None:
     """The Constant nodes among ``nodes`` as initializers of ``main`` (as folded results
-    are), except those making a graph output."""
+    are), except those making a graph output and those the model keeps as nodes."""
     for constant in nodes:
         if constant.op_type != "Constant" or constant.graph is not graph:
             continue
         value = constant.outputs[0]
-        if value.const_value is None or value.is_graph_output():
+        tensor = value.const_value
+        if tensor is None or _form(value, tensor.dtype, main, version, limits) != "initializer":
             continue
         name = value.name
         value.name = None
-        lifted = add_initializer(main, name or "folded", value.const_value)
+        lifted = add_initializer(main, name or "folded", tensor, ir_version=limits.ir_version)
         carry_metadata(lifted, value)
         value.replace_all_uses_with(lifted)
         graph.remove(constant, safe=True)
@@ -245,21 +307,24 @@ def _replace(
     main: ir.Graph | None,
     node: ir.Node,
     results: list[ir.TensorProtocol],
+    version: int,
+    ir_version: int,
 ) -> None:
+    """``node``'s outputs replaced by ``results``, each in the form the model allows
+    (:func:`_placeable` said there is one)."""
     for old, tensor in zip(node.outputs, results):
+        initializer = main is not None and not old.is_graph_output()
+        form = constant_form(ir_version, version, tensor.dtype, initializer=initializer)
         name = old.name
         old.name = None
-        if main is None or old.is_graph_output():
-            constant = ir.Node("", "Constant", [], [ir.AttrTensor("value", tensor)], name=name)
+        if form == "node" or main is None:
+            constant = constant_node(tensor, name)
+            constant.name = name
             carry_metadata(constant, node)
             graph.insert_before(node, constant)
             new = constant.outputs[0]
-            new.name = name
-            new.const_value = tensor
-            new.type = ir.TensorType(tensor.dtype)
-            new.shape = ir.Shape(tensor.shape.numpy())
         else:
-            new = add_initializer(main, name or "folded", tensor)
+            new = add_initializer(main, name or "folded", tensor, ir_version=ir_version)
         record_folded_from(new, node.inputs)
         if old.is_graph_output():
             carry_metadata(new, old)

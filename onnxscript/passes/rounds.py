@@ -1,7 +1,8 @@
 """The passes of an optimization, in order: inlining, then rounds (a ``PassManager`` of
 ``num_iterations`` steps, stopping early when a round changes nothing) of constant
 folding, the given rewrite pass and the clean-ups; then the remaining constants lifted to
-initializers and unused functions and opsets removed.
+initializers (not before IR version 4, whose initializers must all be graph inputs) and
+unused functions and opsets removed.
 
 The rewrite pass is a parameter so that this layer needs no rule: ``optimize()`` gives
 the rewriter's default rules, and so does ``optimize_for_ort`` around its fusions."""
@@ -13,6 +14,7 @@ from typing import TypedDict
 import onnx_ir as ir
 import onnx_ir.passes.common as common
 
+from onnxscript.ir_utils.initializers import initializers_are_inputs
 from onnxscript.passes.cleanup import cleanup_passes
 from onnxscript.passes.constant_folding import (
     DEFAULT_CONSTANT_FOLD_INPUT_SIZE_LIMIT,
@@ -45,6 +47,20 @@ class _FoldRound(ir.passes.InPlacePass):
         self._folding.limits.infer = self._infer
         self._infer = False
         return self._folding(model)
+
+
+class _LiftConstants(ir.passes.InPlacePass):
+    """The main graph's Constant nodes as initializers, where the IR version lets an
+    initializer be other than a graph input (4 on); an older model keeps its nodes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._lift = common.LiftConstantsToInitializersPass(lift_all_constants=True, size_limit=0)
+
+    def call(self, model: ir.Model) -> ir.passes.PassResult:
+        if initializers_are_inputs(model.ir_version):
+            return ir.passes.PassResult(model, False)
+        return self._lift(model)
 
 
 class SequenceOptions(TypedDict, total=False):
@@ -88,7 +104,7 @@ def optimization_sequence(
     return ir.passes.Sequential(
         *([InlineFunctionsPass()] if inline else []),
         rounds,
-        common.LiftConstantsToInitializersPass(lift_all_constants=True, size_limit=0),
+        _LiftConstants(),
         common.RemoveUnusedFunctionsPass(),  # type: ignore[no-untyped-call]
         common.RemoveUnusedOpsetsPass(),
     )

@@ -17,7 +17,7 @@ from onnxscript.ir_utils.graphs import subgraphs
 from onnxscript.ir_utils.value_facts import basic_constant_propagation
 from onnxscript.rewriter.extraction import extract_function
 from onnxscript.rewriter.replacement import ReplacementSubgraph
-from onnxscript.rewriter.substitution import substitute, taken_names
+from onnxscript.rewriter.substitution import constants_placeable, substitute, taken_names
 from onnxscript.rewriter.tracer import MatchingTracer
 
 MAX_GENERATIONS = 32
@@ -147,6 +147,8 @@ class _Walk:
         )
         if replacement is None:
             return None
+        if not constants_placeable(self.model, self.container, replacement):
+            return None  # a constant the model's IR version and opset cannot hold
         if self.names is None:
             self.names = taken_names(self.graph)
         new_nodes = list(replacement.new_nodes)

@@ -1,6 +1,12 @@
 """Putting a replacement in place of a match: new nodes inserted where the match ends,
 uses of the matched outputs moved to the new values (graph outputs keep their names),
-matched nodes removed, metadata carried, opsets and initializers registered."""
+matched nodes removed, metadata carried, opsets and initializers registered.
+
+The replacement's constants (its initializers, and the Constant nodes made of numbers)
+take the forms the model's IR version and opset allow (``ir_utils.initializers``): a
+Constant of a type the opset's Constant does not hold becomes an initializer, and a
+replacement whose constants have no allowed form is not put in place
+(:func:`constants_placeable`, asked before anything changes)."""
 
 from __future__ import annotations
 
@@ -9,7 +15,13 @@ from collections.abc import Callable, Sequence
 import onnx_ir as ir
 
 from onnxscript.ir_utils.graphs import can_become_output
-from onnxscript.ir_utils.initializers import add_initializer
+from onnxscript.ir_utils.initializers import (
+    add_initializer,
+    constant_form,
+    constant_node,
+    constant_node_takes,
+    made_constant,
+)
 from onnxscript.ir_utils.metadata import carry_metadata
 from onnxscript.rewriter.replacement import ReplacementSubgraph
 from onnxscript.unique_names import first_free
@@ -38,7 +50,8 @@ def substitute(
     nothing uses any more)."""
     graph = container.graph if isinstance(container, ir.Function) else container
     new_nodes = list(replacement.new_nodes)
-    constants = _place_initializers(model, graph, replacement.new_initializers, new_nodes)
+    _constants_as_initializers(model, container, new_nodes)
+    constants = _place_initializers(model, container, replacement.new_initializers, new_nodes)
     new_outputs = [constants.get(id(v), v) for v in replacement.new_outputs]
     root = old_outputs[0].producer() if old_outputs else None
     others = [n for n in reversed(matched_nodes) if n is not root]
@@ -125,28 +138,79 @@ def _as_output(
     return new
 
 
+def _opset(model: ir.Model, container: ir.Graph | ir.Function) -> int:
+    found = container.opset_imports.get("") if isinstance(container, ir.Function) else None
+    return found if found is not None else model.opset_imports.get("", 1)
+
+
+def _form(model: ir.Model, container: ir.Graph | ir.Function, dtype: ir.DataType) -> str | None:
+    """The form of a new constant of ``dtype`` in ``container``: an initializer only in
+    the main graph (in subgraphs and functions, Constant nodes, as 0.7 places them)."""
+    initializer = container is model.graph
+    return constant_form(model.ir_version, _opset(model, container), dtype, initializer=initializer)
+
+
+def constants_placeable(
+    model: ir.Model, container: ir.Graph | ir.Function, replacement: ReplacementSubgraph
+) -> bool:
+    """Whether every constant of ``replacement`` (initializers, Constant nodes) has a form
+    the model allows in ``container``."""
+    for value in replacement.new_initializers:
+        if value.const_value is None or _form(model, container, value.const_value.dtype) is None:
+            return False
+    for node in replacement.new_nodes:
+        tensor = made_constant(node)
+        if tensor is not None and _form(model, container, tensor.dtype) is None:
+            return False
+    return True
+
+
+def _constants_as_initializers(
+    model: ir.Model, container: ir.Graph | ir.Function, new_nodes: list[ir.Node]
+) -> None:
+    """The replacement's Constant nodes that the model's opset cannot hold (int64 before
+    opset 9) as initializers of the main graph (:func:`constants_placeable` said they
+    can be)."""
+    for node in list(new_nodes):
+        tensor = made_constant(node)
+        if tensor is None or constant_node_takes(tensor.dtype, _opset(model, container)):
+            continue
+        value = node.outputs[0]
+        registered = add_initializer(
+            model.graph, value.name or "rewritten_const", tensor, ir_version=model.ir_version
+        )
+        carry_metadata(registered, value)
+        value.replace_all_uses_with(registered)
+        new_nodes.remove(node)
+
+
 def _place_initializers(
     model: ir.Model,
-    graph: ir.Graph,
+    container: ir.Graph | ir.Function,
     initializers: Sequence[ir.Value],
     new_nodes: list[ir.Node],
 ) -> dict[int, ir.Value]:
-    """Register the replacement's initializers (in the main graph); elsewhere (functions,
-    subgraphs) make them Constant nodes. Returns what stands in for each."""
+    """Register the replacement's initializers in the form the model allows (in the main
+    graph: initializers; elsewhere, functions and subgraphs: Constant nodes). Returns
+    what stands in for each."""
     placed: dict[int, ir.Value] = {}
     for value in initializers:
         tensor = value.const_value
         assert tensor is not None
-        if graph is model.graph:
-            registered = add_initializer(graph, value.name or "rewritten_const", tensor)
+        if _form(model, container, tensor.dtype) == "initializer":
+            registered = add_initializer(
+                model.graph,
+                value.name or "rewritten_const",
+                tensor,
+                ir_version=model.ir_version,
+            )
             carry_metadata(registered, value)
             value.replace_all_uses_with(registered)
             placed[id(value)] = registered
         else:
-            constant = ir.Node("", "Constant", [], [ir.AttrTensor("value", tensor)])
+            constant = constant_node(tensor)
             constant.outputs[0].type = value.type
             constant.outputs[0].shape = value.shape
-            constant.outputs[0].const_value = tensor
             carry_metadata(constant.outputs[0], value)
             value.replace_all_uses_with(constant.outputs[0])
             new_nodes.insert(0, constant)

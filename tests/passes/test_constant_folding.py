@@ -152,3 +152,65 @@ def test_if_returning_an_optional_sequence_of_strings(consume: bool):
     for condition in (True, False):
         feeds = {"C": np.array(condition), "S": words}
         assert_transform_keeps_results(model, optimized, feeds)
+
+
+# -- constants in the forms the IR version and opset allow --------------------------------
+
+
+def _old_model(
+    nodes: list[onnx.NodeProto],
+    outputs: list[onnx.ValueInfoProto],
+    opset: int,
+    ir_version: int,
+    initializers: list[onnx.TensorProto] = (),  # type: ignore[assignment]
+) -> onnx.ModelProto:
+    x = helper.make_tensor_value_info("X", TensorProto.FLOAT, [2, 3])
+    inputs = [x]
+    if ir_version < 4:  # every initializer is a graph input
+        inputs += [helper.make_tensor_value_info(t.name, t.data_type, t.dims) for t in initializers]
+    graph = helper.make_graph(nodes, "g", inputs, outputs, list(initializers))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = ir_version
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+X23 = {"X": np.arange(6, dtype=np.float32).reshape(2, 3)}
+Y23 = helper.make_tensor_value_info("Y", TensorProto.FLOAT, [2, 3])
+
+
+@pytest.mark.parametrize("ir_version", [3, 4])
+def test_folded_floats_in_an_old_model(ir_version: int):
+    """IR 3 has no initializer that is not a graph input: the folded value, and the
+    model's own Constant nodes, stay Constant nodes (Constant-1 holds floats)."""
+    c = helper.make_tensor("c", TensorProto.FLOAT, [3], [1, 2, 3])
+    nodes = [
+        helper.make_node("Constant", [], ["c"], value=c),
+        helper.make_node("Add", ["c", "c"], ["d"]),
+        helper.make_node("Mul", ["X", "d"], ["Y"]),
+    ]
+    model = _old_model(nodes, [Y23], 7, ir_version)
+    optimized = optimizer.optimize(model)
+    assert_transform_keeps_results(model, optimized, X23)
+    assert "Add" not in [n.op_type for n in optimized.graph.node]
+    assert [i.name for i in optimized.graph.input] == ["X"]
+
+
+@pytest.mark.parametrize("ir_version", [3, 4])
+def test_an_int64_result_below_opset_9_is_no_constant_node(ir_version: int):
+    """Constant-1 holds no int64: a folded shape that is a graph output stays computed;
+    an intermediate one is an initializer from IR 4 and stays computed in IR 3."""
+    shape_out = helper.make_tensor_value_info("S", TensorProto.INT64, [2])
+    nodes = [
+        helper.make_node("Shape", ["X"], ["S"]),
+        helper.make_node("Shape", ["X"], ["s"]),
+        helper.make_node("Reshape", ["X", "s"], ["r"]),
+        helper.make_node("Relu", ["r"], ["Y"]),
+    ]
+    model = _old_model(nodes, [Y23, shape_out], 8, ir_version)
+    optimized = optimizer.optimize(model)
+    assert_transform_keeps_results(model, optimized, X23)
+    assert [i.name for i in optimized.graph.input] == ["X"]
+    for node in optimized.graph.node:
+        if node.op_type == "Constant":
+            assert node.attribute[0].t.data_type != TensorProto.INT64
