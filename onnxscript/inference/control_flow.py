@@ -47,6 +47,8 @@ def scan_rule(node: ir.Node, version: int) -> None:
     out_axes = node.attributes.get("scan_output_axes")
     for index, (out, source) in enumerate(zip(node.outputs, body.outputs)):
         shape = dims(source)
+        if index < states:  # a state's shape may change: what the first and body agree on
+            shape = _merge(dims(node.inputs[index]), shape)
         if index >= states and shape is not None:
             at = int(out_axes.value[index - states]) if out_axes is not None else 0
             at = at + len(shape) + 1 if at < 0 else at
@@ -61,6 +63,8 @@ def loop_rule(node: ir.Node, version: int) -> None:
     carried = len(node.inputs) - 2
     for index, (out, source) in enumerate(zip(node.outputs, body.outputs[1:])):
         shape = dims(source)
+        if index < carried:  # zero iterations give the initial value
+            shape = _merge(dims(node.inputs[2 + index]), shape)
         if index >= carried and shape is not None:
             shape = [unknown(), *shape]
         _copy(out, source, shape)

@@ -261,3 +261,21 @@ def test_scan_8_outputs_are_not_read_as_scan_9s():
     infer_node(node, 8)
     for value, expected in zip(node.outputs, ([1, 2], [1, 3, 2])):
         assert _shape(value) in (None, expected)
+
+
+def test_a_loop_carried_value_has_the_shapes_its_first_value_and_body_agree_on():
+    """Zero iterations give the initial value: its shape is not the body output's."""
+    model = _model(
+        """<ir_version: 10, opset_import: ["" : 18]>
+        g (float[3] X, int64 M) => (float[?] Y, int64[1] Z) {
+          t = Constant<value=bool {1}>()
+          y = Loop(M, t, X) <body = body (int64 i, bool c, float[?] v) => (bool c2, float[?] w) {
+            c2 = Identity(c)
+            w = Constant<value_floats=[1.0, 2.0, 3.0, 4.0, 5.0]>() }>
+          Z = Shape(y)
+          Y = Relu(y) }"""
+    )
+    optimized = optimizer.optimize(model)
+    for trips in (0, 1, 2):
+        feeds = {"X": np.ones(3, np.float32), "M": np.array(trips, np.int64)}
+        assert_transform_keeps_results(model, optimized, feeds)
