@@ -21,6 +21,7 @@ import onnx_ir.passes.common as common
 
 from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.fuse_functions import fuse_function
+from onnxscript.rewriter.ort_fusions import cpu_kernels
 from onnxscript.rewriter.ort_fusions._fusion_ops import MS_DOMAIN
 from onnxscript.rewriter.pattern import MatchResult, RewriteRuleClassBase, RewriteRuleSet
 
@@ -65,8 +66,16 @@ class AttentionFusion(RewriteRuleClassBase):
         if found[2] is not None and inputs[3] is not None:
             return result.fail("the projections and the op both add a bias", out)
         hidden = value_facts.static_dim(q, 2)
-        if hidden is None or hidden % max(node.attributes.get_int("num_heads", 0), 1):
-            return result.fail("the hidden size is not a multiple of the heads", q)
+        refused = cpu_kernels.attention(
+            value_facts.tensor_dtype(found[0]),
+            input_rank=value_facts.rank(found[0]),
+            num_heads=node.attributes.get_int("num_heads", 0),
+            qk_hidden=hidden,
+            v_hidden=hidden,
+            past=self._has_past,
+        )
+        if refused is not None:
+            return result.fail(refused, q)
         return result
 
     def rewrite(

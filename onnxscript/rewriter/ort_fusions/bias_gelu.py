@@ -15,6 +15,7 @@ from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
+from onnxscript.rewriter.ort_fusions import cpu_kernels
 
 _MS = "com.microsoft"
 
@@ -47,8 +48,12 @@ class BiasGeluFusion(RewriteRuleClassBase):
                 return result.fail(f"the Gelu's approximation is not {wanted!r}", node)
         elif len(node.inputs) > 1:
             return result.fail("the FastGelu has a bias already", node)
-        if not value_facts.is_float(x) or bias.dtype != x.dtype:
-            return result.fail("x and bias are not floating-point tensors of one type", x)
+        fused = "FastGelu" if self._tanh else "BiasGelu"
+        refused = cpu_kernels.gelu(fused, value_facts.tensor_dtype(x), value_facts.rank(x))
+        if refused is not None:
+            return result.fail(refused, x)
+        if bias.dtype != x.dtype:
+            return result.fail("x and bias are not of one type", [x, bias])
         if value_facts.rank(bias) != 1 or not value_facts.same_dim_at(bias, 0, x, -1):
             return result.fail("the bias is not 1-D of x's last dim", bias)
         return result

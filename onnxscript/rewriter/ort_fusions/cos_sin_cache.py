@@ -19,6 +19,7 @@ from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
+from onnxscript.rewriter.ort_fusions import cpu_kernels
 from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
 
 MAX_POSITIONS = 4096
@@ -54,6 +55,14 @@ class CosSinCacheFusion(RewriteRuleClassBase):
         width = value_facts.static_dim(cos, -1)
         if width is None or 2 * found[1].size != width:
             return result.fail("inv_freq does not have rotary_dim / 2 numbers", cos)
+        refused = cpu_kernels.rotary_embedding(
+            value_facts.tensor_dtype(x),
+            input_rank=value_facts.rank(x),
+            position_ids_rank=1 if isinstance(found[0], int) else 2,
+            same_batch=True,  # the rewrite expands position ids to the input's batch
+        )
+        if refused is not None:
+            return result.fail(refused, x)
         return result
 
     def rewrite(self, op: Any, x: ir.Value, cos: ir.Value, sin: ir.Value, y: ir.Value) -> Any:
@@ -64,10 +73,8 @@ class CosSinCacheFusion(RewriteRuleClassBase):
         positions, inv_freq = found
         if isinstance(positions, int):
             position_ids = op.Constant(value=ir.tensor(np.array([positions], dtype=np.int64)))
-        elif isinstance(positions, tuple):
-            position_ids = op.Unsqueeze(positions[0], op.Constant(value_ints=[0]))
         else:
-            position_ids = positions
+            position_ids = _batched(op, positions, x)
         cos, sin = _caches(op, x, inv_freq, self._max_positions)
         width = value_facts.producer_attr_int(y, "rotary_embedding_dim", 0)
         extra = {"rotary_embedding_dim": width} if width else {}
@@ -75,6 +82,22 @@ class CosSinCacheFusion(RewriteRuleClassBase):
         return op.RotaryEmbedding(
             x, position_ids, cos, sin, interleaved=0, num_heads=heads, _domain=MS_DOMAIN, **extra
         )
+
+
+def _batched(op: Any, positions: ir.Value | tuple[ir.Value], x: ir.Value) -> Any:
+    """The position ids as ``[batch, seq]`` of ``x``'s batch: onnxruntime's kernel does not
+    broadcast a batch of 1 (1-D ids are unsqueezed first); Expanded to the batch unless
+    it is known to be the input's."""
+    if isinstance(positions, tuple):
+        ids, same = op.Unsqueeze(positions[0], op.Constant(value_ints=[0])), False
+        ones = value_facts.static_dim(x, 0) == 1
+    else:
+        ids, same = positions, value_facts.same_dim_at(positions, 0, x, 0)
+        ones = value_facts.static_dim(x, 0) == 1 == value_facts.static_dim(positions, 0)
+    if same or ones:
+        return ids
+    batch = op.Shape(x, start=0, end=1)
+    return op.Expand(ids, op.Concat(batch, op.Shape(ids, start=1, end=2), axis=0))
 
 
 def _angles(cos: ir.Value, sin: ir.Value) -> ir.Value | None:

@@ -12,12 +12,10 @@ from typing import Any, ClassVar, Literal
 import onnx_ir as ir
 
 from onnxscript.ir_utils import value_facts
+from onnxscript.rewriter.ort_fusions import cpu_kernels
 from onnxscript.rewriter.pattern import MatchResult, RewriteRuleClassBase, RewriteRuleSet
 
 _MS = "com.microsoft"
-_TYPES = frozenset(
-    {ir.DataType.FLOAT, ir.DataType.FLOAT16, ir.DataType.BFLOAT16, ir.DataType.DOUBLE}
-)
 Flags = tuple[int, int]
 """(trans, transBatch) of one operand."""
 
@@ -93,9 +91,29 @@ def _product_rank(product: ir.Value) -> int | None:
 
 
 def _float_product(product: ir.Value, result: MatchResult) -> MatchResult:
-    if _product_type(product) not in _TYPES:
-        return result.fail("the product is not of a floating-point type", product)
-    return result
+    refused = cpu_kernels.element_type("FusedMatMul", _product_type(product))
+    return result.fail(refused, product) if refused is not None else result
+
+
+def _kernel_runs(
+    product: ir.Value,
+    a: ir.Value,
+    b: ir.Value,
+    attributes: dict[str, Any],
+    result: MatchResult,
+) -> MatchResult:
+    """``result``, failed when onnxruntime's CPU FusedMatMul does not run (or computes
+    wrong) ``FusedMatMul(a, b)`` with ``attributes`` (:mod:`.cpu_kernels`)."""
+    refused = cpu_kernels.fused_matmul(
+        _product_type(product),
+        rank_a=value_facts.rank(a),
+        rank_b=value_facts.rank(b),
+        trans_a=attributes["transA"],
+        trans_b=attributes["transB"],
+        trans_batch_a=attributes["transBatchA"],
+        trans_batch_b=attributes["transBatchB"],
+    )
+    return result.fail(refused, [a, b]) if refused is not None else result
 
 
 class _MatMulScale(_MatMulRule):
@@ -108,8 +126,16 @@ class _MatMulScale(_MatMulRule):
         product = _matmul(op, a, b, self.fused)
         return op.Div(product, scale) if self.divide else op.Mul(product, scale)
 
-    def check(self, context: Any, product: ir.Value, scale: ir.Value, **_: Any) -> MatchResult:
-        result = _float_product(product, MatchResult())
+    def check(
+        self,
+        context: Any,
+        a: ir.Value,
+        b: ir.Value,
+        product: ir.Value,
+        scale: ir.Value,
+        **_: Any,
+    ) -> MatchResult:
+        result = _kernel_runs(product, a, b, _attributes(product), MatchResult())
         if not result:
             return result
         value = value_facts.constant_float(scale)
@@ -224,7 +250,11 @@ class _TransposeMatMulBase(_MatMulRule):
             return result.fail("the permutation is not one FusedMatMul applies", transposed)
         if self.change != "any" and flag_change(self._own(product), flags) != self.change:
             return result.fail(f"the Transpose does not make a {self.change} change", transposed)
-        return result
+        attributes = _attributes(product)
+        name = "AB"[self.which]
+        attributes[f"trans{name}"], attributes[f"transBatch{name}"] = flags
+        a, b = (x, other) if self.which == 0 else (other, x)
+        return _kernel_runs(product, a, b, attributes, result)
 
     def rewrite(
         self, op: Any, x: ir.Value, other: ir.Value, transposed: ir.Value, product: ir.Value
@@ -332,7 +362,12 @@ class MatMulTranspose(_MatMulRule):
         attributes = _attributes(product)
         if attributes["transBatchA"] or attributes["transBatchB"]:
             return outcome.fail("the product transposes batch dims", product)
-        return outcome
+        swapped = {
+            **attributes,
+            "transA": 1 - attributes["transB"],
+            "transB": 1 - attributes["transA"],
+        }
+        return _kernel_runs(product, b, a, swapped, outcome)
 
     def rewrite(self, op: Any, a: ir.Value, b: ir.Value, product: ir.Value, **_: Any) -> Any:
         attributes = _attributes(product)

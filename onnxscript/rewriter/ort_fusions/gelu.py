@@ -7,22 +7,21 @@ Add and Mul may have its operands in either order."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
+from onnxscript.rewriter.ort_fusions import cpu_kernels
 from onnxscript.rewriter.pattern_graph import Constant, OrValue
 
 _MS = "com.microsoft"
 _SQRT_TWO = math.sqrt(2.0)
 _SQRT_TWO_OVER_PI = math.sqrt(2.0 / math.pi)
-_GELU_TYPES = frozenset(
-    {ir.DataType.FLOAT, ir.DataType.FLOAT16, ir.DataType.BFLOAT16, ir.DataType.DOUBLE}
-)
 
 
 def _number(value: float) -> Constant:
@@ -58,8 +57,10 @@ def plus_one(op: Any, t: Any) -> Any:
 
 
 class _GeluFusion(RewriteRuleClassBase):
-    """One grouping of the product (see :func:`half_product`); the check: ``x`` of a
-    type the contrib kernel takes."""
+    """One grouping of the product (see :func:`half_product`); the check: ``x`` as the
+    contrib kernel (``op_type``) takes it on the CPU (:mod:`.cpu_kernels`)."""
+
+    op_type: ClassVar[str]
 
     def __init__(self, grouping: int, swapped: bool) -> None:
         super().__init__(f"{type(self).__name__}{grouping}{'Swapped' if swapped else ''}")
@@ -71,13 +72,16 @@ class _GeluFusion(RewriteRuleClassBase):
 
     def check(self, context: Any, x: ir.Value, **_: Any) -> MatchResult:
         result = MatchResult()
-        if x.dtype not in _GELU_TYPES:
-            return result.fail("x is not a floating-point tensor of known type", x)
+        refused = cpu_kernels.gelu(self.op_type, value_facts.tensor_dtype(x), value_facts.rank(x))
+        if refused is not None:
+            return result.fail(refused, x)
         return result
 
 
 class GeluTanhFusion(_GeluFusion):
     """The tanh approximation to ``FastGelu(x)``; the cube is ``x ** 3`` or ``x * x * x``."""
+
+    op_type = "FastGelu"
 
     def pattern(self, op: Any, x: Any) -> Any:
         cube = OrValue([op.Pow(x, _number(3.0)), op.Mul(op.Mul(x, x), x)])
@@ -92,6 +96,8 @@ class GeluTanhFusion(_GeluFusion):
 
 class GeluErfFusion(_GeluFusion):
     """The exact form to ``com.microsoft.Gelu(x)``; ``x / sqrt(2)`` or ``x * (1/sqrt(2))``."""
+
+    op_type = "Gelu"
 
     def pattern(self, op: Any, x: Any) -> Any:
         argument = OrValue([op.Div(x, _number(_SQRT_TWO)), scaled(op, x, 1 / _SQRT_TWO)])

@@ -27,6 +27,7 @@ from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
+from onnxscript.rewriter.ort_fusions import cpu_kernels
 from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
 from onnxscript.rewriter.ort_fusions.mha import projection_of, to_bsd
 from onnxscript.rewriter.ort_fusions.sdpa_via_mha import (
@@ -56,20 +57,24 @@ class GroupQueryAttention(RewriteRuleClassBase):
         kv_heads = value_facts.producer_attr_int(y, "kv_num_heads", 0)
         if not 0 < kv_heads < heads:
             return result.fail("the heads are not grouped", y)
-        if value_facts.static_dim(q, 3) is None or value_facts.static_dim(
-            v, 3
-        ) != value_facts.static_dim(q, 3):
+        head_size = value_facts.static_dim(q, 3)
+        if head_size is None or value_facts.static_dim(v, 3) != head_size:
             return result.fail("q and v do not have the same known head size", [q, v])
+        refused = cpu_kernels.group_query_attention(
+            value_facts.tensor_dtype(q), num_heads=heads, kv_num_heads=kv_heads, head_size=head_size
+        )
+        if refused is not None:
+            return result.fail(refused, q)
         if not is_causal(mask):
             return result.fail("the mask is not recognisably causal", mask)
         parts = _new_keys_values(k, v)
         if parts is None:
             return result.fail("k and v are not projections, or a KV cache of them", [k, v])
-        if parts[2] is not None and 1 not in (
-            value_facts.static_dim(q, 0),
-            value_facts.static_dim(q, 2),
-        ):
-            return result.fail("a KV cache with batch and sequence maybe > 1", q)
+        if parts[2] is not None:
+            batch, sequence = value_facts.static_dim(q, 0), value_facts.static_dim(q, 2)
+            refused = cpu_kernels.group_query_attention_past(batch, sequence)
+            if refused is not None:
+                return result.fail(refused, q)
         return result
 
     def rewrite(

@@ -19,6 +19,7 @@ from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
+from onnxscript.rewriter.ort_fusions import cpu_kernels
 from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN, MS_DOMAIN
 from onnxscript.rewriter.ort_fusions.sdpa_via_mha import (
     attention_bias,
@@ -75,11 +76,19 @@ class MultiHeadAttention(RewriteRuleClassBase):
 
     def check(self, context: Any, q: ir.Value, k: ir.Value, v: ir.Value, **_: Any) -> MatchResult:
         result = MatchResult()
-        head_size = _dim(q, 3)
-        if head_size is None or _dim(v, 3) != head_size:
-            return result.fail("q and v do not have the same known head size", [q, v])
-        if _dim(q, 1) is None:
-            return result.fail("the number of heads of q is not known", q)
+        head_size, heads = _dim(q, 3), _dim(q, 1)
+        if head_size is None or heads is None:
+            return result.fail("the head size or the number of heads of q is not known", q)
+        refused = cpu_kernels.multi_head_attention(
+            value_facts.tensor_dtype(q),
+            num_heads=heads,
+            hidden=heads * head_size,
+            kv_layout="BNSH",  # 4-D when the keys are not a projection's
+            v_head_size=_dim(v, 3),
+            past=self._past,
+        )
+        if refused is not None:
+            return result.fail(refused, [q, v])
         split = _split_source(_unrotated(q))
         if split is not None and value_facts.rank(split) not in (3, None):
             return result.fail("q is split into heads from a value that is not 3-D", q)

@@ -24,6 +24,7 @@ from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
+from onnxscript.rewriter.ort_fusions import cpu_kernels
 from onnxscript.rewriter.ort_fusions._fusion_ops import DOMAIN
 from onnxscript.rewriter.rules.fusion.attention_parts import grouped_source
 
@@ -100,6 +101,17 @@ class SDPA(RewriteRuleClassBase):
         kv_heads = value_facts.static_dim(kv_k[0], 2 if self._key_bshd else 1)
         if kv_heads != value_facts.static_dim(grouped_source(v, heads)[0], 1):
             return result.fail("keys and values do not have the same heads", [k, v])
+        # sdpa_via_mha completes whatever SDPA no other fusion takes, as MultiHeadAttention
+        # of 4-D keys and values: onnxruntime's CPU kernel must run that
+        refused = cpu_kernels.multi_head_attention(
+            value_facts.tensor_dtype(q),
+            num_heads=heads,
+            hidden=heads * head_size,
+            kv_layout="BNSH",
+            v_head_size=value_facts.static_dim(v, 3),
+        )
+        if refused is not None:
+            return result.fail(refused, [q, v])
         return result
 
     def _scale(self, values: dict[str, Any]) -> float | None:

@@ -15,13 +15,10 @@ from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.fuse_functions import fuse_function
 from onnxscript.rewriter.match_result import MatchResult
 from onnxscript.rewriter.ordered_rules import RewriteRuleSet
+from onnxscript.rewriter.ort_fusions import cpu_kernels
 from onnxscript.rewriter.pattern_graph import Var
 
 _MS = "com.microsoft"
-
-
-SKIP_NORM_TYPES = frozenset({ir.DataType.FLOAT, ir.DataType.FLOAT16, ir.DataType.BFLOAT16})
-"""The types of SkipLayerNormalization and SkipSimplifiedLayerNormalization (no double)."""
 
 
 def _normalizes_last_axis(node: ir.Node, x: ir.Value) -> bool:
@@ -91,10 +88,16 @@ class _SkipNormFusion(RewriteRuleClassBase):
         **_: Any,
     ) -> MatchResult:
         result = MatchResult()
-        if value_facts.tensor_dtype(input) not in SKIP_NORM_TYPES:
-            return result.fail("the input's type is not float, float16 or bfloat16", input)
-        if value_facts.rank(input) not in (2, 3) or not value_facts.same_shape(input, skip):
-            return result.fail("input and skip are not 2-D or 3-D of one shape", [input, skip])
+        op_type = (
+            "SkipSimplifiedLayerNormalization" if self._simplified else "SkipLayerNormalization"
+        )
+        refused = cpu_kernels.skip_normalization(
+            op_type, value_facts.tensor_dtype(input), value_facts.rank(input)
+        )
+        if refused is not None:
+            return result.fail(refused, input)
+        if not value_facts.same_shape(input, skip):
+            return result.fail("input and skip do not have one shape", [input, skip])
         node = normalized.producer()
         assert node is not None
         if not _normalizes_last_axis(node, input):

@@ -207,4 +207,4 @@ def test_kv_cache_with_batch_and_sequence_maybe_over_1_is_refused(
     model = ir.from_proto(_kv_cache_model("B"))
     assert sdpa.fuse_sdpa(model) == 1
     assert gqa.fuse_gqa(model, debug=True) == 0
-    assert "KV cache with batch and sequence" in capsys.readouterr().out
+    assert "a past with batch and new sequence length" in capsys.readouterr().out
