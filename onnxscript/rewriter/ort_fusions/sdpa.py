@@ -102,12 +102,13 @@ class SDPA(RewriteRuleClassBase):
         if kv_heads != value_facts.static_dim(grouped_source(v, heads)[0], 1):
             return result.fail("keys and values do not have the same heads", [k, v])
         # sdpa_via_mha completes whatever SDPA no other fusion takes, as MultiHeadAttention
-        # of 4-D keys and values: onnxruntime's CPU kernel must run that
+        # without past (keys and values 3-D when the value head size is not the key's):
+        # onnxruntime's CPU kernel must run that
         refused = cpu_kernels.multi_head_attention(
             value_facts.tensor_dtype(q),
             num_heads=heads,
             hidden=heads * head_size,
-            kv_layout="BNSH",
+            kv_layout="BSD",
             v_head_size=value_facts.static_dim(v, 3),
         )
         if refused is not None:

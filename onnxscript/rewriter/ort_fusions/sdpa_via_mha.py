@@ -40,6 +40,10 @@ class SDPAImplementation(RewriteRuleClassBase):
             op.Transpose(q, perm=[0, 2, 1, 3]), op.Constant(value_ints=[0, 0, heads * head_size])
         )
         key, value = repeat_heads(op, k, heads), repeat_heads(op, v, heads)
+        v_head = value_facts.static_dim(v, 3) or head_size
+        if v_head != head_size:  # 4-D keys and values must have one shape: both 3-D
+            key = _to_bsd(op, key, heads * head_size)
+            value = _to_bsd(op, value, heads * v_head)
         bias = attention_bias(op, mask, y) if mask is not None else None
         out = op.MultiHeadAttention(
             query,
@@ -53,9 +57,14 @@ class SDPAImplementation(RewriteRuleClassBase):
             _domain=MS_DOMAIN,
         )
         out4 = op.Transpose(
-            op.Reshape(out, op.Constant(value_ints=[0, 0, heads, head_size])), perm=[0, 2, 1, 3]
+            op.Reshape(out, op.Constant(value_ints=[0, 0, heads, v_head])), perm=[0, 2, 1, 3]
         )
         return zero_masked_rows(op, out4, mask, y, keep_heads_axis=True)
+
+
+def _to_bsd(op: Any, x: Any, hidden: int) -> Any:
+    """``x [B, H, L, D]`` as ``[B, L, H * D]``."""
+    return op.Reshape(op.Transpose(x, perm=[0, 2, 1, 3]), op.Constant(value_ints=[0, 0, hidden]))
 
 
 def scale_attributes(y: ir.Value) -> dict[str, float]:
