@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import onnx_ir as ir
 
+from onnxscript.ir_utils import value_facts
 from onnxscript.ir_utils.value_facts import constant_ints, same_dim, same_shape
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_context import MatchContext
@@ -54,12 +55,12 @@ class MaterializeReshapeShape(RewriteRuleClassBase):
         self._target = None
         if same_shape(data, reshaped):
             return result
-        if reshaped.shape is None:
+        result_dims = value_facts.dims(reshaped)
+        if result_dims is None:
             return result.fail("the result's shape is not known", reshaped)
         if constant_ints(shape) is not None:
             return result.fail("the shape is a constant already", shape)
-        input_dims = list(data.shape) if data.shape is not None else None
-        self._target = materialized_shape(list(reshaped.shape), input_dims)
+        self._target = materialized_shape(result_dims, value_facts.dims(data))
         if self._target is None:
             return result.fail("the result has too many symbolic dims", reshaped)
         numbers, allowzero = self._target
