@@ -8,23 +8,21 @@ from collections.abc import Sequence
 import onnx_ir as ir
 
 from onnxscript.inference import InferenceError
+from onnxscript.ir_utils import value_facts
 
 Dim = int | ir.SymbolicDim
 
 
 def dims(value: ir.Value | None) -> list[Dim] | None:
-    """The dims of ``value``'s shape, or None when its rank is unknown."""
-    if value is None or value.shape is None:
+    """The dims of a tensor ``value``'s shape, or None when its rank is unknown or it is
+    not a tensor (``value_facts``: a sequence or an optional has no dims)."""
+    if value is None or value.shape is None or not value_facts.is_tensor(value):
         return None
     return list(value.shape.dims)
 
 
 def unknown() -> ir.SymbolicDim:
     return ir.SymbolicDim(None)
-
-
-def is_known(dim: Dim) -> bool:
-    return isinstance(dim, int) or dim.value is not None
 
 
 def broadcast_dim(a: Dim, b: Dim) -> Dim:
@@ -84,7 +82,6 @@ __all__ = [
     "broadcast",
     "broadcast_dim",
     "dims",
-    "is_known",
     "normalize_axis",
     "product",
     "unknown",
