@@ -92,6 +92,21 @@ def test_constants_by_value_rank_and_tolerance():
     assert results(lambda op, x: op.Mul(x, x)) == [False, False, False, True]
 
 
+def test_constants_that_are_not_numbers_or_not_constants_do_not_match():
+    """A string constant is not the number 1 (no error comparing them), and a graph
+    input's initializer is a default the caller may override, not a constant."""
+    model = _model(
+        HEADER + "g (string[1] x, float[1] y, float[1] w) => (string[1] a, float[1] b) "
+        "<float[1] w = {1.0}> {"
+        ' s = Constant <value_strings = ["1"]> ()'
+        " a = custom.Join(x, s) b = Mul(y, w) }"
+    )
+    joined = pattern.Pattern(lambda op, x: op.Join(x, 1.0, _domain="custom"))
+    _, join, mul = list(model.graph)
+    assert not joined.match(model, model.graph, join)
+    assert not pattern.Pattern(lambda op, x: op.Mul(x, 1.0)).match(model, model.graph, mul)
+
+
 def test_or_value_binds_the_tag_of_the_alternative_met():
     model = _model(
         HEADER + "g (float[2] x, float[2] s) => (float[2] a, float[2] b, float[2] c) {"
