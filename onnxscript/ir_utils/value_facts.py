@@ -68,9 +68,12 @@ def is_tensor(value: ir.Value | None) -> bool:
 
 
 def _tensor_shape(value: ir.Value | None) -> ir.Shape | None:
-    if value is None or value.shape is None or not is_tensor(value):
+    if value is None:
         return None
-    return value.shape
+    shape, value_type = value.shape, value.type  # is_tensor, inlined: rules call it often
+    if shape is None or (value_type is not None and not isinstance(value_type, ir.TensorType)):
+        return None
+    return shape
 
 
 def tensor_dtype(value: ir.Value | None) -> ir.DataType | None:
@@ -90,7 +93,10 @@ def is_float(value: ir.Value | None) -> bool:
 
 def constant_tensor(value: ir.Value | None) -> ir.TensorProtocol | None:
     """The tensor ``value`` always holds, or None (see the module's policy)."""
-    if value is None or value.is_graph_input() or not is_tensor(value):
+    if value is None or value.is_graph_input():
+        return None
+    value_type = value.type  # is_tensor, inlined: rules call it often
+    if value_type is not None and not isinstance(value_type, ir.TensorType):
         return None
     if value.const_value is not None:
         return value.const_value
