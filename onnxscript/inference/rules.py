@@ -78,10 +78,53 @@ def same_as_input(node: ir.Node, version: int) -> None:
     _set(node.outputs[0], _dtype(node), dims(source))
 
 
+_LEGACY_BROADCAST = dict.fromkeys(
+    ("Add", "Sub", "Mul", "Div", "Pow", "And", "Or", "Xor", "Equal", "Greater", "Less"), 7
+)
+"""Ops whose broadcasting before the given opset was one-way: ``B`` onto ``A`` with the
+``broadcast`` attribute (the result shaped like ``A``), else inputs of one shape."""
+
+_SAME_SHAPE = dict.fromkeys(("Max", "Min", "Sum", "Mean"), 8)
+"""Ops whose inputs before the given opset all have one shape (no broadcasting)."""
+
+
+def _broadcast_dims(node: ir.Node, version: int) -> list[Dim] | None:
+    """The result's dims of an elementwise op, as its opset broadcasts: numpy-style from
+    opset 7 (8 for Max, Min, Sum, Mean); before, ``A``'s shape or one shape for all."""
+    shapes = [dims(v) for v in node.inputs if v is not None]
+    if node.op_type == "PRelu":  # the slope broadcasts to X, one way, in every opset
+        return shapes[0] if shapes else None
+    legacy = version < _LEGACY_BROADCAST.get(node.op_type, 0)
+    if legacy and _int_attr(node, "broadcast", 0):
+        return shapes[0] if shapes else None
+    if legacy or version < _SAME_SHAPE.get(node.op_type, 0):
+        return _one_shape(shapes, node.op_type, version)
+    return broadcast(shapes)
+
+
+def _one_shape(shapes: list[list[Dim] | None], op: str, version: int) -> list[Dim] | None:
+    """The shape all ``shapes`` must have (an op without broadcasting): the first one
+    when all are known equal, dims unknown where they are not known equal."""
+    if not shapes or any(s is None for s in shapes):
+        return None
+    first = shapes[0]
+    assert first is not None
+    if any(s is not None and len(s) != len(first) for s in shapes):
+        raise InferenceError(f"{op}-{version} takes inputs of one shape (no broadcasting)")
+    result: list[Dim] = []
+    for index, dim in enumerate(first):
+        found = {s[index] for s in shapes if s is not None and isinstance(s[index], int)}
+        if len(found) > 1:
+            raise InferenceError(f"{op}-{version} takes inputs of one shape (no broadcasting)")
+        same = all(s is not None and s[index] == dim for s in shapes)
+        result.append(dim if same else (found.pop() if found else unknown()))
+    return result
+
+
 def elementwise(node: ir.Node, version: int) -> None:
     """Broadcasting ops whose output has the inputs' element type."""
     dtype = next((v.dtype for v in node.inputs if v is not None and v.dtype), None)
-    _set(node.outputs[0], dtype, broadcast([dims(v) for v in node.inputs]))
+    _set(node.outputs[0], dtype, _broadcast_dims(node, version))
 
 
 def predicate(node: ir.Node, version: int) -> None:
@@ -90,7 +133,7 @@ def predicate(node: ir.Node, version: int) -> None:
 
 
 def comparison(node: ir.Node, version: int) -> None:
-    _set(node.outputs[0], ir.DataType.BOOL, broadcast([dims(v) for v in node.inputs]))
+    _set(node.outputs[0], ir.DataType.BOOL, _broadcast_dims(node, version))
 
 
 def where(node: ir.Node, version: int) -> None:

@@ -15,6 +15,7 @@ import pytest
 from onnx import TensorProto, helper
 
 from onnxscript import optimizer
+from onnxscript.inference import InferenceError
 from onnxscript.inference.infer import infer_node
 from onnxscript.testing.node_tests import _collect
 from tests.helpers import assert_transform_keeps_results
@@ -279,3 +280,34 @@ def test_a_loop_carried_value_has_the_shapes_its_first_value_and_body_agree_on()
     for trips in (0, 1, 2):
         feeds = {"X": np.ones(3, np.float32), "M": np.array(trips, np.int64)}
         assert_transform_keeps_results(model, optimized, feeds)
+
+
+def test_broadcasting_follows_the_opset():
+    """numpy-style broadcasting from opset 7 (8 for Max, Min, Sum, Mean); before, ``B``
+    onto ``A`` with ``broadcast=1``, else inputs of one shape."""
+    a, b = _value([2, 3]), _value([3], name="b")
+    assert _shape(_infer("Add", [a, b], version=7)[0]) == [2, 3]
+    assert _shape(_infer("Add", [a, b], version=6, broadcast=1)[0]) == [2, 3]
+    assert _shape(_infer("Max", [a, _value([2, 3], name="c")], version=7)[0]) == [2, 3]
+    assert _shape(_infer("Max", [a, _value([1, 3], name="c")], version=8)[0]) == [2, 3]
+    with pytest.raises(InferenceError, match="one shape"):
+        _infer("Min", [_value([1]), a], version=7)
+    with pytest.raises(InferenceError, match="one shape"):
+        _infer("Equal", [a, _value([1, 3], name="c")], version=6)
+
+
+def test_min_before_opset_8_is_not_given_a_broadcast_shape():
+    """Min-6 does not broadcast: onnx's checker infers its result shaped like its inputs;
+    a broadcast shape written on it would contradict the checker."""
+    model = _model(
+        """<ir_version: 3, opset_import: ["" : 7]>
+        g (float[2,3] x) => (float[1] y) {
+          c2 = Constant<value=float[1] {0.5}>()
+          m3 = Max(x, c2)
+          c4 = Constant<value=float[1] {0}>()
+          m5 = Min(c4, m3)
+          c6 = Constant<value=float {-1}>()
+          y = Max(m5, c6) }"""
+    )
+    optimized = optimizer.optimize(model)
+    onnx.checker.check_model(optimized, full_check=True)
