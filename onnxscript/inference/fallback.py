@@ -70,9 +70,11 @@ def _named_node_proto(node: ir.Node) -> onnx.NodeProto:
 
 
 def _type_proto(value: ir.Value) -> onnx.TypeProto:
+    """``value``'s type with its shape: a tensor's, or the element's of a sequence or an
+    optional (where onnx_ir keeps it, and onnx reads it)."""
     proto = onnx.TypeProto()
     ir.serde.serialize_type_into(proto, value.type)  # type: ignore[arg-type]
-    if value.shape is not None and proto.HasField("tensor_type"):
+    if value.shape is not None:
         ir.serde.serialize_shape_into(proto, value.shape)
     return proto
 

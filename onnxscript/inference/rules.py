@@ -72,8 +72,10 @@ def same_as_input(node: ir.Node, version: int) -> None:
     Identity of a sequence or optional gives the same type, not a tensor."""
     source = node.inputs[0]
     if source is not None and source.type is not None and _dtype(node) is None:
-        if node.op_type == "Identity" and node.outputs[0].type is None:
-            node.outputs[0].type = source.type
+        out = node.outputs[0]
+        if node.op_type == "Identity" and out.type is None:
+            out.type = source.type
+            out.shape = source.shape if out.shape is None else out.shape  # its elements'
         return
     _set(node.outputs[0], _dtype(node), dims(source))
 
