@@ -1,10 +1,12 @@
 """An all-zero constant bias dropped from Conv, ConvTranspose, QLinearConv and Gemm
-(the bias is optional: omitting it adds nothing)."""
+(the bias is optional: omitting it adds nothing), where the op's schema at the model's
+opset has the bias optional (Gemm's ``C`` is required before opset 11)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from onnxscript import schemas
 from onnxscript.ir_utils.value_facts import constant_array
 from onnxscript.rewriter.class_rules import RewriteRuleClassBase
 from onnxscript.rewriter.match_result import MatchResult
@@ -29,6 +31,9 @@ class _RemoveOptionalBias(RewriteRuleClassBase):
         array = constant_array(bias, max_size=None)
         if array is None or array.any():
             return result.fail("Bias is not all zeros.", bias or node)
+        facts = schemas.op_facts(node.domain, self._op_type, context.opset(node.domain))
+        if facts is None or facts.inputs[index].option != schemas.OPTIONAL:
+            return result.fail("the bias is a required input at this opset", node)
         return result
 
     def rewrite(self, op: Any, out: Any, **_: Any) -> Any:

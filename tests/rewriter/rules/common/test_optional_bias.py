@@ -51,3 +51,12 @@ def test_bias_input_kept() -> None:
   z = Conv(x, w, cb) }"""
     result = check_rule(text, [remove_optional_bias_from_conv_rule])
     assert len(result.graph.node[0].input) == 3
+
+
+@pytest.mark.parametrize(("opset", "count"), [(10, 3), (11, 2)])
+def test_gemm_bias_is_required_before_opset_11(opset: int, count: int) -> None:
+    """Gemm's C is optional from opset 11: before, a zero C stays."""
+    result = check_rule(
+        GEMM.replace("{B}", "{0,0,0}"), [remove_optional_bias_from_gemm_rule], opset=opset
+    )
+    assert len(result.graph.node[0].input) == count
