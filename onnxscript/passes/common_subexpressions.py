@@ -11,6 +11,7 @@ import onnx_ir as ir
 
 from onnxscript.ir_utils.graphs import model_graphs, nested_graphs
 from onnxscript.ir_utils.metadata import carry_metadata
+from onnxscript.unique_names import first_free
 
 _RANDOM = frozenset(
     {"RandomUniform", "RandomNormal", "RandomUniformLike", "RandomNormalLike", "Multinomial"}
@@ -114,7 +115,9 @@ def _merge(graph: ir.Graph, kept: ir.Node, node: ir.Node) -> None:
 
 def _as_output(graph: ir.Graph, node: ir.Node, old: ir.Value, new: ir.Value) -> ir.Value:
     if new.is_graph_output() or new.is_graph_input():
-        identity = ir.Node("", "Identity", [new], name=f"{node.name or 'cse'}_identity")
+        taken = {n.name for n in graph if n.name}  # node names are unique in a graph
+        node_name = first_free(f"{node.name or 'cse'}_identity", taken)
+        identity = ir.Node("", "Identity", [new], name=node_name)
         carry_metadata(identity, node)
         graph.insert_before(node, identity)
         result = identity.outputs[0]

@@ -13,7 +13,7 @@ from onnx import TensorProto, helper
 
 from onnxscript import optimizer
 from onnxscript.passes.call_expansion import expand_call
-from tests.helpers import assert_same_results, fuzz_settings
+from tests.helpers import assert_same_results, assert_transform_keeps_results, fuzz_settings
 
 F = TensorProto.FLOAT
 
@@ -193,6 +193,36 @@ def test_common_subexpressions_are_computed_once():
     cleaned = optimizer.eliminate_common_subexpressions(model)
     assert _ops(cleaned).count("Relu") == 1
     assert _ops(cleaned).count("RandomNormalLike") == 2
+
+
+def test_repeated_graph_outputs_get_identities_of_distinct_node_names():
+    """Two repeated Shapes that are graph outputs of an unnamed node's result: each kept
+    output is an Identity, and onnxruntime refuses two nodes of one name."""
+    nodes = [
+        helper.make_node("Relu", ["x"], ["y"]),
+        helper.make_node("Shape", ["y"], ["s1"]),
+        helper.make_node("Shape", ["y"], ["s2"]),
+        helper.make_node("Shape", ["x"], ["t1"]),
+        helper.make_node("Shape", ["x"], ["t2"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", F, ["N"])],
+        [
+            helper.make_tensor_value_info("y", F, ["N"]),
+            *(
+                helper.make_tensor_value_info(n, TensorProto.INT64, [1])
+                for n in ("s1", "s2", "t1", "t2")
+            ),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 10
+    cleaned = optimizer.eliminate_common_subexpressions(model)
+    names = [n.name for n in cleaned.graph.node if n.name]
+    assert len(names) == len(set(names)) and _ops(cleaned).count("Identity") == 2
+    assert_transform_keeps_results(model, cleaned, {"x": np.ones(3, np.float32)})
 
 
 def test_unused_nodes_and_functions_are_removed():
