@@ -458,6 +458,8 @@ def split_to_sequence(node: ir.Node, op: Any, state: OptimizerState) -> ReturnVa
         sizes = [int(s) for s in given]
     elif isinstance(length, int) and length > 0:
         chunk = 1 if given is None else int(given)
+        if chunk <= 0:
+            return None  # no chunks of that size: onnxruntime reports it, not the optimizer
         sizes = [min(chunk, length - start) for start in range(0, length, chunk)]
     else:
         return None

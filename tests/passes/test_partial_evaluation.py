@@ -12,6 +12,7 @@ import onnx.parser
 import onnx_ir as ir
 import pytest
 
+from onnxscript import optimizer
 from onnxscript.optimizer import _constant_folding as cf
 from onnxscript.passes import partial_evaluation as pe
 from onnxscript.passes.constant_folding import FoldConstantsPass
@@ -234,3 +235,21 @@ def test_replacement_holds_outputs_and_nodes() -> None:
     replacement = cf.Replacement(node.outputs, [node])
     assert list(replacement.new_outputs) == list(node.outputs)
     assert list(replacement.new_nodes) == [node]
+
+
+def test_split_to_sequence_of_chunk_zero_is_left_alone() -> None:
+    """A scalar split of 0 splits nothing (onnxruntime refuses the node): the optimizer
+    leaves it as it is instead of failing."""
+    x = onnx.helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [4, 2])
+    n = onnx.helper.make_tensor_value_info("n", onnx.TensorProto.INT64, [])
+    zero = onnx.helper.make_tensor("s", onnx.TensorProto.INT64, [], [0])
+    nodes = [
+        onnx.helper.make_node("Constant", [], ["s"], value=zero),
+        onnx.helper.make_node("SplitToSequence", ["x", "s"], ["q"]),
+        onnx.helper.make_node("SequenceLength", ["q"], ["n"]),
+    ]
+    graph = onnx.helper.make_graph(nodes, "g", [x], [n])
+    model = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 18)])
+    optimized = optimizer.optimize(model)
+    assert [node.op_type for node in optimized.graph.node] == ["SplitToSequence", "SequenceLength"]
+    onnx.checker.check_model(optimized)  # onnx's shape inference refuses the split of 0
