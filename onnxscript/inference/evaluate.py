@@ -62,18 +62,31 @@ def evaluate_node(
     arrays = _input_arrays(node, input_size_limit)
     if arrays is None:
         return None
-    kernel = _KERNELS.get(node.op_type)
-    try:
-        results = kernel(node, arrays) if kernel is not None else None
-        if results is None:
+    results = _kernel_results(node, arrays)
+    if results is None:
+        try:
             results = _reference(node, arrays, opset_version)
-    except Exception:  # an op the inputs do not fit is left for the runtime to report
-        return None
+        except Exception:  # an op the inputs do not fit is left for the runtime to report
+            return None
     if results is None or not all(_is_tensor_array(r) for r in results):
         return None  # a sequence (a list), an empty optional (None), another object
     if any(r.size > output_size_limit for r in results):
         return None
     return [tensor_of(r) for r in results]
+
+
+def _kernel_results(node: ir.Node, arrays: list[Any]) -> list[np.ndarray] | None:
+    """The numpy fast path's results, or None to defer to onnx.reference: when the op has
+    no kernel, or the kernel does not take these inputs (``Range`` of one-element limits,
+    which onnx.reference and onnxruntime read as scalars)."""
+    kernel = _KERNELS.get(node.op_type)
+    if kernel is None:
+        return None
+    try:
+        with np.errstate(all="ignore"):  # IEEE results (x / 0 is inf), as the runtime's
+            return kernel(node, arrays)
+    except Exception:
+        return None
 
 
 def _outputs_are_tensors(node: ir.Node, version: int) -> bool:

@@ -124,3 +124,15 @@ def test_string_results_are_string_tensors():
         assert result is not None and result.dtype == ir.DataType.STRING
         proto = ir.serde.serialize_tensor(result)  # an ir.Tensor of STRING cannot be
         assert onnx.numpy_helper.to_array(proto).tolist()[:2] == ["a", "bc"]
+
+
+def test_a_kernel_that_does_not_take_its_inputs_defers_to_the_reference():
+    """numpy's arange takes no one-element limit; onnx.reference (and onnxruntime) read
+    it as the scalar it holds."""
+    inputs = [
+        _const(np.array(0, np.int64), "start"),
+        _const(np.array([3], np.int64), "limit"),
+        _const(np.array(1, np.int64), "delta"),
+    ]
+    (result,) = evaluate_node(_node("Range", inputs), 18) or [None]
+    assert result is not None and result.numpy().tolist() == [0, 1, 2]
