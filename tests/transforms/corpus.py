@@ -9,10 +9,13 @@ fixed sample (:func:`ci_corpus`); the full run everything (:func:`full_corpus`).
 from __future__ import annotations
 
 import functools
+import json
 import warnings
 import zlib
 from collections import Counter
 from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -136,6 +139,41 @@ def full_corpus(
     }
 
 
+def write_corpus(
+    out: Path, mutants: int, family_seeds: int, full: bool = True
+) -> list[dict[str, Any]]:
+    """Write the full corpus into ``out/cases/<index>`` (``harness.write_case``'s layout)
+    with ``out/manifest.json`` (folder, name, source, transforms of each case) and
+    ``out/discarded.json`` (the mutants discarded, by reason); returns the manifest."""
+    discarded: Counter[str] = Counter()
+    sources = full_corpus(mutants, family_seeds, discarded)
+    manifest: list[dict[str, Any]] = []
+    for source, cases in sources.items():
+        for case in cases:
+            folder = out / "cases" / f"{len(manifest):05d}"
+            harness.write_case(case, folder)
+            manifest.append(
+                {
+                    "folder": str(folder),
+                    "name": case.name,
+                    "source": source,
+                    "transforms": harness.transforms_for(case, full=full),
+                    "rows": [harness.row_of(case, t) for t in harness.transforms_for(case, full)],
+                    "nodes": len(case.model.graph.node),
+                }
+            )
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    (out / "discarded.json").write_text(json.dumps(dict(discarded)))
+    return manifest
+
+
+def read_case(entry: dict[str, Any]) -> Case:
+    """A case written by :func:`write_corpus`, under its corpus name."""
+    case = node_tests.load(Path(entry["folder"]))
+    case.name = entry["name"]
+    return case
+
+
 __all__ = [
     "ci_corpus",
     "family_cases",
@@ -144,4 +182,6 @@ __all__ = [
     "key",
     "mutant_cases",
     "node_cases",
+    "read_case",
+    "write_corpus",
 ]

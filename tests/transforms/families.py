@@ -286,6 +286,7 @@ def slices(g: Builder) -> None:
 
 
 def min_max(g: Builder) -> None:
+    g.at_least(8)  # Min/Max broadcast from opset 8
     elem = int(g.pick([T.FLOAT, T.FLOAT, T.DOUBLE, T.INT32, T.INT64]))
     if elem not in FLOAT_TYPES:
         g.at_least(12)

@@ -17,7 +17,9 @@ not). For one case and one transform, :func:`judge` answers with an :class:`Outc
 - ``timeout``: the transform did not finish in time;
 - ``ort-no-kernel``: not a failure: the model is valid (checker) but onnxruntime has no
   kernel for one of its standard ops at that opset (a version conversion up to an opset
-  onnxruntime 1.32 does not implement for that op).
+  onnxruntime 1.32 does not implement for that op);
+- ``ort-bug``: not a failure: onnxruntime fails on the (checker-clean) model with one of
+  its own bugs recorded in ``known.ORT_FAILURES`` with the evidence.
 
 Where onnxruntime computes different outputs on two runs of the model before the
 transform (its training-mode BatchNormalization on some inputs, random ops), only the
@@ -60,6 +62,7 @@ KINDS = (
     "ok",
     "refused",
     "ort-no-kernel",
+    "ort-bug",
     "internal-error",
     "checker-regression",
     "ort-failure",
@@ -98,7 +101,9 @@ def feeds_of(proto: onnx.ModelProto, inputs: Sequence[Any]) -> dict[str, Any]:
 def _ort_value(value: Any) -> Any:
     if isinstance(value, list):
         return [np.asarray(v) for v in value]
-    return value
+    if value is None or isinstance(value, dict):
+        return value
+    return np.asarray(value)  # onnxruntime takes no numpy scalars
 
 
 def run_all(sess: Any, proto: onnx.ModelProto, case: Case) -> list[list[Any]]:
@@ -179,6 +184,8 @@ def _plain(value: Any) -> Any:
     array = np.asarray(value)
     if array.dtype.kind in "OSU":
         return array.astype(str)
+    if array.dtype.name.startswith("float8"):  # onnxruntime gives float8 as its bytes
+        return array.view(np.uint8)
     return array
 
 
@@ -210,12 +217,45 @@ def check_full(proto: onnx.ModelProto) -> str | None:
     return None
 
 
+RANDOM_OPS = {
+    "RandomNormal",
+    "RandomUniform",
+    "RandomNormalLike",
+    "RandomUniformLike",
+    "Multinomial",
+    "Bernoulli",
+}
+
+
+def _nondeterministic(graph: onnx.GraphProto) -> str | None:
+    """Why onnxruntime's outputs of the graph may differ between runs (random ops; a
+    training-mode Dropout or BatchNormalization, whose onnxruntime kernel is not
+    repeatable), or None."""
+    for node in graph.node:
+        attrs = {a.name: a for a in node.attribute}
+        if node.op_type in RANDOM_OPS:
+            return f"{node.op_type} is random"
+        if node.op_type == "Dropout" and len(node.input) >= 3 and node.input[2]:
+            return "a Dropout with a training_mode input"
+        if node.op_type == "BatchNormalization" and "training_mode" in attrs:
+            if attrs["training_mode"].i:
+                return "a training-mode BatchNormalization (onnxruntime's is not repeatable)"
+        for attr in node.attribute:
+            for sub in [attr.g] if attr.HasField("g") else list(attr.graphs):
+                found = _nondeterministic(sub)
+                if found:
+                    return found
+    return None
+
+
 def reference(case: Case) -> Reference:
     checker = check_full(case.model)
     try:
         sess = session(case.model)
         outputs = run_all(sess, case.model, case)
-        unstable = mismatch(run_all(session(case.model), case.model, case)[0], outputs[0], 0, 0)
+        unstable = _nondeterministic(case.model.graph) or mismatch(
+            run_all(session(case.model), case.model, case)[0], outputs[0], 0, 0
+        )
     except Exception as error:  # onnxruntime cannot load or run it: outputs not judged
         return Reference(checker is None, checker or "", False, _short(error), [], None)
     deviation = None
@@ -347,13 +387,13 @@ def judge_result(case: Case, name: str, after: onnx.ModelProto, ref: Reference) 
     try:
         sess = session(after)
     except Exception as error:  # the transform broke loading
-        if _no_kernel(error, after, name):
+        if _no_kernel(error, case, after, name):
             return Outcome(case.name, name, "ort-no-kernel", _short(error))
-        return Outcome(case.name, name, "ort-failure", "load: " + _short(error))
+        return _ort_failure(case, name, after, "load: " + _short(error))
     try:
         outputs = run_all(sess, after, case)
     except Exception as error:  # or running
-        return Outcome(case.name, name, "ort-failure", "run: " + _short(error))
+        return _ort_failure(case, name, after, "run: " + _short(error, 1000))
     for k, (got, before) in enumerate(zip(outputs, ref.outputs)):
         found = mismatch(got, before, case.rtol, case.atol, step.fuses, bool(ref.unstable))
         if found is None:
@@ -364,13 +404,25 @@ def judge_result(case: Case, name: str, after: onnx.ModelProto, ref: Reference) 
     return Outcome(case.name, name, "ok")
 
 
-def _no_kernel(error: Exception, proto: onnx.ModelProto, name: str) -> bool:
-    """A version conversion wrote a valid model (checker) that onnxruntime refuses for
-    want of a kernel of a standard op at the target opset."""
+def _no_kernel(error: Exception, case: Case, proto: onnx.ModelProto, name: str) -> bool:
+    """A version conversion wrote a valid model (the full checker passes) that onnxruntime
+    refuses for want of a kernel of a standard op at the target opset (Swish-24, Clip-6 on
+    double, Optional-28...)."""
     found = re.search(r"Could not find an implementation for (\w+)\(", str(error))
-    if not name.startswith(CONVERT) or not found or not onnx.defs.has(found.group(1)):
+    if not row_of(case, name).startswith("convert_version") or not found:
         return False
-    return check_full(proto) is None
+    return onnx.defs.has(found.group(1)) and check_full(proto) is None
+
+
+def _ort_failure(case: Case, name: str, after: onnx.ModelProto, detail: str) -> Outcome:
+    """An ``ort-bug`` where onnxruntime fails on a checker-clean model with a recorded bug
+    of its own, else an ``ort-failure``."""
+    from tests.transforms.known import ORT_FAILURES
+
+    for pattern in ORT_FAILURES:
+        if re.search(pattern, detail) and check_full(after) is None:
+            return Outcome(case.name, name, "ort-bug", detail)
+    return Outcome(case.name, name, "ort-failure", detail)
 
 
 def _matches_spec(
@@ -415,7 +467,7 @@ def row_of(case: Case, name: str) -> str:
     return "convert_version up" if int(name[len(CONVERT) :]) > source else "convert_version down"
 
 
-COLUMNS = ("cases", "ok", "refused", *FAILURES, "ort-no-kernel", "ort deviates")
+COLUMNS = ("cases", "ok", "refused", *FAILURES, "ort-no-kernel", "ort-bug", "ort deviates")
 
 
 def table(rows: dict[str, Counter[str]]) -> str:
