@@ -186,13 +186,13 @@ def judge_worker(out: Path, part: int, parts: int) -> None:
                 result: dict[str, Any] = {"index": index, "case": entry["name"]}
                 result |= {"transform": name, "row": row, "source": entry["source"]}
                 for side in ("ours", "ref"):
-                    base = out / side / f"{index:05d}" / name.replace(":", "_")
-                    if base.with_suffix(".json").exists():
-                        kind, detail = _kind_of_error(
-                            json.loads(base.with_suffix(".json").read_text())
-                        )
-                    elif base.with_suffix(".onnx").exists():
-                        after = onnx.load(str(base.with_suffix(".onnx")))
+                    folder = out / side / f"{index:05d}"
+                    stem = name.replace(":", "_")  # "onnx_fusions.fuse": no with_suffix
+                    error_file, model_file = folder / f"{stem}.json", folder / f"{stem}.onnx"
+                    if error_file.exists():
+                        kind, detail = _kind_of_error(json.loads(error_file.read_text()))
+                    elif model_file.exists():
+                        after = onnx.load(str(model_file))
                         outcome = harness.judge_result(case, name, after, ref)
                         kind, detail = outcome.kind, outcome.detail
                     else:

@@ -25,6 +25,8 @@ import pytest
 
 from onnxscript.testing.node_tests import Case
 from tests.transforms import corpus, harness, known
+from tests.transforms.families import family_case
+from tests.transforms.mutants import mutate
 from tests.transforms.transform_list import TRANSFORMS
 
 SOURCES = ("node", "family", "mutant", "export")
@@ -80,10 +82,21 @@ def test_transform_keeps_what_the_model_computes(source: str, row: str) -> None:
     assert not failures, f"{len(failures)} of {judged} judged:\n" + "\n".join(failures)
 
 
+def _base_case(name: str) -> Case:
+    if "#" in name:
+        family, seed = name.split("#")
+        return family_case(family, int(seed))
+    return next(c for c in corpus.node_cases() if c.name == name)
+
+
 def _reproducer(bug: known.KnownBug) -> Case:
     if bug.model.startswith("node:"):
-        name = bug.model[len("node:") :]
-        return next(c for c in corpus.node_cases() if c.name == name)
+        return _base_case(bug.model[len("node:") :])
+    if bug.model.startswith("mutant:"):
+        name, chains, probes = bug.model[len("mutant:") :].split("/")
+        base, seed = name.rsplit("~m", 1)
+        mutant, _ = mutate(_base_case(base), int(seed), chains=int(chains), probes=int(probes))
+        return mutant
     model = onnx.parser.parse_model(bug.model)
     rng = np.random.default_rng(0)
     inputs = []
