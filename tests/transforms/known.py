@@ -47,21 +47,6 @@ class KnownBug:
 
 KNOWN_BUGS: tuple[KnownBug, ...] = (
     KnownBug(
-        item="6",
-        name="clip-down-absent-bound-written-infinite",
-        transform="convert_version:10",
-        model="""<ir_version: 8, opset_import: ["" : 13]>
-g (float[3] X) => (float[3] Y) {
-  lo = Constant<value=float {1}>()
-  Y = Clip(X, lo)
-}""",
-        inputs={"X": [float("inf"), 0.5, 2.0]},
-        kind="wrong-output",
-        cases=r"^(relu_clip|min_max_clip)#\d+(~m\d+)?$",
-        detail=r"largest difference inf",
-        transforms=r"convert_version:.*",
-    ),
-    KnownBug(
         item="new",
         name="int64-div-folded-through-float",
         transform="fold_constants",

@@ -175,10 +175,29 @@ def _clip_to_inputs(rewrite: Rewrite) -> None:
     rewrite.set_input(2, rewrite.const(_in_type(high, dtype)))
 
 
-def _clip_bound(rewrite: Rewrite, index: int, name: str, absent: float) -> float:
-    """Clip-11's bound ``index`` as Clip-6's float32 attribute value, or the step fails."""
+_CLIP_6_RANGE = {
+    ir.DataType.FLOAT: _FLOAT32_MAX,
+    ir.DataType.FLOAT16: float(np.finfo(np.float16).max),
+}
+"""For each type Clip-6 takes whose largest number a float32 attribute holds: that number.
+Clip-11 without a bound clamps to the type's largest (lowest) number, which is not
+infinite: an infinite input becomes it. Clip-6 with an infinite bound keeps infinities, so
+the absent bound is written as that number. double's (1.8e308) has no float32 attribute:
+an absent bound of a double Clip is refused."""
+
+
+def _clip_bound(rewrite: Rewrite, index: int, name: str, sign: int) -> float:
+    """Clip-11's bound ``index`` as Clip-6's float32 attribute value, or the step fails.
+    ``sign`` is -1 for the lower bound, 1 for the upper."""
     if rewrite.input(index) is None:
-        return absent  # no bound: an infinite one (Clip-6's default is the float32 range)
+        dtype = rewrite.required_dtype(rewrite.input(0))
+        largest = _CLIP_6_RANGE.get(dtype)
+        if largest is None:
+            rewrite.fail(
+                f"{name} (input {index}) is absent: Clip-11 then clamps {dtype.name.lower()} "
+                "to its own largest numbers, which no float32 attribute of Clip-6 is"
+            )
+        return sign * largest
     array = rewrite.required_constant(index, name)
     if array.size != 1:
         rewrite.fail(f"{name} (input {index}) is not one number")
@@ -202,11 +221,12 @@ def _clip_bound(rewrite: Rewrite, index: int, name: str, absent: float) -> float
 
 def _clip_to_attributes(rewrite: Rewrite) -> None:
     """Clip-11's constant bounds as Clip-6's float32 attributes, the result unchanged: a
-    NaN bound, or one no float32 equals (a double one), is refused; an absent bound is an
-    infinite one; ``min > max`` (every element becomes ``max``; onnxruntime's Clip-6
-    refuses it) is written ``min = max``, which computes the same."""
-    low = _clip_bound(rewrite, 1, "min", -np.inf)
-    high = _clip_bound(rewrite, 2, "max", np.inf)
+    NaN bound, or one no float32 equals (a double one), is refused; an absent bound is the
+    type's largest (lowest) number, which Clip-11 clamps to (``_CLIP_6_RANGE``); ``min >
+    max`` (every element becomes ``max``; onnxruntime's Clip-6 refuses it) is written
+    ``min = max``, which computes the same."""
+    low = _clip_bound(rewrite, 1, "min", -1)
+    high = _clip_bound(rewrite, 2, "max", 1)
     rewrite.drop_input(2)
     rewrite.drop_input(1)
     rewrite.set_attr("min", min(low, high))
@@ -283,7 +303,8 @@ ADAPTERS |= step(
     _clip_to_inputs,
     _clip_to_attributes,
     _UP.format("min/max") + " (an absent one: the float32 range, Clip-6's default)",
-    _DOWN.format("min/max") + " (a float32 number, not NaN; absent: infinite; min > max: max)",
+    _DOWN.format("min/max")
+    + " (a float32 number, not NaN; absent: the type's range; min > max: max)",
 )
 ADAPTERS |= step(
     "DFT", 20, _dft_axis_to_input, _dft_axis_to_attribute, _UP.format("axis"), _DOWN.format("axis")

@@ -166,11 +166,13 @@ def test_clip_min_max(bounds: dict[str, float]):
     inits += [tensor("lo", bounds["min"], np.float32)] if "min" in bounds else []
     new = make([node("Clip", names, ["y"])], [info("x")], [out("y", 3)], 11, inits)
     up, down = pair(old, new, X)
-    assert attrs(the(down, "Clip")) == {"min": -np.inf, **bounds}  # absent: no bound
+    # absent: Clip-11 clamps to the type's lowest number, which Clip-6 is given
+    assert attrs(the(down, "Clip")) == {"min": -FLOAT32_MAX, **bounds}
     # Clip-6 without min clamps to the float32 range: the bound is written out going up
     assert len(the(up, "Clip").input) == 3
 
 
+FLOAT32_MAX = float(np.finfo(np.float32).max)
 CLIP_EDGES = np.array([-np.inf, -5.0, -1.5, 0.0, 1.5, 5.0, np.inf, np.nan], np.float32)
 """Inputs at and beyond the bounds, infinities and NaN."""
 
@@ -192,18 +194,47 @@ def _clip_11(low: float | None, high: float | None, elem: int = FLOAT) -> onnx.M
 )
 def test_clip_bounds_down_to_clip_6_keep_the_result(low: float | None, high: float | None):
     """min > max makes every element max (Clip-13, in onnxruntime and onnx's reference):
-    written as min = max, since onnxruntime's Clip-6 refuses min > max; an absent bound is
-    no bound (infinite; Clip-6's default would clamp infinities to the float32 range)."""
+    written as min = max, since onnxruntime's Clip-6 refuses min > max. An absent bound is
+    the float's lowest (largest) number, as the spec and onnxruntime have it: infinities
+    become that number, so Clip-6 is given it (an infinite Clip-6 bound keeps them; onnx's
+    reference evaluator leaves infinities where Clip-13 has no bound, against the spec)."""
     feeds = {"x": CLIP_EDGES}
     before = _clip_11(low, high)
     after = convert(before, 10)
-    expected = reference(before, feeds)[0]
-    np.testing.assert_array_equal(reference(after, feeds)[0], expected)
+    expected = run(before, feeds)[0]
     np.testing.assert_array_equal(run(after, feeds)[0], expected)
-    if low is not None and high is not None:  # onnxruntime's Clip-13 clamps -inf to the
-        np.testing.assert_array_equal(run(before, feeds)[0], expected)  # float range when absent
+    np.testing.assert_array_equal(reference(after, feeds)[0], expected)
+    if low is None or high is None:
+        assert np.isfinite(expected[[0, 6]]).all()  # the infinities clamped
     clip = attrs(the(after, "Clip"))
     assert clip["min"] <= clip["max"]
+
+
+@pytest.mark.parametrize(
+    ("elem", "largest"),
+    [(FLOAT, FLOAT32_MAX), (TensorProto.FLOAT16, float(np.finfo(np.float16).max))],
+)
+def test_clip_absent_bounds_down_are_the_types_range(elem: int, largest: float) -> None:
+    """An absent bound of a float16 Clip-11 is float16's largest number (65504), which a
+    float32 attribute holds: infinities become it, before and after."""
+    dtype = helper.tensor_dtype_to_np_dtype(elem)
+    feeds = {"x": CLIP_EDGES.astype(dtype)}
+    for low, high in ((None, None), (1.0, None), (None, 1.0)):
+        before = _clip_11(low, high, elem)
+        after = convert(before, 10)
+        clip = attrs(the(after, "Clip"))
+        assert clip == {
+            "min": -largest if low is None else low,
+            "max": largest if high is None else high,
+        }
+        np.testing.assert_array_equal(run(after, feeds)[0], run(before, feeds)[0])
+
+
+def test_clip_absent_bound_of_doubles_is_refused() -> None:
+    """Clip-11 of doubles without a bound clamps to double's range (1.8e308), which no
+    float32 attribute of Clip-6 is (an infinite one would keep infinities)."""
+    with pytest.raises(VersionConversionError, match=r"max .* is absent"):
+        convert(_clip_11(-0.5, None, TensorProto.DOUBLE), 10)
 
 
 @pytest.mark.parametrize(
