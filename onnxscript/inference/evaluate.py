@@ -62,31 +62,121 @@ def evaluate_node(
     arrays = _input_arrays(node, input_size_limit)
     if arrays is None:
         return None
-    results = _kernel_results(node, arrays)
+    try:
+        results = _kernel_results(node, arrays)
+    except _LeftToRuntime:
+        return None
     if results is None:
         try:
             results = _reference(node, arrays, opset_version)
+            if not _exact_in_double(node, arrays, results, opset_version):
+                return None
         except Exception:  # an op the inputs do not fit is left for the runtime to report
             return None
     if results is None or not all(_is_tensor_array(r) for r in results):
         return None  # a sequence (a list), an empty optional (None), another object
     if any(r.size > output_size_limit for r in results):
         return None
-    return [tensor_of(r) for r in results]
+    declared = [_as_declared(r, v) for r, v in zip(results, node.outputs)]
+    if any(r is None for r in declared):
+        return None
+    return [tensor_of(r) for r in declared if r is not None]
+
+
+def _as_declared(result: np.ndarray, value: ir.Value) -> np.ndarray | None:
+    """``result`` of the output's known element type: an integer result of a wider type
+    (onnx.reference's ReduceSumSquare of int32 gives int64) as that type where its values
+    fit; None when it is of another type."""
+    if value.dtype is None or value.dtype == ir.DataType.STRING:
+        return result
+    declared = value.dtype.numpy()
+    if result.dtype == declared:
+        return result
+    if result.dtype.kind in "iu" and np.dtype(declared).kind in "iu":
+        limits = np.iinfo(declared)
+        if result.size == 0 or (result.min() >= limits.min and result.max() <= limits.max):
+            return result.astype(declared)
+    return None
 
 
 def _kernel_results(node: ir.Node, arrays: list[Any]) -> list[np.ndarray] | None:
     """The numpy fast path's results, or None to defer to onnx.reference: when the op has
     no kernel, or the kernel does not take these inputs (``Range`` of one-element limits,
-    which onnx.reference and onnxruntime read as scalars)."""
+    which onnx.reference and onnxruntime read as scalars). ``_LeftToRuntime`` when the
+    node must not be folded at all."""
     kernel = _KERNELS.get(node.op_type)
     if kernel is None:
         return None
     try:
         with np.errstate(all="ignore"):  # IEEE results (x / 0 is inf), as the runtime's
             return kernel(node, arrays)
+    except _LeftToRuntime:
+        raise
     except Exception:
         return None
+
+
+_DOUBLE_EXACT = 2.0**52
+"""Integers up to this magnitude are exact in double (with a margin for the rounding of
+the bound itself)."""
+
+_ACCUMULATING = {
+    "ReduceSum": (0,),
+    "ReduceProd": (0,),
+    "ReduceSumSquare": (0,),
+    "ReduceL1": (0,),
+    "ReduceL2": (0,),
+    "ReduceMean": (0,),
+    "ReduceLogSum": (0,),
+    "ReduceLogSumExp": (0,),
+    "CumSum": (0,),
+    "Pow": (0,),
+    "MatMul": (0, 1),
+    "Einsum": None,
+    "Sum": None,
+    "Mean": None,
+}
+"""Ops that sum or multiply many numbers, and the inputs they do it on (None: all).
+onnxruntime computes several of them on integers through double (``ReduceSum`` of int64
+[2**53 + 1, 2] is 2**53 + 2; ``Pow(3, 39)`` is 3**39 rounded; an overflow saturates), where
+onnx.reference computes exactly or wraps around."""
+
+
+def _exact_in_double(
+    node: ir.Node, arrays: Sequence[Any], results: Sequence[Any], version: int
+) -> bool:
+    """Whether the integer results of an accumulating op (``_ACCUMULATING``) are the same
+    computed exactly and through double: every partial sum and product is within
+    ``_DOUBLE_EXACT``, bounded by running the op on the magnitudes of its operands in
+    double. Other ops and results: True. Gemm of integers (its alpha and beta may cancel
+    the bound's terms) is not folded."""
+    if not any(isinstance(r, np.ndarray) and r.dtype.kind in "iu" for r in results):
+        return True
+    if node.op_type == "Gemm":
+        return False
+    if node.op_type not in _ACCUMULATING:
+        return True
+    operands = _ACCUMULATING[node.op_type]
+    magnitudes = [
+        a
+        if a is None or (operands is not None and i not in operands)
+        else np.abs(a.astype(np.float64))
+        for i, a in enumerate(arrays)
+    ]
+    bounds = _reference(node, magnitudes, version)
+    return all(
+        np.all(np.abs(np.asarray(b, dtype=np.float64)) <= _limit(r))
+        for b, r in zip(bounds, results)
+    )
+
+
+def _limit(result: Any) -> float:
+    """The largest magnitude an accumulated integer result may have to be folded: exact in
+    double and within its type (onnxruntime saturates what overflows, onnx.reference wraps
+    it around)."""
+    if not isinstance(result, np.ndarray) or result.dtype.kind not in "iu":
+        return np.inf
+    return min(_DOUBLE_EXACT, float(np.iinfo(result.dtype).max))
 
 
 def _outputs_are_tensors(node: ir.Node, version: int) -> bool:
@@ -196,13 +286,45 @@ def _cast(node: ir.Node, a: list[Any]) -> list[np.ndarray] | None:
     return [a[0].astype(to.numpy())]
 
 
-def _integer_div(node: ir.Node, a: list[Any]) -> list[np.ndarray] | None:
+class _LeftToRuntime(Exception):
+    """Inputs on which the runtime fails or has no defined result (an integer division by
+    zero; the lowest signed integer divided by -1, which stops onnxruntime's process with
+    SIGFPE): the node is not folded, whatever onnx.reference would compute."""
+
+
+def _integer_operands(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether both operands are integers; if so, fails when a divisor is zero or a
+    dividend the lowest number divided by -1."""
+    if x.dtype.kind not in "iu" or y.dtype.kind not in "iu":
+        return False
+    if np.any(y == 0):
+        raise _LeftToRuntime
+    if x.dtype.kind == "i" and np.any((x == np.iinfo(x.dtype).min) & (y == -1)):
+        raise _LeftToRuntime
+    return True
+
+
+def _div(node: ir.Node, a: list[Any]) -> list[np.ndarray] | None:
+    """Div; of integers exact, the quotient truncated toward zero (as C++ and onnxruntime
+    compute it; a float quotient loses digits past 2**53)."""
     x, y = a
-    if x.dtype.kind in "iu" and y.dtype.kind in "iu":
-        if np.any(y == 0):
-            return None
-        return [(np.trunc(x / y)).astype(x.dtype)]  # ONNX integer Div truncates
-    return [np.divide(x, y).astype(x.dtype)]
+    if not _integer_operands(x, y):
+        return [np.divide(x, y).astype(x.dtype)]
+    quotient = np.floor_divide(x, y)
+    if x.dtype.kind == "i":  # floor -> truncation where the signs differ and it is inexact
+        inexact = (x - quotient * y) != 0
+        quotient = quotient + (inexact & ((x < 0) != (y < 0)))
+    return [np.asarray(quotient).astype(x.dtype, copy=False)]
+
+
+def _mod(node: ir.Node, a: list[Any]) -> list[np.ndarray] | None:
+    """Mod of integers, exact: the remainder's sign is the divisor's (``fmod=0``, numpy's
+    ``mod``) or the dividend's (``fmod=1``, C's ``%``). Floats: onnx.reference."""
+    x, y = a
+    if not _integer_operands(x, y):
+        return None
+    rule = np.fmod if _attr(node, "fmod", 0) else np.mod
+    return [np.asarray(rule(x, y)).astype(x.dtype, copy=False)]
 
 
 def _binary(fn: Callable[[Any, Any], Any]) -> Kernel:
@@ -244,7 +366,8 @@ _KERNELS: dict[str, Kernel] = {
     "Add": _binary(np.add),
     "Sub": _binary(np.subtract),
     "Mul": _binary(np.multiply),
-    "Div": _integer_div,
+    "Div": _div,
+    "Mod": _mod,
     "Equal": _compare(np.equal),
     "Less": _compare(np.less),
     "Greater": _compare(np.greater),

@@ -10,7 +10,9 @@ import onnx_ir as ir
 import pytest
 from onnx import helper
 
+from onnxscript import optimizer
 from onnxscript.inference.evaluate import evaluate_node
+from tests.helpers import assert_transform_keeps_results
 
 
 def _const(array: np.ndarray, name: str) -> ir.Value:
@@ -136,3 +138,85 @@ def test_a_kernel_that_does_not_take_its_inputs_defers_to_the_reference():
     ]
     (result,) = evaluate_node(_node("Range", inputs), 18) or [None]
     assert result is not None and result.numpy().tolist() == [0, 1, 2]
+
+
+# -- integers fold as onnxruntime computes them ----------------------------------------------
+
+_I64_MAX = int(np.iinfo(np.int64).max)
+_U64_MAX = int(np.iinfo(np.uint64).max)
+_BIG = 2**53 + 1  # no double holds it
+
+INTEGER_CASES = {
+    # op, operands (dtype, values), attributes, whether it folds
+    "div_int64_max_by_one": ("Div", [(I64, [_I64_MAX, -_I64_MAX]), (I64, [1, 1])], {}, True),
+    "div_uint64_by_one": ("Div", [(np.uint64, [_U64_MAX, _U64_MAX - 1]), (np.uint64, 1)], {}, True),
+    "div_truncates": ("Div", [(I64, [-7, 7, -9, _BIG]), (I64, [2, -2, 3, 2])], {}, True),
+    "div_int8_lowest": ("Div", [(np.int8, [-128, -127]), (np.int8, [3, -1])], {}, True),
+    "mod_divisor_sign": ("Mod", [(I64, [-7, 7, _BIG, -_BIG]), (I64, [2, -2, 3, 5])], {}, True),
+    "fmod_dividend_sign": (
+        "Mod",
+        [(np.int32, [-7, 7, 2**31 - 1]), (np.int32, [2, -2, -3])],
+        {"fmod": 1},
+        True,
+    ),
+    "mul_wraps": ("Mul", [(I64, [_I64_MAX, 2**40]), (I64, [3, 2**40])], {}, True),
+    "add_wraps": ("Add", [(np.int32, [2**31 - 1]), (np.int32, [1])], {}, True),
+    "sub_exact": ("Sub", [(I64, [_BIG, -_I64_MAX]), (I64, [1, 1])], {}, True),
+    "neg_abs_lowest": ("Neg", [(np.int32, [-(2**31), 5])], {}, True),
+    "pow_exact": ("Pow", [(I64, [3, -2]), (I64, [20, 7])], {}, True),
+    # onnxruntime computes these through double: what double loses is left to it
+    "pow_past_double": ("Pow", [(I64, [3]), (I64, [39])], {}, False),
+    "pow_overflow": ("Pow", [(np.int32, [2**31 - 1]), (np.int32, [2])], {}, False),
+    "reduce_sum_past_double": ("ReduceSum", [(I64, [_BIG, 2])], {"keepdims": 0}, False),
+    "reduce_l1_overflow": ("ReduceL1", [(np.int32, [2**31 - 1, 2])], {"keepdims": 0}, False),
+    "reduce_sum_near_2_53": ("ReduceSum", [(I64, [_BIG - 10, -7, 3])], {"keepdims": 0}, False),
+    "reduce_sum_small": ("ReduceSum", [(I64, [2**40, -7, 3])], {"keepdims": 0}, True),
+    "reduce_sum_square": ("ReduceSumSquare", [(np.int32, [3, -4])], {"keepdims": 0}, True),
+    "matmul_small": ("MatMul", [(I64, [[1, -2]]), (I64, [[3], [4]])], {}, True),
+}
+
+
+def _integer_model(op: str, operands: list[tuple[type, object]], attrs: dict) -> onnx.ModelProto:
+    names = [f"c{k}" for k in range(len(operands))]
+    nodes = [
+        helper.make_node(
+            "Constant", [], [n], value=onnx.numpy_helper.from_array(np.array(v, dtype=t))
+        )
+        for n, (t, v) in zip(names, operands)
+    ]
+    nodes.append(helper.make_node(op, names, ["y"], **attrs))
+    graph = helper.make_graph(nodes, "g", [], [helper.make_empty_tensor_value_info("y")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 8
+    model = onnx.shape_inference.infer_shapes(model, strict_mode=True)
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+@pytest.mark.parametrize("case", INTEGER_CASES)
+def test_integers_fold_as_onnxruntime_computes_them(case: str) -> None:
+    """Integer Div and Mod are exact (a quotient through double loses digits past 2**53:
+    int64 max / 1 became int64 min), Add, Sub and Mul wrap around as onnxruntime's do; a
+    sum or product onnxruntime computes through double (its reductions, Pow) is folded
+    only where double is exact and the type holds it, and left to the runtime elsewhere."""
+    op, operands, attrs, folds = INTEGER_CASES[case]
+    before = _integer_model(op, operands, attrs)
+    after = optimizer.fold_constants(before)
+    assert (op not in [n.op_type for n in after.graph.node]) == folds
+    assert_transform_keeps_results(before, after, {})
+
+
+def test_integer_division_the_runtime_fails_on_is_not_folded() -> None:
+    """A zero divisor (onnxruntime reports an error) and the lowest int64 divided by -1
+    (onnxruntime's process dies of SIGFPE) are left as they are: onnx.reference would fold
+    them to made-up numbers."""
+    for op, operands in (
+        ("Div", [(I64, [4, 5]), (I64, [2, 0])]),
+        ("Mod", [(np.uint8, [4]), (np.uint8, [0])]),
+        ("Mod", [(I64, [-_I64_MAX - 1]), (I64, [-1])]),
+        ("Div", [(np.int32, [-(2**31)]), (np.int32, [-1])]),
+    ):
+        model = _integer_model(op, operands, {})
+        folded = optimizer.fold_constants(model)
+        onnx.checker.check_model(folded, full_check=True)
+        assert [n.op_type for n in folded.graph.node].count(op) == 1

@@ -48,22 +48,6 @@ class KnownBug:
 KNOWN_BUGS: tuple[KnownBug, ...] = (
     KnownBug(
         item="new",
-        name="int64-div-folded-through-float",
-        transform="fold_constants",
-        model="""<ir_version: 8, opset_import: ["" : 12]>
-g (float[3,4] X) => (float[3,4] Y) {
-  e0 = Constant<value=int64[1] {9223372036854775807}>()
-  one = Constant<value=int64 {1}>()
-  e = Div(e0, one)
-  s = Constant<value=int64[1] {0}>()
-  ax = Constant<value=int64[1] {1}>()
-  Y = Slice(X, s, e, ax)
-}""",
-        kind="checker-regression",
-        cases=r"^(flatten_negative_axis#56~m637411517|test_maxunpool_export_with_output_shape~m935853843)$",
-    ),
-    KnownBug(
-        item="new",
         name="slice-steps-of-unknown-rank-folded-as-step-1",
         transform="optimize",
         model="""<ir_version: 8, opset_import: ["" : 18]>
