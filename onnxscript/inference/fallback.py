@@ -3,6 +3,12 @@
 The node and the types of its inputs are serialized, ``onnx.shape_inference`` infers the
 outputs (constant inputs are passed as data, so Reshape-like ops get shapes), and the
 result is read back into the outputs that are still unknown.
+
+What of onnx's result is trusted: its element types always; its shapes only when every
+present tensor input has a known rank. onnx reads an optional input whose shape it is not
+given as an absent one: ``Slice`` with ``steps`` of unknown rank is sliced with step 1
+(x[-1:-big] then has 0 elements, where steps of -1 give 2), ``Attention`` a past of
+unknown shape as no past; a ``Shape`` folded from such a dim changes the result.
 """
 
 from __future__ import annotations
@@ -29,7 +35,8 @@ def _schema(op_type: str, version: int, domain: str) -> onnx.defs.OpSchema | Non
 
 def infer_with_onnx(node: ir.Node, version: int) -> None:
     """Fill the unknown outputs of ``node`` from onnx's inference (when every input's type
-    is known and onnx has a schema); onnx's complaints become InferenceError."""
+    is known and onnx has a schema; shapes only when every tensor input's rank is known);
+    onnx's complaints become InferenceError."""
     schema = _schema(node.op_type, version, node.domain)
     if schema is None or any(v is not None and v.type is None for v in node.inputs):
         return
@@ -45,6 +52,9 @@ def infer_with_onnx(node: ir.Node, version: int) -> None:
         tensor = constant_tensor(value)  # a graph input's initializer is not data
         if tensor is not None and tensor.size <= READ_LIMIT:
             data[name] = ir.serde.serialize_tensor(tensor)
+    ranked = not any(
+        v is not None and isinstance(v.type, ir.TensorType) and v.shape is None for v in node.inputs
+    )
     opsets = [onnx.helper.make_opsetid(node.domain, version)]
     try:
         found = onnx.shape_inference.infer_node_outputs(schema, proto, types, data, None, opsets)
@@ -56,7 +66,7 @@ def infer_with_onnx(node: ir.Node, version: int) -> None:
         raise InferenceError(_short(str(error))) from None
     for name, value in zip(proto.output, node.outputs):
         if name in found:
-            _read_type(value, found[name])
+            _read_type(value, found[name], ranked)
 
 
 def _named_node_proto(node: ir.Node) -> onnx.NodeProto:
@@ -79,12 +89,13 @@ def _type_proto(value: ir.Value) -> onnx.TypeProto:
     return proto
 
 
-def _read_type(value: ir.Value, proto: onnx.TypeProto) -> None:
+def _read_type(value: ir.Value, proto: onnx.TypeProto, shapes: bool) -> None:
+    """``value``'s unknown type, and (if ``shapes``) its unknown shape, from onnx's."""
     if value.type is None and proto.WhichOneof("value") is not None:
         found = ir.serde.deserialize_type_proto_for_type(proto)
         if not (isinstance(found, ir.TensorType) and found.dtype == ir.DataType.UNDEFINED):
             value.type = found
-    if value.shape is None:
+    if value.shape is None and shapes:
         shape = ir.serde.deserialize_type_proto_for_shape(proto)
         if shape is not None:
             value.shape = shape

@@ -1,5 +1,6 @@
 """onnx's inference for ops without a fast rule: the types it is given carry every shape
-known, the element shapes of sequences and optionals included."""
+known, the element shapes of sequences and optionals included; its shapes are not
+taken when an input's rank is unknown (onnx reads such an input as absent)."""
 
 from __future__ import annotations
 
@@ -37,3 +38,35 @@ def test_an_optional_keeps_its_elements_shape_through_onnx_inference():
         )
     }
     assert_transform_keeps_results(model, optimizer.optimize(model), feeds)
+
+
+_LOOP_OF_UNKNOWN_RANK = """
+  c = Constant<value=bool {1}>()
+  T = Loop(n, c, c4) <body = b (int64 i, bool ci, int64[] ti) => (bool co, int64[] to) {
+    co = Identity(ci)
+    seq = SequenceConstruct(ti)
+    to = SequenceAt(seq, i)
+  }>"""
+"""T: the int64[1] {-1} given, through a Loop whose body's output has no known rank."""
+
+
+def test_onnx_shapes_are_not_taken_when_an_input_has_unknown_rank():
+    """onnx's Slice inference reads steps it has no shape of as absent (step 1): x[-1:-big]
+    of a dim of 2 has 0 elements by it, 2 with steps -1. Shape was folded to [2, 0]."""
+    model = onnx.parser.parse_model(
+        """<ir_version: 8, opset_import: ["" : 18]>
+        g (float[2,2] X) => (int64[2] S)
+            <int64[1] c3 = {-1}, int64[1] c4 = {-1}, int64 n = {1}> {"""
+        + _LOOP_OF_UNKNOWN_RANK
+        + """
+          c1 = Constant<value=int64[1] {-1}>()
+          c2 = Constant<value=int64[1] {-9223372036854775807}>()
+          r1 = Slice(X, c1, c2, c3, T)
+          r2 = Slice(r1, c1, c2, c3, T)
+          S = Shape(r2) }"""
+    )
+    onnx.checker.check_model(model, full_check=True)
+    feeds = {"X": np.arange(4, dtype=np.float32).reshape(2, 2)}
+    after = optimizer.optimize(model)
+    assert "Shape" in [n.op_type for n in after.graph.node]  # its input's dims are unknown
+    assert_transform_keeps_results(model, after, feeds)

@@ -48,27 +48,6 @@ class KnownBug:
 KNOWN_BUGS: tuple[KnownBug, ...] = (
     KnownBug(
         item="new",
-        name="slice-steps-of-unknown-rank-folded-as-step-1",
-        transform="optimize",
-        model="""<ir_version: 8, opset_import: ["" : 18]>
-g (float[2,2] X) => (int64[2] S) <int64[1] c3 = {-1}, int64[1] c4 = {-1}, int64 n = {1}> {
-  c = Constant<value=bool {1}>()
-  T = Loop(n, c, c4) <body = b (int64 i, bool ci, int64[] ti) => (bool co, int64[] to) {
-    co = Identity(ci)
-    seq = SequenceConstruct(ti)
-    to = SequenceAt(seq, i)
-  }>
-  c1 = Constant<value=int64[1] {-1}>()
-  c2 = Constant<value=int64[1] {-9223372036854775807}>()
-  r1 = Slice(X, c1, c2, c3, T)
-  r2 = Slice(r1, c1, c2, c3, T)
-  S = Shape(r2)
-}""",
-        kind="wrong-output",
-        cases=r"^(test_scatternd_max_with_element_indices~m486090306|rotary#40~m1003556396)$",
-    ),
-    KnownBug(
-        item="new",
         name="folding-gives-two-nodes-one-name",
         transform="fold_constants",
         model="mutant:test_affine_grid_2d_expanded~m174176776/1/0",
