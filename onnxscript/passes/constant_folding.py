@@ -29,6 +29,7 @@ from onnxscript.ir_utils.initializers import (
     made_constant,
 )
 from onnxscript.ir_utils.metadata import carry_metadata, record_folded_from
+from onnxscript.ir_utils.names import free_node_names
 from onnxscript.ir_utils.node_recorder import NodeRecorder
 from onnxscript.ir_utils.value_facts import basic_constant_propagation
 from onnxscript.passes.partial_evaluation import OptimizerState, Replacement, registry
@@ -229,6 +230,7 @@ def _substitute(
         return False
     for made_node in nodes:
         carry_metadata(made_node, node)
+    free_node_names(graph, nodes)  # a branch's nodes come named by the branch's count
     graph.insert_before(node, nodes)
     basic_constant_propagation(nodes)
     made = {id(v) for n in nodes for v in n.outputs}
@@ -321,6 +323,7 @@ def _replace(
             constant = constant_node(tensor, name)
             constant.name = name
             carry_metadata(constant, node)
+            free_node_names(graph, [constant])  # another node may have its value's name
             graph.insert_before(node, constant)
             new = constant.outputs[0]
         else:

@@ -33,6 +33,7 @@ import onnx_ir as ir
 
 from onnxscript.inference.evaluate import run_op
 from onnxscript.ir_utils import value_facts
+from onnxscript.ir_utils.graphs import nested_graphs, subgraphs
 from onnxscript.ir_utils.node_recorder import NodeRecorder
 from onnxscript.ir_utils.value_facts import (
     cast_target,
@@ -41,6 +42,7 @@ from onnxscript.ir_utils.value_facts import (
     constant_tensor,
     same_dims,
 )
+from onnxscript.unique_names import first_free
 
 SymbolicValue = ir.Value | list[ir.Value] | ir.Shape
 """What is known of a value without its contents: another value it equals, the items of a
@@ -347,13 +349,13 @@ def if_op(node: ir.Node, op: Any, state: OptimizerState) -> ReturnValue:
     branch = attr.as_graph()
     if len(branch.outputs) != len(node.outputs):
         return None
-    taken = _names(node.graph)
+    taken = _names(node.graph, node)
     nodes = list(branch)
     for inner in nodes:
         branch.remove(inner)
         for value in inner.outputs:
             if value.name in taken:
-                value.name = _fresh(value.name or "v", taken)
+                value.name = first_free(value.name or "v", taken)
             taken.add(value.name or "")
     outputs = [
         value if value.producer() in nodes else _value(op.Identity(value))
@@ -363,17 +365,20 @@ def if_op(node: ir.Node, op: Any, state: OptimizerState) -> ReturnValue:
     return Replacement(outputs, [*nodes, *op.nodes])
 
 
-def _names(graph: ir.Graph) -> set[str]:
+def _names(graph: ir.Graph, node: ir.Node) -> set[str]:
+    """The value names of ``graph`` and of the subgraphs of its nodes other than ``node``
+    (a subgraph may not reuse a name of the graph it is in: a value moved into ``graph``
+    must have none of them)."""
     names = {v.name for v in [*graph.inputs, *graph.initializers.values()] if v.name}
-    names |= {v.name for n in graph for v in n.outputs if v.name}
+    for other in graph:
+        names |= {v.name for v in other.outputs if v.name}
+        if other is node:
+            continue
+        for sub in subgraphs(other):
+            for inner in nested_graphs(sub):
+                names |= {v.name for v in [*inner.inputs, *inner.initializers.values()] if v.name}
+                names |= {v.name for n in inner for v in n.outputs if v.name}
     return names
-
-
-def _fresh(base: str, taken: set[str]) -> str:
-    index = 1
-    while f"{base}_{index}" in taken:
-        index += 1
-    return f"{base}_{index}"
 
 
 @registry.register("Reshape")

@@ -23,6 +23,7 @@ from onnxscript.ir_utils.initializers import (
     made_constant,
 )
 from onnxscript.ir_utils.metadata import carry_metadata
+from onnxscript.ir_utils.names import free_node_names
 from onnxscript.rewriter.replacement import ReplacementSubgraph
 from onnxscript.unique_names import first_free
 
@@ -60,6 +61,7 @@ def substitute(
         carry_metadata(node, *sources)
     if last is None:
         last = max(matched_nodes, key=_position(graph))
+    free_node_names(graph, new_nodes)  # a rule may name its nodes (``_name=``)
     graph.insert_before(last, new_nodes)
     for old, new in zip(old_outputs, new_outputs, strict=True):
         _take_place(graph, old, new, new_nodes, last, remove_nodes)

@@ -232,3 +232,23 @@ def test_expanded_affine_grid_stays_checker_clean(name: str):
     inputs, _ = case.data_sets[0]
     feeds = {info.name: value for info, value in zip(case.model.graph.input, inputs)}
     assert_transform_keeps_results(case.model, optimizer.optimize(case.model), feeds)
+
+
+def test_a_constant_node_named_after_its_value_takes_a_free_node_name() -> None:
+    """A folded graph output stays a Constant node named after the output; another node
+    of that name (node and value names are apart in ONNX) makes onnxruntime refuse the
+    model: the Constant gets a free name."""
+    before = _model(
+        """<ir_version: 8, opset_import: ["" : 18]>
+        g (float[3] X) => (float[2] Y, float[3] Z) {
+          a = Constant<value=float[2] {1, 2}>()
+          Y = Neg(a)
+          Z = Relu(X) }"""
+    )
+    for node, name in zip(before.graph.node, ["a", "n", "Y"]):  # Relu's node is "Y"
+        node.name = name
+    after = optimizer.fold_constants(before)
+    names = [n.name for n in after.graph.node]
+    assert "Constant" in [n.op_type for n in after.graph.node]
+    assert len(names) == len(set(names)), names
+    assert_transform_keeps_results(before, after, X3)

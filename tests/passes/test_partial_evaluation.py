@@ -253,3 +253,36 @@ def test_split_to_sequence_of_chunk_zero_is_left_alone() -> None:
     optimized = optimizer.optimize(model)
     assert [node.op_type for node in optimized.graph.node] == ["SplitToSequence", "SequenceLength"]
     onnx.checker.check_model(optimized)  # onnx's shape inference refuses the split of 0
+
+
+def test_a_branch_taken_keeps_node_names_unique() -> None:
+    """An If of a constant condition becomes its branch: the branch's nodes, named by the
+    branch (here as a main-graph node is), get names no node of the graph has (onnxruntime
+    refuses two nodes of one name); the branch's values too (an If's value name may recur
+    in another If's branch)."""
+    text = """g (float[N,4] x) => (float[N,4] y, float[N,4] z) {
+        t = Constant<value=bool {1}>()
+        a = Neg(x)
+        y = If(t) <
+          then_branch = b1 () => (float[N,4] o) { v = Neg(a)\n o = Relu(v) },
+          else_branch = b2 () => (float[N,4] o2) { o2 = Identity(a) }>
+        z = If(t) <
+          then_branch = b3 () => (float[N,4] o3) { v = Abs(a)\n o3 = Relu(v) },
+          else_branch = b4 () => (float[N,4] o4) { o4 = Identity(a) }>
+    }"""
+    before = onnx.parser.parse_model(HEADER + text)
+    for node, name in zip(before.graph.node, ["k", "n", "if1", "if2"]):
+        node.name = name  # each branch names its nodes "n", "r" (as the main graph's "n")
+        for attr in node.attribute:
+            for inner, inner_name in zip(attr.g.node, ["n", "r"]):
+                inner.name = inner_name
+    onnx.checker.check_model(before, full_check=True)
+    model = ir.from_proto(before)
+    FoldConstantsPass(shape_inference=True)(model)
+    after = ir.to_proto(model)
+    onnx.checker.check_model(after, full_check=True)
+    assert "If" not in ops(after)
+    node_names = [n.name for n in after.graph.node]
+    assert len(node_names) == len(set(node_names)), node_names
+    assert run(before, {"x": np.ones((3, 4), np.float32)})  # onnxruntime takes both
+    same_results(before, after)

@@ -1,15 +1,18 @@
 """A replacement's constants go in the forms the model allows: initializers from IR
 version 4, Constant nodes of the types the opset's Constant holds, or the rewrite is not
-made. Checked with the full checker and onnxruntime before and after."""
+made; a node the replacement names gets a name no node of the graph has. Checked with the
+full checker and onnxruntime before and after."""
 
 from __future__ import annotations
 
 import numpy as np
 import onnx
+import onnx.parser
 import pytest
 from onnx import TensorProto, helper
 
 from onnxscript import rewriter
+from onnxscript.rewriter import pattern
 from onnxscript.rewriter.rules.common import (
     fuse_batchnorm_into_conv_rule,
     materialize_reshape_shape_rule,
@@ -108,3 +111,23 @@ def test_an_int64_constant_of_an_ir3_model_below_opset_9_is_not_made():
     assert "Shape" in [n.op_type for n in result.graph.node]  # no form for int64: left
     feeds = {"X": np.arange(36, dtype=np.float32).reshape(2, 3, 6)}
     assert_transform_keeps_results(model, result, feeds)
+
+
+def test_a_node_a_rule_names_takes_a_free_name():
+    """A replacement may name its nodes (``_name=``): one named as a node of the graph is
+    (onnxruntime refuses two nodes of one name) gets the next free name."""
+    rule = pattern.RewriteRule(
+        lambda op, x: op.Neg(op.Neg(x)), lambda op, x: op.Identity(x, _name="keep")
+    )
+    before = onnx.parser.parse_model(
+        """<ir_version: 8, opset_import: ["" : 18]>
+        g (float[2,3] x) => (float[2,3] y, float[2,3] z) {
+          a = Neg(x)
+          y = Neg(a)
+          z = Relu(x) }"""
+    )
+    before.graph.node[2].name = "keep"
+    after = rewriter.rewrite(before, pattern_rewrite_rules=[rule])
+    names = sorted(n.name for n in after.graph.node)
+    assert names == ["keep", "keep_1"], names
+    assert_transform_keeps_results(before, after, {"x": np.ones((2, 3), np.float32)})

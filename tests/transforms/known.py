@@ -45,16 +45,7 @@ class KnownBug:
     """A pattern of the transforms through which it shows."""
 
 
-KNOWN_BUGS: tuple[KnownBug, ...] = (
-    KnownBug(
-        item="new",
-        name="folding-gives-two-nodes-one-name",
-        transform="fold_constants",
-        model="mutant:test_affine_grid_2d_expanded~m174176776/1/0",
-        kind="ort-failure",
-        cases=r"^test_affine_grid_2d_expanded~m174176776$",
-    ),
-)
+KNOWN_BUGS: tuple[KnownBug, ...] = ()
 
 
 def known_bug_of(case: str, transform: str, kind: str, detail: str = "") -> KnownBug | None:
