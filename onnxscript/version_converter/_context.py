@@ -38,6 +38,8 @@ class Rewrite:
     names: UniqueNames
     in_function: bool = False
     """Whether the node is in a function body (which cannot hold initializers)."""
+    types: Mapping[ir.Value, ir.TypeProtocol] = dataclasses.field(default_factory=dict)
+    """Types of values that record none, inferred before the conversion (the driver's)."""
     created: list[ir.Node] = dataclasses.field(default_factory=list)
     _cursor: ir.Node | None = None
 
@@ -94,7 +96,13 @@ class Rewrite:
         return None if found is None else [d if isinstance(d, int) else None for d in found]
 
     def dtype(self, value: ir.Value | None) -> ir.DataType | None:
-        return None if value is None else value.dtype
+        """The value's element type: recorded, else inferred before the conversion."""
+        if value is None:
+            return None
+        if value.dtype is not None:
+            return value.dtype
+        inferred = self.types.get(value)
+        return inferred.dtype if isinstance(inferred, ir.TensorType) else None
 
     def required_dtype(self, value: ir.Value | None) -> ir.DataType:
         dtype = self.dtype(value)

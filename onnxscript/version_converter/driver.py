@@ -44,7 +44,10 @@ class _Job:
     changed: bool = False
     in_function: bool = False
     seeds: Types = dataclasses.field(default_factory=dict)
-    """Types of function parameters, from the calls (for the check going down)."""
+    """Types of function parameters, from the calls."""
+    types: Types = dataclasses.field(default_factory=dict)
+    """The types of the values of the graph being converted that record none, inferred
+    at its opset before any node is converted (the adapters read them)."""
     checked: Types = dataclasses.field(default_factory=dict)
     """The types the last check going down inferred."""
 
@@ -52,6 +55,7 @@ class _Job:
         """Every ai.onnx node of ``graph`` (subgraphs included) written for ``opset``;
         going down, the converted graph's types are checked (:meth:`check_down`)."""
         self.in_function = isinstance(graph, ir.Function)
+        self.types = inferred_types(graph, opset, self.seeds)
         sources: dict[ir.Node, int] = {}
         for node in list(ir.traversal.RecursiveGraphIterator(graph)):
             if node.domain == "" and node.graph is not None:
@@ -96,7 +100,7 @@ class _Job:
             if adapter is None:
                 self._fall_back(current, here, self._uncovered(current, here, key))
                 continue
-            rewrite = Rewrite(current, key, after, self.names, self.in_function)
+            rewrite = Rewrite(current, key, after, self.names, self.in_function, self.types)
             adapter.apply(rewrite)
             self.changed = True
             if current.graph is not None:
@@ -161,7 +165,7 @@ class ConvertVersionPass(ir.passes.InPlacePass):
         job = _Job(target, UniqueNames(names_in(model)), self.fallback)
         source = _version(model.opset_imports) or target
         job.convert(model.graph, source)
-        job.seeds = parameter_types(model, job.checked)
+        job.seeds = parameter_types(model, {**job.types, **job.checked})
         for function in model.functions.values():
             job.convert(function, _version(function.opset_imports) or source)
         changed = job.changed | _set_imports(model, target)

@@ -285,3 +285,21 @@ def test_a_model_without_nodes_gets_the_ai_onnx_import():
     session = pytest.importorskip("onnxruntime").InferenceSession(proto.SerializeToString())
     x = np.ones((2, 3, 4), dtype=np.float32)
     np.testing.assert_array_equal(session.run(None, {"x": x})[0], x)
+
+
+def test_types_of_intermediate_values_are_inferred_before_adapters_read_them():
+    """Dropout's mask changes type at 10 and its adapter needs the data's element type:
+    an intermediate value records none (no value_info), so the graph's types are inferred
+    at its opset before any node is converted (the check going down infers them too)."""
+    before = make(
+        [node("Transpose", ["x"], ["t"], perm=[1, 0]), node("Dropout", ["t"], ["y"])],
+        [info("x", FLOAT, [1, 2])],
+        [info("y", FLOAT, [2, 1])],
+        7,
+    )
+    assert not before.graph.value_info  # t records no type
+    feeds = {"x": rand(1, 2)}
+    for target in (10, 12, 23):
+        after = convert(before, target)
+        assert not after.graph.value_info  # the inferred types are not written
+        assert_same(before, after, feeds)
