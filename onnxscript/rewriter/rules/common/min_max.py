@@ -36,10 +36,7 @@ class _SuccessiveBound(RewriteRuleClassBase):
         self, context: MatchContext, first: ir.Value, second: ir.Value, **_: Any
     ) -> MatchResult:
         result = MatchResult()
-        if (
-            constant_array(first) is None
-            or constant_array(second) is None
-        ):
+        if constant_array(first) is None or constant_array(second) is None:
             return result.fail("the bounds are not both constants", context.root)
         return result
 
