@@ -4,10 +4,12 @@ export, check and run models."""
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import inspect
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +19,44 @@ import torch
 
 TOLERANCE = 1e-4
 """Largest difference from torch allowed, relative to the output's scale."""
+
+
+_REGISTRIES: dict[tuple[Any, ...], Any] = {}
+
+
+@contextlib.contextmanager
+def reused_torch_registry() -> Iterator[None]:
+    """Within it, torch.onnx reuses the registry it builds of our functions: it builds one
+    anew on every export, reading the signature of each of ~2,000 functions (a third of a
+    small export's time). Reused only for the same opset and the same registered functions
+    (a function registered later makes a new one), and copied each time, so what an export
+    adds to it stays in that export; what an export computes is unchanged."""
+    from torch.onnx._internal.exporter import _registration
+
+    from onnxscript.function_libs.torch_lib.registration import registered_ops
+
+    original = _registration.ONNXRegistry.__dict__["from_torchlib"]
+
+    def from_torchlib(cls: Any, opset_version: Any = None, **kwargs: Any) -> Any:
+        if opset_version is None:
+            opset_version = original.__func__.__defaults__[0]
+        key = (
+            cls,
+            opset_version,
+            tuple(kwargs.items()),
+            *((r.qualified_name, id(r.function), r.is_complex) for r in registered_ops()),
+        )
+        if key not in _REGISTRIES:
+            _REGISTRIES[key] = original.__func__(cls, opset_version, **kwargs)
+        registry = copy.copy(_REGISTRIES[key])
+        registry.functions = {k: list(v) for k, v in registry.functions.items()}
+        return registry
+
+    _registration.ONNXRegistry.from_torchlib = classmethod(from_torchlib)
+    try:
+        yield
+    finally:
+        _registration.ONNXRegistry.from_torchlib = original
 
 
 def export(
@@ -30,15 +70,16 @@ def export(
     """``torch.onnx.export(dynamo=True)`` with torch's log quiet; the ONNXProgram."""
     logging.disable(logging.WARNING)
     try:
-        return torch.onnx.export(
-            module,
-            args,
-            kwargs=kwargs,
-            dynamic_shapes=dynamic_shapes,
-            dynamo=True,
-            optimize=optimize,
-            verbose=False,
-        )
+        with reused_torch_registry():
+            return torch.onnx.export(
+                module,
+                args,
+                kwargs=kwargs,
+                dynamic_shapes=dynamic_shapes,
+                dynamo=True,
+                optimize=optimize,
+                verbose=False,
+            )
     finally:
         logging.disable(logging.NOTSET)
 
@@ -48,7 +89,8 @@ def export_program(program: Any, args: tuple[Any, ...], *, optimize: bool = True
     ``torch.onnx.export(dynamo=True)``, torch's log quiet; the ONNXProgram."""
     logging.disable(logging.WARNING)
     try:
-        return torch.onnx.export(program, args, dynamo=True, optimize=optimize, verbose=False)
+        with reused_torch_registry():
+            return torch.onnx.export(program, args, dynamo=True, optimize=optimize, verbose=False)
     finally:
         logging.disable(logging.NOTSET)
 

@@ -26,6 +26,7 @@ import numpy as np
 import torch
 
 from tests.function_libs import recorded_samples
+from tests.function_libs.dynamic_export import reused_torch_registry
 from tests.function_libs.opinfo_entries import OPS
 
 ALL_ENTRIES = OPS + recorded_samples.ENTRIES
@@ -217,7 +218,8 @@ def run_exported(module: torch.nn.Module, tensors: tuple[torch.Tensor, ...]) -> 
     expected = flat_outputs(module(*tensors))
     logging.disable(logging.WARNING)
     try:
-        program = torch.onnx.export(module, tensors, dynamo=True, optimize=False, verbose=False)
+        with reused_torch_registry():
+            program = torch.onnx.export(module, tensors, dynamo=True, optimize=False, verbose=False)
     except Exception as error:  # the outcome records why
         return Verdict(_capture_skip(module, tensors) or f"fail: export: {short_error(error)}")
     finally:
