@@ -3,7 +3,6 @@ shapes (random cases), contradictions reported, onnx's inference for the rest.""
 
 from __future__ import annotations
 
-import numpy as np
 import onnx
 import onnx.shape_inference
 import onnx_ir as ir
@@ -15,44 +14,11 @@ from onnx import TensorProto, helper
 from onnxscript.inference import InferenceError
 from onnxscript.inference.infer import infer_node
 from tests.helpers import fuzz_settings
-
-FLOAT = ir.DataType.FLOAT
-
-
-def _value(
-    shape: list[int | str | None] | None, dtype: ir.DataType = FLOAT, name: str = ""
-) -> ir.Value:
-    return ir.Value(
-        name=name or None,
-        type=ir.TensorType(dtype),
-        shape=None if shape is None else ir.Shape(shape),
-    )
-
-
-def _const(values: list[int]) -> ir.Value:
-    value = ir.Value(name="c", const_value=ir.tensor(np.array(values, np.int64)))
-    value.dtype, value.shape = ir.DataType.INT64, ir.Shape([len(values)])
-    return value
-
-
-def _infer(
-    op: str, inputs: list[ir.Value | None], version: int = 18, outputs: int = 1, **attrs: object
-) -> list[ir.Value]:
-    node = ir.Node(
-        "",
-        op,
-        inputs,
-        [ir.convenience.convert_attribute(k, v) for k, v in attrs.items()],
-        num_outputs=outputs,
-    )
-    infer_node(node, version)
-    return list(node.outputs)
-
-
-def _shape(value: ir.Value) -> list[int | str | None] | None:
-    if value.shape is None:
-        return None
-    return [d if isinstance(d, int) else d.value for d in value.shape]
+from tests.inference.node_values import FLOAT
+from tests.inference.node_values import const as _const
+from tests.inference.node_values import infer as _infer
+from tests.inference.node_values import shape_of as _shape
+from tests.inference.node_values import value as _value
 
 
 def test_symbolic_dims_pass_through_common_ops():

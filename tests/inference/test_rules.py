@@ -19,40 +19,10 @@ from onnxscript.inference import InferenceError
 from onnxscript.inference.infer import infer_node
 from onnxscript.testing.node_tests import _collect
 from tests.helpers import assert_transform_keeps_results
-
-FLOAT = ir.DataType.FLOAT
-
-
-def _value(shape: list[int | str] | None, dtype: ir.DataType = FLOAT, name: str = "x") -> ir.Value:
-    return ir.Value(
-        name=name, type=ir.TensorType(dtype), shape=None if shape is None else ir.Shape(shape)
-    )
-
-
-def _const(values: list[int], name: str = "c") -> ir.Value:
-    value = ir.Value(name=name, const_value=ir.tensor(np.array(values, np.int64)))
-    value.dtype, value.shape = ir.DataType.INT64, ir.Shape([len(values)])
-    return value
-
-
-def _infer(
-    op: str, inputs: list[ir.Value | None], version: int = 18, outputs: int = 1, **attrs: object
-) -> list[ir.Value]:
-    node = ir.Node(
-        "",
-        op,
-        inputs,
-        [ir.convenience.convert_attribute(k, v) for k, v in attrs.items()],
-        num_outputs=outputs,
-    )
-    infer_node(node, version)
-    return list(node.outputs)
-
-
-def _shape(value: ir.Value) -> list[int | str | None] | None:
-    if value.shape is None:
-        return None
-    return [d if isinstance(d, int) else d.value for d in value.shape]
+from tests.inference.node_values import const as _const
+from tests.inference.node_values import infer as _infer
+from tests.inference.node_values import shape_of as _shape
+from tests.inference.node_values import value as _value
 
 
 def _unknown(value: ir.Value) -> bool:
