@@ -50,7 +50,7 @@ def case_names() -> list[str]:
 def _to_proto(value: Any, value_info: onnx.ValueInfoProto) -> Any:
     kind = value_info.type.WhichOneof("value")
     if kind == "sequence_type":
-        return onnx.numpy_helper.from_list(value, value_info.name)
+        return onnx.numpy_helper.from_list([np.asarray(v) for v in value], value_info.name)
     if kind == "optional_type":
         return onnx.numpy_helper.from_optional(value, value_info.name)
     if kind == "map_type":
@@ -68,22 +68,28 @@ def generate(dest: Path, names: Collection[str] | None = None) -> list[Path]:
         if names is not None and case.name not in names:
             continue
         folder = dest / case.name
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "model.onnx").write_bytes(case.model.SerializeToString())
-        (folder / "tolerance.json").write_text(json.dumps({"rtol": case.rtol, "atol": case.atol}))
-        graph = case.model.graph
-        for k, (inputs, outputs) in enumerate(case.data_sets or []):
-            data = folder / f"test_data_set_{k}"
-            data.mkdir(exist_ok=True)
-            for prefix, values, infos in (
-                ("input", inputs, graph.input),
-                ("output", outputs, graph.output),
-            ):
-                for j, value in enumerate(values):
-                    proto = _to_proto(value, infos[j])
-                    (data / f"{prefix}_{j}.pb").write_bytes(proto.SerializeToString())
+        write_case(Case(case.name, case.model, case.data_sets or [], case.rtol, case.atol), folder)
         folders.append(folder)
     return sorted(folders)
+
+
+def write_case(case: Case, folder: Path) -> None:
+    """``case`` in onnx's backend-test layout (``model.onnx``, ``test_data_set_<k>/``), with
+    its tolerance, as :func:`load` reads it back."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "model.onnx").write_bytes(case.model.SerializeToString())
+    (folder / "tolerance.json").write_text(json.dumps({"rtol": case.rtol, "atol": case.atol}))
+    graph = case.model.graph
+    for k, (inputs, outputs) in enumerate(case.data_sets):
+        data = folder / f"test_data_set_{k}"
+        data.mkdir(exist_ok=True)
+        for prefix, values, infos in (
+            ("input", inputs, graph.input),
+            ("output", outputs, graph.output),
+        ):
+            for j, value in enumerate(values):
+                proto = _to_proto(value, infos[j])
+                (data / f"{prefix}_{j}.pb").write_bytes(proto.SerializeToString())
 
 
 def read_value(path: Path, type_proto: onnx.TypeProto) -> Any:

@@ -142,7 +142,7 @@ def full_corpus(
 def write_corpus(
     out: Path, mutants: int, family_seeds: int, full: bool = True
 ) -> list[dict[str, Any]]:
-    """Write the full corpus into ``out/cases/<index>`` (``harness.write_case``'s layout)
+    """Write the full corpus into ``out/cases/<index>`` (``node_tests.write_case``'s layout)
     with ``out/manifest.json`` (folder, name, source, transforms of each case) and
     ``out/discarded.json`` (the mutants discarded, by reason); returns the manifest."""
     discarded: Counter[str] = Counter()
@@ -151,7 +151,7 @@ def write_corpus(
     for source, cases in sources.items():
         for case in cases:
             folder = out / "cases" / f"{len(manifest):05d}"
-            harness.write_case(case, folder)
+            node_tests.write_case(case, folder)
             manifest.append(
                 {
                     "folder": str(folder),

@@ -34,7 +34,6 @@ the deviation, and ``known.py`` lists each deviation with its evidence.
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 import signal
 import traceback
@@ -42,7 +41,6 @@ import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -488,35 +486,6 @@ def table(rows: dict[str, Counter[str]]) -> str:
 # -- cases as files (the held-out comparison, the full run's workers) -------------------------
 
 
-def _value_proto(value: Any, info: onnx.ValueInfoProto) -> Any:
-    kind = info.type.WhichOneof("value")
-    if kind == "sequence_type":
-        return onnx.numpy_helper.from_list([np.asarray(v) for v in value], info.name)
-    if kind == "optional_type":
-        return onnx.numpy_helper.from_optional(value, info.name)
-    if isinstance(value, onnx.TensorProto):
-        return value
-    return onnx.numpy_helper.from_array(np.asarray(value), info.name)
-
-
-def write_case(case: Case, folder: Path) -> None:
-    """``case`` in the backend-test layout that ``node_tests.load`` reads back."""
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "model.onnx").write_bytes(case.model.SerializeToString())
-    (folder / "tolerance.json").write_text(json.dumps({"rtol": case.rtol, "atol": case.atol}))
-    graph = case.model.graph
-    for k, (inputs, outputs) in enumerate(case.data_sets):
-        data = folder / f"test_data_set_{k}"
-        data.mkdir(exist_ok=True)
-        for prefix, values, infos in (
-            ("input", inputs, graph.input),
-            ("output", outputs, graph.output),
-        ):
-            for j, value in enumerate(values):
-                proto = _value_proto(value, infos[j])
-                (data / f"{prefix}_{j}.pb").write_bytes(proto.SerializeToString())
-
-
 __all__ = [
     "FAILURES",
     "KINDS",
@@ -532,5 +501,4 @@ __all__ = [
     "session",
     "table",
     "transforms_for",
-    "write_case",
 ]
