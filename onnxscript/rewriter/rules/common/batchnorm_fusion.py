@@ -95,10 +95,17 @@ def _folded(node: ir.Node, bn: ir.Node) -> tuple[np.ndarray, np.ndarray] | None:
     # the weight is scaled in its own precision (float16 in float32): a float64 copy of a
     # big weight costs more than the fusion saves
     precision = np.result_type(weight.dtype, np.float32)
-    new_weight = _scaled_weight(
-        node, weight.astype(precision, copy=False), factor.astype(precision)
-    )
-    if new_weight is None:
+    try:
+        # an overflow (in the product or in the cast back) is numpy's floating-point
+        # overflow flag: checked as the weight is scaled, without another pass over it
+        with np.errstate(over="raise", invalid="ignore", under="ignore", divide="ignore"):
+            new_weight = _scaled_weight(
+                node, weight.astype(precision, copy=False), factor.astype(precision)
+            )
+            if new_weight is None:
+                return None
+            new_weight = new_weight.astype(weight.dtype, copy=False)
+    except FloatingPointError:
         return None
     old = np.zeros(factor.shape) if bias is None else np.asarray(bias, dtype=np.float64)
     if node.op_type == "Gemm":
@@ -110,10 +117,10 @@ def _folded(node: ir.Node, bn: ir.Node) -> tuple[np.ndarray, np.ndarray] | None:
     if node.op_type != "Gemm" and new_bias.shape != factor.shape:
         return None
     with np.errstate(all="ignore"):
-        folded = new_weight.astype(weight.dtype, copy=False), new_bias.astype(weight.dtype)
-    if not all(_finite_where(new, old) for new, old in zip(folded, (weight, old))):
+        folded_bias = new_bias.astype(weight.dtype)
+    if not _finite_where(folded_bias, old):
         return None  # overflow in the weight's type
-    return folded
+    return new_weight, folded_bias
 
 
 def _finite_where(new: np.ndarray, old: np.ndarray) -> bool:

@@ -199,10 +199,18 @@ g (float[1,2,5,5] x) => (float[1,3,3,3] z) <{CONV_W}, {inits}> {{
     assert_transform_keeps_results(before, result, feeds)
 
 
-def test_a_scaled_weight_that_overflows_is_not_folded() -> None:
-    """float16 weights scaled past 65504 would be inf."""
-    half = onnx.TensorProto.FLOAT16
-    inits = {"w": [[[[1000.0]]]], "s": [1000.0], "b": [0.0], "mu": [0.0], "v": [1.0]}
+@pytest.mark.parametrize(
+    ("dtype", "weight", "scale"),
+    [(np.float16, 1000.0, 1000.0), (np.float32, 1e30, 1e10)],
+    ids=["float16_cast", "float32_product"],
+)
+def test_a_scaled_weight_that_overflows_is_not_folded(
+    dtype: type, weight: float, scale: float
+) -> None:
+    """Weights scaled past their type's largest number would be inf (float16: 65504 when
+    cast back from float32; float32: in the product itself)."""
+    half = onnx.helper.np_dtype_to_tensor_dtype(np.dtype(dtype))
+    inits = {"w": [[[[weight]]]], "s": [scale], "b": [0.0], "mu": [0.0], "v": [1.0]}
     graph = onnx.helper.make_graph(
         [
             onnx.helper.make_node("Conv", ["x", "w"], ["y"]),
@@ -213,7 +221,7 @@ def test_a_scaled_weight_that_overflows_is_not_folded() -> None:
         "g",
         [onnx.helper.make_tensor_value_info("x", half, [1, 1, 3, 3])],
         [onnx.helper.make_tensor_value_info("z", half, [1, 1, 3, 3])],
-        [onnx.numpy_helper.from_array(np.array(v, np.float16), name) for name, v in inits.items()],
+        [onnx.numpy_helper.from_array(np.array(v, dtype), name) for name, v in inits.items()],
     )
     before = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 20)])
     before.ir_version = 10
