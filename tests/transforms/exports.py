@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import importlib.util
 import os
 import tempfile
 from pathlib import Path
@@ -112,8 +113,12 @@ def torch_cases(names: tuple[str, ...] = CI_EXPORTS) -> list[Case]:
 
 
 def export_cases(full: bool = False) -> list[Case]:
-    """The synthetic exporter-shaped models and the torch exports (CI's or all)."""
-    if os.environ.get("ONNXSCRIPT_TRANSFORMS_NO_TORCH"):
+    """The synthetic exporter-shaped models and the torch exports (CI's or all); the
+    synthetic ones only where torch is not installed (it is an optional extra)."""
+    if (
+        os.environ.get("ONNXSCRIPT_TRANSFORMS_NO_TORCH")
+        or importlib.util.find_spec("torch") is None
+    ):
         return synthetic_cases()
     return synthetic_cases() + torch_cases(FULL_EXPORTS if full else CI_EXPORTS)
 
