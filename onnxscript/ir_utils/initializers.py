@@ -75,12 +75,24 @@ def add_initializer(
     initializer: ValueError (:func:`constant_form` never answers ``"initializer"`` there)."""
     if initializers_are_inputs(ir_version):
         raise ValueError(f"IR version {ir_version} has no initializer that is not an input")
-    taken = {v.name for v in main.inputs if v.name} | set(main.initializers)
-    value = ir.Value(name=first_free(name, taken), const_value=tensor)
+    value = ir.Value(name=first_free(name, _GraphNames(main)), const_value=tensor)
     value.type = ir.TensorType(tensor.dtype)
     value.shape = ir.Shape(tensor.shape.numpy())
     main.register_initializer(value)
     return value
+
+
+class _GraphNames:
+    """The names of ``graph``'s initializers and inputs, looked up in place (a set of them
+    made per new initializer cost a pass over every initializer each time)."""
+
+    __slots__ = ("graph",)
+
+    def __init__(self, graph: ir.Graph) -> None:
+        self.graph = graph
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.graph.initializers or any(v.name == name for v in self.graph.inputs)
 
 
 def made_constant(node: ir.Node) -> ir.TensorProtocol | None:
