@@ -63,7 +63,7 @@ class CommonSubexpressionPass(ir.passes.InPlacePass):
         if attr.type in (ir.AttributeType.GRAPH, ir.AttributeType.GRAPHS):
             return None
         if attr.type == ir.AttributeType.TENSOR:
-            tensor = attr.as_tensor()
+            tensor: ir.TensorProtocol = attr.value  # as_tensor()'s protocol check is slow
             if tensor.size > self.size_limit:
                 return None
             array = tensor.numpy()
