@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import subprocess
 import sys
 import tempfile
@@ -118,14 +117,9 @@ def run_part(out: Path, part: int, parts: int, names: list[str] | None) -> None:
         skip = finished + 1
 
 
-def _signature(detail: str) -> str:
-    """A failure's message with its numbers and names blurred (for grouping)."""
-    text = re.sub(r"\d+", "N", detail.split("\n")[0])
-    return re.sub(r"'[^']*'", "'…'", text)[:160]
-
-
 def report(out: Path, parts: int) -> int:
     from tests.transforms import known
+    from tests.transforms.harness import blurred_message
 
     manifest = json.loads((out / "manifest.json").read_text())
     source_of = {e["name"]: e["source"] for e in manifest}
@@ -155,7 +149,7 @@ def report(out: Path, parts: int) -> int:
                 )
                 mark = f" [known: item {bug.item}, {bug.name}]" if bug else ""
                 unexplained += bug is None
-                key = (item["row"], item["kind"], _signature(item["detail"]))
+                key = (item["row"], item["kind"], blurred_message(item["detail"], 160))
                 groups[key].append(f"{item['case']} ({item['transform']}){mark}")
     from tests.transforms import harness
 

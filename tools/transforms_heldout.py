@@ -26,7 +26,6 @@ import argparse
 import importlib.util
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -205,8 +204,9 @@ GOOD = ("ok",)
 
 
 def _signature(kind: str, detail: str) -> str:
-    text = re.sub(r"\d+", "N", detail.split("\n")[0])
-    return f"{kind}: " + re.sub(r"'[^']*'", "'…'", text)[:150]
+    from tests.transforms.harness import blurred_message
+
+    return f"{kind}: " + blurred_message(detail, 150)
 
 
 def report(out: Path, parts: int) -> int:

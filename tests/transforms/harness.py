@@ -468,6 +468,14 @@ def row_of(case: Case, name: str) -> str:
 COLUMNS = ("cases", "ok", "refused", *FAILURES, "ort-no-kernel", "ort-bug", "ort deviates")
 
 
+def blurred_message(detail: str, limit: int) -> str:
+    """The first line of a failure's message with its numbers and quoted names blurred, at
+    most ``limit`` characters: failures that differ only there group together in the
+    tools' reports."""
+    text = re.sub(r"\d+", "N", detail.split("\n")[0])
+    return re.sub(r"'[^']*'", "'…'", text)[:limit]
+
+
 def table(rows: dict[str, Counter[str]]) -> str:
     """A text table: a row per transform, a column per kind of outcome."""
     width = max([len(r) for r in rows] + [9])
@@ -492,6 +500,7 @@ __all__ = [
     "Outcome",
     "Reference",
     "apply",
+    "blurred_message",
     "check_full",
     "judge",
     "judge_result",
